@@ -1,0 +1,3 @@
+from oddstui.cli import main
+
+raise SystemExit(main())

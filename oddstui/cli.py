@@ -1,0 +1,100 @@
+"""Entry points: `oddstui` (the TUI), `oddstui serve`, and the batch commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+class UsageError(Exception):
+    """Bad input on the command line or in the config: one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse prints usage plus a message; the house rule is one line and exit 2.
+        sys.stderr.write(f"oddstui: {message}\n")
+        raise SystemExit(2)
+
+
+def _positive_float(flag: str):  # type: ignore[no-untyped-def]
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be a number, got {text!r}") from None
+        if not value > 0 or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(f"{flag} must be a positive number, got {text!r}")
+        return value
+
+    return parse
+
+
+def _int_in(flag: str, low: int, high: int):  # type: ignore[no-untyped-def]
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{flag} must be from {low} to {high}, got {value}")
+        return value
+
+    return parse
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """The `oddstui serve` flags: a contract (see SERVICE.md)."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=_int_in("--port", 0, 65535), default=8765, help="port; 0 binds a free one"
+    )
+    parser.add_argument("--accounts", metavar="FILE", help="TOML file of accounts")
+    parser.add_argument(
+        "--seed", type=_int_in("--seed", 0, 2**63 - 1), default=1, help="world seed (default 1)"
+    )
+    parser.add_argument(
+        "--speed", type=_positive_float("--speed"), default=1.0, help="simulated time multiplier"
+    )
+    parser.add_argument(
+        "--bookmakers",
+        type=_int_in("--bookmakers", 30, 1000),
+        default=265,
+        help="how many bookmakers exist (default 265)",
+    )
+    parser.add_argument(
+        "--updates-per-second",
+        type=_positive_float("--updates-per-second"),
+        default=50.0,
+        help="odds messages the world produces per real second (default 50)",
+    )
+    parser.add_argument(
+        "--replay-window",
+        type=_positive_float("--replay-window"),
+        default=600.0,
+        help="feed replay window in seconds (default 600)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="oddstui", description="A terminal trading desk for sports odds.")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    serve = commands.add_parser("serve", help="run the built-in v3 service")
+    add_serve_arguments(serve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "serve":
+            from oddstui.service.server import serve
+
+            return serve(args)
+        parser.print_help()
+        return 0
+    except UsageError as error:
+        sys.stderr.write(f"oddstui: {error}\n")
+        return 2
