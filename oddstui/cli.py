@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from oddstui.config import ConfigError
+
 
 class UsageError(Exception):
     """Bad input on the command line or in the config: one line, exit status 2."""
@@ -82,7 +84,32 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     serve = commands.add_parser("serve", help="run the built-in v3 service")
     add_serve_arguments(serve)
+    add_batch_commands(commands)
     return parser
+
+
+def add_client_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="any v3 service, e.g. http://127.0.0.1:8765/v3 (default: the public service)",
+    )
+
+
+def add_batch_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Commands for scripts and tmux status lines; the key comes from ODDSTUI_API_KEY or config."""
+    arbs = commands.add_parser("arbs", help="print current arbitrage bets")
+    arbs.add_argument("--bookmakers", metavar="A,B", help="bookmakers (default: the selection)")
+    arbs.add_argument("--limit", type=_int_in("--limit", 1, 500), default=50)
+    value = commands.add_parser("value", help="print value bets for one bookmaker")
+    value.add_argument("--bookmaker", metavar="NAME", required=True)
+    value.add_argument("--sport", metavar="SLUG")
+    odds = commands.add_parser("odds", help="print one event's odds")
+    odds.add_argument("event_id", metavar="EVENT_ID", type=_int_in("EVENT_ID", 1, 2**63 - 1))
+    odds.add_argument("--bookmakers", metavar="A,B", help="bookmakers (default: the selection)")
+    for command in (arbs, value, odds):
+        add_client_arguments(command)
+        command.add_argument("--json", action="store_true", help="print JSON")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -93,8 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.service.server import serve
 
             return serve(args)
+        if args.command in ("arbs", "value", "odds"):
+            from oddstui.batch import run_batch
+
+            return run_batch(args)
         parser.print_help()
         return 0
-    except UsageError as error:
+    except (UsageError, ConfigError) as error:
         sys.stderr.write(f"oddstui: {error}\n")
         return 2

@@ -1,0 +1,150 @@
+"""Settings, the API key and where they live: TOML under platformdirs, written atomically.
+
+`ODDSTUI_HOME` points every path at one folder (tests use it); otherwise the config lives under
+the platform's config directory and the watchlist under its data directory.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import tomli_w
+
+APP_NAME = "oddstui"
+PUBLIC_BASE_URL = "https://api.odds-api.io/v3"
+KEY_ENV = "ODDSTUI_API_KEY"
+HOME_ENV = "ODDSTUI_HOME"
+ODDS_FORMATS = ("decimal", "american", "fractional")
+
+
+class ConfigError(Exception):
+    """A config or data file that cannot be used; the message is one line naming file and problem."""
+
+
+def config_dir() -> Path:
+    home = os.environ.get(HOME_ENV)
+    return Path(home) if home else Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def data_dir() -> Path:
+    home = os.environ.get(HOME_ENV)
+    return Path(home) if home else Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def config_path() -> Path:
+    return config_dir() / "config.toml"
+
+
+@dataclass(slots=True)
+class Settings:
+    """The user's settings; every field is optional in the file."""
+
+    api_key: str | None = None
+    base_url: str | None = None
+    odds_format: str = "decimal"
+    theme: str = "oddstui-dark"
+    slow_link: bool = False
+    bankroll: float = 1000.0
+    kelly_fraction: float = 0.25
+    desktop_notifications: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
+
+    def __repr__(self) -> str:
+        # The key must never reach a log or a traceback.
+        shown = "set" if self.api_key else "unset"
+        return f"Settings(api_key=<{shown}>, base_url={self.base_url!r}, odds_format={self.odds_format!r})"
+
+
+_CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "api_key": (str, "a string"),
+    "base_url": (str, "a string"),
+    "odds_format": (str, "one of " + ", ".join(ODDS_FORMATS)),
+    "theme": (str, "a string"),
+    "slow_link": (bool, "true or false"),
+    "bankroll": ((int, float), "a positive number"),
+    "kelly_fraction": ((int, float), "a number above 0 and at most 1"),
+    "desktop_notifications": (bool, "true or false"),
+}
+
+
+def _validate(name: str, value: Any, path: Path) -> Any:
+    kind, rule = _CHECKS[name]
+    bad = not isinstance(value, kind) or (isinstance(value, bool) and kind != bool)
+    if not bad and name == "odds_format":
+        bad = value not in ODDS_FORMATS
+    if not bad and name == "bankroll":
+        bad = value <= 0
+    if not bad and name == "kelly_fraction":
+        bad = not 0 < value <= 1
+    if bad:
+        raise ConfigError(f"{path}: '{name}' must be {rule}")
+    return float(value) if name in ("bankroll", "kelly_fraction") else value
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Read a TOML file; a missing file is empty, a broken one is a ConfigError."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML ({error})") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror})") from None
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    path = path or config_path()
+    raw = read_toml(path)
+    settings = Settings()
+    known = {f.name for f in fields(Settings)} - {"extra"}
+    for name, value in raw.items():
+        if name in known:
+            setattr(settings, name, _validate(name, value, path))
+        else:
+            settings.extra[name] = value
+    return settings
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    path = path or config_path()
+    document: dict[str, Any] = dict(settings.extra)
+    for item in fields(Settings):
+        value = getattr(settings, item.name)
+        if item.name != "extra" and value is not None:
+            document[item.name] = value
+    write_atomic(path, tomli_w.dumps(document).encode())
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write through a temporary file and a rename, so a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def quarantine(path: Path) -> Path:
+    """Move a corrupt file aside as `<name>.bak` so the app can start afresh; returns the backup."""
+    backup = path.with_name(path.name + ".bak")
+    os.replace(path, backup)
+    return backup
+
+
+def resolve_api_key(settings: Settings) -> str | None:
+    """The key from the environment, else from the config; empty strings count as none."""
+    return os.environ.get(KEY_ENV) or settings.api_key or None
