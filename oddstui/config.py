@@ -24,7 +24,7 @@ ODDS_FORMATS = ("decimal", "american", "fractional")
 
 
 class ConfigError(Exception):
-    """A config or data file that cannot be used; the message is one line naming file and problem."""
+    """A config or data file that cannot be used; one line naming the file and the problem."""
 
 
 def config_dir() -> Path:
@@ -58,7 +58,10 @@ class Settings:
     def __repr__(self) -> str:
         # The key must never reach a log or a traceback.
         shown = "set" if self.api_key else "unset"
-        return f"Settings(api_key=<{shown}>, base_url={self.base_url!r}, odds_format={self.odds_format!r})"
+        return (
+            f"Settings(api_key=<{shown}>, base_url={self.base_url!r}, "
+            f"odds_format={self.odds_format!r})"
+        )
 
 
 _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -75,7 +78,7 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
 
 def _validate(name: str, value: Any, path: Path) -> Any:
     kind, rule = _CHECKS[name]
-    bad = not isinstance(value, kind) or (isinstance(value, bool) and kind != bool)
+    bad = not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
     if not bad and name == "odds_format":
         bad = value not in ODDS_FORMATS
     if not bad and name == "bankroll":

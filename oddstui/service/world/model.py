@@ -16,7 +16,8 @@ STATUSES = (PENDING, LIVE, SETTLED, CANCELLED)
 
 def iso(ts: float) -> str:
     """ISO-8601 UTC with milliseconds and a `Z`, as the wire wants."""
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(ts * 1000) % 1000:03d}Z"
+    whole = datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{whole}.{int(ts * 1000) % 1000:03d}Z"
 
 
 @dataclass(slots=True)
