@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from oddstui.config import ConfigError
 
@@ -20,7 +20,7 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _positive_float(flag: str):  # type: ignore[no-untyped-def]
+def _positive_float(flag: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             value = float(text)
@@ -33,7 +33,7 @@ def _positive_float(flag: str):  # type: ignore[no-untyped-def]
     return parse
 
 
-def _int_in(flag: str, low: int, high: int):  # type: ignore[no-untyped-def]
+def _int_in(flag: str, low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -96,7 +96,7 @@ def add_client_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_batch_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_batch_commands(commands: argparse._SubParsersAction) -> None:
     """Commands for scripts and tmux status lines; the key comes from ODDSTUI_API_KEY or config."""
     arbs = commands.add_parser("arbs", help="print current arbitrage bets")
     arbs.add_argument("--bookmakers", metavar="A,B", help="bookmakers (default: the selection)")
