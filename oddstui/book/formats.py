@@ -1,0 +1,114 @@
+"""Odds formats: decimal, American and fractional.
+
+Decimal odds are the one internal representation, kept at full precision. The other formats are
+for input and display only.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Literal, get_args
+
+from oddstui.book._validate import check_price
+
+OddsFormat = Literal["decimal", "american", "fractional"]
+ODDS_FORMATS: tuple[OddsFormat, ...] = get_args(OddsFormat)
+
+# The traditional UK ladder of fractional prices, shortest first. Fractions are kept unreduced
+# on purpose (4/6, not 2/3), because that is how they are quoted.
+FRACTIONAL_LADDER: tuple[tuple[int, int], ...] = (
+    (1, 100), (1, 66), (1, 50), (1, 40), (1, 33), (1, 25), (1, 20), (1, 16), (1, 14), (1, 12),
+    (1, 10), (1, 9), (1, 8), (2, 15), (1, 7), (2, 13), (1, 6), (2, 11), (1, 5), (2, 9), (1, 4),
+    (2, 7), (3, 10), (1, 3), (4, 11), (2, 5), (4, 9), (1, 2), (8, 15), (4, 7), (8, 13), (4, 6),
+    (8, 11), (4, 5), (5, 6), (10, 11), (1, 1), (21, 20), (11, 10), (6, 5), (5, 4), (11, 8),
+    (6, 4), (13, 8), (7, 4), (15, 8), (2, 1), (9, 4), (5, 2), (11, 4), (3, 1), (10, 3), (7, 2),
+    (4, 1), (9, 2), (5, 1), (11, 2), (6, 1), (13, 2), (7, 1), (15, 2), (8, 1), (17, 2), (9, 1),
+    (10, 1), (11, 1), (12, 1), (14, 1), (16, 1), (18, 1), (20, 1), (22, 1), (25, 1), (28, 1),
+    (33, 1), (40, 1), (50, 1), (66, 1), (80, 1), (100, 1), (125, 1), (150, 1), (200, 1),
+    (250, 1), (300, 1), (500, 1), (1000, 1),
+)
+_LADDER_DECIMALS: tuple[float, ...] = tuple(1 + n / m for n, m in FRACTIONAL_LADDER)
+
+# A ladder price is used when it lies within this share of the decimal price; otherwise the
+# simplest fraction within the same tolerance is used (continued fractions).
+SNAP_TOLERANCE = 0.005
+_MAX_DENOMINATOR = 100
+
+
+def american_to_decimal(american: float) -> float:
+    """+150 -> 2.5, -200 -> 1.5. American odds between -100 and +100 do not exist."""
+    a = float(american)
+    if not math.isfinite(a) or -100 < a < 100:
+        raise ValueError(f"American odds {american!r} must be +100 or more, or -100 or less")
+    return 1 + a / 100 if a > 0 else 1 + 100 / -a
+
+
+def decimal_to_american(decimal: float) -> int:
+    """2.5 -> +150, 1.5 -> -200, 2.00 -> +100 (evens). Rounded to the nearest integer."""
+    d = check_price(decimal)
+    if d >= 2:
+        return _round_half_away(100 * (d - 1))
+    return -_round_half_away(100 / (d - 1))
+
+
+def fractional_to_decimal(numerator: int, denominator: int) -> float:
+    """5/2 -> 3.5."""
+    if numerator <= 0 or denominator <= 0:
+        raise ValueError(f"fractional odds {numerator}/{denominator} need positive parts")
+    return 1 + numerator / denominator
+
+
+def decimal_to_fractional(decimal: float) -> tuple[int, int]:
+    """Snap to the traditional ladder (1.91 -> 10/11, 2.5 -> 6/4), else the simplest close fraction.
+
+    The result is not reduced when it comes from the ladder, so 1.67 gives (4, 6).
+    """
+    d = check_price(decimal)
+    tolerance = SNAP_TOLERANCE * d
+    nearest = min(range(len(_LADDER_DECIMALS)), key=lambda i: abs(_LADDER_DECIMALS[i] - d))
+    if abs(_LADDER_DECIMALS[nearest] - d) <= tolerance:
+        return FRACTIONAL_LADDER[nearest]
+    return _simplest_fraction(d - 1, tolerance)
+
+
+def format_price(decimal: float | None, fmt: OddsFormat = "decimal", places: int = 2) -> str:
+    """Display text for a price: "2.10", "+110", "11/10" or "EVS". Missing prices give "-"."""
+    try:
+        d = check_price(decimal)
+    except ValueError:
+        return "-"
+    if fmt == "decimal":
+        return f"{d:.{places}f}"
+    if fmt == "american":
+        return f"{decimal_to_american(d):+d}"
+    if fmt == "fractional":
+        numerator, denominator = decimal_to_fractional(d)
+        return "EVS" if numerator == denominator else f"{numerator}/{denominator}"
+    raise ValueError(f"unknown odds format {fmt!r}; use one of {', '.join(ODDS_FORMATS)}")
+
+
+def parse_odds_format(text: str) -> OddsFormat:
+    """Validate an odds format name from config or a flag."""
+    for fmt in ODDS_FORMATS:
+        if text.strip().lower() == fmt:
+            return fmt
+    raise ValueError(f"unknown odds format {text!r}; use one of {', '.join(ODDS_FORMATS)}")
+
+
+def _round_half_away(x: float) -> int:
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
+def _simplest_fraction(x: float, tolerance: float) -> tuple[int, int]:
+    """The fraction with the smallest denominator within ``tolerance`` of ``x``."""
+    exact = Fraction(x)
+    best = exact.limit_denominator(_MAX_DENOMINATOR)
+    for denominator in range(1, _MAX_DENOMINATOR + 1):
+        candidate = exact.limit_denominator(denominator)
+        if candidate > 0 and abs(float(candidate) - x) <= tolerance:
+            best = candidate
+            break
+    if best <= 0:
+        best = Fraction(1, _MAX_DENOMINATOR)
+    return best.numerator, best.denominator

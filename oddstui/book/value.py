@@ -1,0 +1,34 @@
+"""Expected value, Kelly stakes and closing line value (see MATHS.md)."""
+
+from __future__ import annotations
+
+from oddstui.book._validate import check_positive, check_price, check_probability
+
+
+def expected_value(p: float, decimal: float) -> float:
+    """EV per unit staked, ``p·d - 1`` (equals ``d/d_fair - 1``)."""
+    return check_probability(p) * check_price(decimal) - 1.0
+
+
+def ev_percent(p: float, decimal: float) -> float:
+    """EV in percent of the stake; the ``expectedValue`` of the value-bet feed."""
+    return 100.0 * expected_value(p, decimal)
+
+
+def kelly_fraction(p: float, decimal: float) -> float:
+    """Full-Kelly share of the bankroll, ``(p·d - 1)/(d - 1)``, floored at 0."""
+    d = check_price(decimal)
+    return max(0.0, (check_probability(p) * d - 1.0) / (d - 1.0))
+
+
+def kelly_stake(p: float, decimal: float, bankroll: float, fraction: float = 0.25) -> float:
+    """``bankroll · fraction · f*``; a fraction of 0.25-0.5 ("quarter/half Kelly") is usual."""
+    check_positive(bankroll, "bankroll")
+    if not 0.0 < fraction <= 1.0:
+        raise ValueError(f"Kelly fraction must be above 0 and at most 1, got {fraction!r}")
+    return bankroll * fraction * kelly_fraction(p, decimal)
+
+
+def closing_line_value(taken: float, close_fair: float) -> float:
+    """``d_taken / d_close_fair - 1``: positive when the bet beat the fair closing price."""
+    return check_price(taken, "price taken") / check_price(close_fair, "fair closing price") - 1.0
