@@ -31,6 +31,8 @@ class ServiceError(OddsApiError):
 
 class BadRequest(ServiceError):
     status = 400
+    invalid_bookmakers: tuple[str, ...] = ()
+    """Names the service refused (PUT /bookmakers/selected/select)."""
 
 
 class Unauthorized(ServiceError):
