@@ -46,8 +46,13 @@ def score_text(event_id: int, timestamp: str, scores: dict[str, Any]) -> str:
 
 def status_text(event_id: int, timestamp: str, status: str, scores: dict[str, Any]) -> str:
     return dumps(
-        {"type": "status", "id": event_id, "timestamp": timestamp, "status": status,
-         "scores": scores}
+        {
+            "type": "status",
+            "id": event_id,
+            "timestamp": timestamp,
+            "status": status,
+            "scores": scores,
+        }
     )
 
 
