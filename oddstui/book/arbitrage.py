@@ -78,8 +78,10 @@ def best_prices(
             if price is None or not _usable(price):
                 continue
             current = best.get(side)
-            if current is None or price > current[0] or (
-                price == current[0] and bookmaker < current[1]
+            if (
+                current is None
+                or price > current[0]
+                or (price == current[0] and bookmaker < current[1])
             ):
                 best[side] = (float(price), bookmaker)
     return best
@@ -173,5 +175,14 @@ def _usable(price: float) -> bool:
         return False
 
 
-_SIDE_ORDER = {"home": 0, "draw": 1, "away": 2, "over": 3, "under": 4, "yes": 5, "no": 6,
-               "odd": 7, "even": 8}
+_SIDE_ORDER = {
+    "home": 0,
+    "draw": 1,
+    "away": 2,
+    "over": 3,
+    "under": 4,
+    "yes": 5,
+    "no": 6,
+    "odd": 7,
+    "even": 8,
+}

@@ -86,21 +86,48 @@ def _shin(q: list[float]) -> list[float]:
         d2 = (q[0] - q[1]) ** 2
         z = (s - 1.0) * (d2 - s) / (s * (d2 - 1.0))
     else:
-        z = 0.0
-        for _ in range(_MAX_ITERATIONS):
-            new_z = (sum(math.sqrt(z * z + 4.0 * (1.0 - z) * qi * qi / s) for qi in q) - 2.0) / (
-                n - 2
-            )
-            if abs(new_z - z) < _TOLERANCE:
-                z = new_z
-                break
-            z = new_z
+        z = _shin_z(q, s)
     if not (math.isfinite(z) and z < 1.0):
         return _multiplicative(q)
     p = [(math.sqrt(z * z + 4.0 * (1.0 - z) * qi * qi / s) - z) / (2.0 * (1.0 - z)) for qi in q]
     if min(p) <= 0.0:
         return _multiplicative(q)
     return _normalised(p)
+
+
+def _shin_z(q: list[float], s: float) -> float:
+    """The fixed point of ``z <- (sum(sqrt(z² + 4(1-z)q_i²/S)) - 2)/(n - 2)`` from ``z = 0``.
+
+    Plain iteration converges linearly (hundreds of steps), so Newton's method is applied to
+    ``F(z) - z`` with a fallback to plain iteration if it fails to settle.
+    """
+    n = len(q)
+    c = [4.0 * qi * qi / s for qi in q]
+
+    def step(z: float) -> tuple[float, float]:
+        roots = [math.sqrt(z * z + (1.0 - z) * ci) for ci in c]
+        value = (sum(roots) - 2.0) / (n - 2)
+        slope = sum((2.0 * z - ci) / (2.0 * r) for ci, r in zip(c, roots, strict=True)) / (n - 2)
+        return value, slope
+
+    z = 0.0
+    for _ in range(50):
+        value, slope = step(z)
+        if slope == 1.0:
+            break
+        new_z = z - (value - z) / (slope - 1.0)
+        if not math.isfinite(new_z) or new_z >= 1.0:
+            break
+        if abs(new_z - z) < _TOLERANCE:
+            return new_z
+        z = new_z
+    z = 0.0
+    for _ in range(10_000):
+        new_z = step(z)[0]
+        if abs(new_z - z) < _TOLERANCE:
+            return new_z
+        z = new_z
+    return z
 
 
 def _normalised(p: list[float]) -> list[float]:

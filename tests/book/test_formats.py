@@ -1,0 +1,150 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oddstui.book.formats import (
+    FRACTIONAL_LADDER,
+    ODDS_FORMATS,
+    SNAP_TOLERANCE,
+    american_to_decimal,
+    decimal_to_american,
+    decimal_to_fractional,
+    format_price,
+    fractional_to_decimal,
+    parse_odds_format,
+)
+from tests.book.strategies import prices
+
+
+@pytest.mark.parametrize(
+    ("american", "decimal"),
+    [(150, 2.5), (-200, 1.5), (100, 2.0), (-100, 2.0), (-110, 1 + 100 / 110), (1000, 11.0)],
+)
+def test_american_to_decimal(american: int, decimal: float) -> None:
+    assert american_to_decimal(american) == pytest.approx(decimal, rel=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("decimal", "american"),
+    [(2.5, 150), (1.5, -200), (2.0, 100), (1.91, -110), (2.1, 110), (1.67, -149), (11.0, 1000)],
+)
+def test_decimal_to_american(decimal: float, american: int) -> None:
+    assert decimal_to_american(decimal) == american
+
+
+@pytest.mark.parametrize("bad", [0, 50, -99, float("nan"), float("inf")])
+def test_american_between_minus_and_plus_100_is_rejected(bad: float) -> None:
+    with pytest.raises(ValueError, match="American odds"):
+        american_to_decimal(bad)
+
+
+@given(st.one_of(st.integers(100, 100_000), st.integers(-100_000, -101)))
+def test_american_round_trips_exactly(american: int) -> None:
+    assert decimal_to_american(american_to_decimal(american)) == american
+
+
+def test_minus_100_and_plus_100_are_both_evens() -> None:
+    assert decimal_to_american(american_to_decimal(-100)) == 100
+
+
+@given(prices)
+def test_decimal_to_american_and_back_is_within_rounding(decimal: float) -> None:
+    back = american_to_decimal(decimal_to_american(decimal))
+    # Half an American unit is 0.005 in decimal above evens and (d-1)²/200 below it.
+    assert abs(back - decimal) <= 0.005 + 1e-12
+
+
+@given(prices)
+def test_american_sign_follows_evens(decimal: float) -> None:
+    american = decimal_to_american(decimal)
+    assert (american > 0) == (decimal >= 2.0)
+
+
+@pytest.mark.parametrize(
+    ("decimal", "fraction"),
+    [
+        (2.0, (1, 1)),
+        (1.91, (10, 11)),
+        (1.83, (5, 6)),
+        (1.8, (4, 5)),
+        (1.73, (8, 11)),
+        (1.67, (4, 6)),
+        (2.1, (11, 10)),
+        (2.2, (6, 5)),
+        (2.25, (5, 4)),
+        (2.38, (11, 8)),
+        (2.5, (6, 4)),
+        (2.63, (13, 8)),
+        (2.75, (7, 4)),
+        (2.88, (15, 8)),
+        (3.0, (2, 1)),
+        (3.25, (9, 4)),
+        (3.5, (5, 2)),
+        (3.75, (11, 4)),
+        (4.0, (3, 1)),
+        (1.44, (4, 9)),
+    ],
+)
+def test_decimal_snaps_to_the_traditional_ladder(decimal: float, fraction: tuple[int, int]) -> None:
+    assert decimal_to_fractional(decimal) == fraction
+
+
+def test_off_ladder_prices_fall_back_to_a_simple_fraction() -> None:
+    assert decimal_to_fractional(30.0) == (29, 1)
+    assert decimal_to_fractional(1.875) == (7, 8)
+
+
+@pytest.mark.parametrize("fraction", FRACTIONAL_LADDER)
+def test_every_ladder_price_round_trips(fraction: tuple[int, int]) -> None:
+    assert decimal_to_fractional(fractional_to_decimal(*fraction)) == fraction
+
+
+@given(prices)
+def test_fractional_is_close_to_the_decimal(decimal: float) -> None:
+    numerator, denominator = decimal_to_fractional(decimal)
+    assert numerator > 0 and denominator > 0
+    assert abs(fractional_to_decimal(numerator, denominator) - decimal) <= SNAP_TOLERANCE * decimal
+
+
+def test_fractional_with_non_positive_parts_is_rejected() -> None:
+    with pytest.raises(ValueError, match="positive"):
+        fractional_to_decimal(0, 5)
+
+
+@pytest.mark.parametrize(
+    ("decimal", "fmt", "text"),
+    [
+        (2.1, "decimal", "2.10"),
+        (2.1, "american", "+110"),
+        (2.1, "fractional", "11/10"),
+        (2.0, "fractional", "EVS"),
+        (2.0, "american", "+100"),
+        (1.5, "american", "-200"),
+        (1.909, "decimal", "1.91"),
+        (None, "decimal", "-"),
+        (1.0, "american", "-"),
+    ],
+)
+def test_format_price(decimal: float | None, fmt: str, text: str) -> None:
+    assert format_price(decimal, fmt) == text  # type: ignore[arg-type]
+
+
+def test_format_price_rejects_an_unknown_format() -> None:
+    with pytest.raises(ValueError, match="unknown odds format"):
+        format_price(2.0, "hongkong")  # type: ignore[arg-type]
+
+
+def test_parse_odds_format() -> None:
+    assert [parse_odds_format(f" {f.upper()} ") for f in ODDS_FORMATS] == list(ODDS_FORMATS)
+    with pytest.raises(ValueError, match="decimal, american, fractional"):
+        parse_odds_format("malay")
+
+
+@pytest.mark.parametrize("bad", [1.0, 0.5, -2.0, float("nan")])
+def test_conversions_reject_prices_at_or_below_one(bad: float) -> None:
+    with pytest.raises(ValueError):
+        decimal_to_american(bad)
+    with pytest.raises(ValueError):
+        decimal_to_fractional(bad)

@@ -1,0 +1,136 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from oddstui.book.stakes import (
+    all_on_outcome,
+    best_case_result,
+    capped_stakes,
+    equal_return_stakes,
+    guaranteed_result,
+    rounded_stakes,
+)
+from tests.book.strategies import arbitrage_prices, price_lists
+
+totals = st.integers(min_value=20, max_value=5000).map(float)
+steps = st.sampled_from([0.01, 0.1, 0.5, 1.0, 5.0])
+
+
+@given(price_lists(), totals)
+def test_equal_return_stakes_give_equal_returns(prices: list[float], total: float) -> None:
+    stakes = equal_return_stakes(prices, total)
+    assert sum(stakes) == pytest.approx(total)
+    expected = total / sum(1 / d for d in prices)
+    assert [s * d for s, d in zip(stakes, prices, strict=True)] == pytest.approx(
+        [expected] * len(prices)
+    )
+
+
+@given(price_lists(), st.data())
+def test_capped_stakes_hold_the_cap_and_equal_returns(prices: list[float], data) -> None:
+    index = data.draw(st.integers(0, len(prices) - 1))
+    cap = data.draw(st.floats(1, 1000))
+    stakes = capped_stakes(prices, index, cap)
+    assert stakes[index] == cap
+    returns = [s * d for s, d in zip(stakes, prices, strict=True)]
+    assert returns == pytest.approx([cap * prices[index]] * len(prices))
+    assert sum(stakes) == pytest.approx(cap * prices[index] * sum(1 / d for d in prices))
+
+
+@given(arbitrage_prices(), totals, st.data())
+def test_all_on_outcome_breaks_even_elsewhere(prices: list[float], total: float, data) -> None:
+    j = data.draw(st.integers(0, len(prices) - 1))
+    stakes = all_on_outcome(prices, total, j)
+    assert sum(stakes) == pytest.approx(total)
+    for i, (s, d) in enumerate(zip(stakes, prices, strict=True)):
+        if i == j:
+            assert s * d >= total - 1e-9
+        else:
+            assert s * d == pytest.approx(total)
+
+
+def test_all_on_outcome_rejects_a_book_that_cannot_break_even() -> None:
+    with pytest.raises(ValueError, match="cannot break even"):
+        all_on_outcome([1.2, 1.3, 3.0], 100, 2)
+
+
+def naive(prices: list[float], total: float, step: float) -> list[float]:
+    return [max(1, round(s / step)) * step for s in equal_return_stakes(prices, total)]
+
+
+@given(arbitrage_prices(), totals, steps)
+def test_rounded_stakes_are_multiples_of_the_step(
+    prices: list[float], total: float, step: float
+) -> None:
+    if step > total:
+        return
+    result = rounded_stakes(prices, total, step)
+    for s in result.stakes:
+        assert s / step == pytest.approx(round(s / step), abs=1e-6)
+        assert s >= step - 1e-9
+    assert result.total == pytest.approx(sum(result.stakes))
+    assert result.guaranteed == pytest.approx(guaranteed_result(prices, result.stakes))
+    assert result.best_case == pytest.approx(best_case_result(prices, result.stakes))
+    assert result.best_case >= result.guaranteed
+
+
+@given(arbitrage_prices(), totals, steps)
+def test_rounded_stakes_never_guarantee_less_than_naive_rounding(
+    prices: list[float], total: float, step: float
+) -> None:
+    if step > total:
+        return
+    result = rounded_stakes(prices, total, step)
+    assert result.guaranteed >= guaranteed_result(prices, naive(prices, total, step)) - 1e-9
+
+
+@given(arbitrage_prices(max_size=4), totals, steps)
+def test_rounded_stakes_are_the_best_within_one_step(
+    prices: list[float], total: float, step: float
+) -> None:
+    if step > total:
+        return
+    base = [max(1, round(s / step)) for s in equal_return_stakes(prices, total)]
+    best = max(
+        guaranteed_result(
+            prices, [(b + delta) * step for b, delta in zip(base, deltas, strict=True)]
+        )
+        for deltas in itertools.product((-1, 0, 1), repeat=len(prices))
+        if all(b + delta >= 1 for b, delta in zip(base, deltas, strict=True))
+    )
+    assert rounded_stakes(prices, total, step).guaranteed == pytest.approx(best, abs=1e-6)
+
+
+def test_rounded_stakes_example() -> None:
+    # Naive rounding of 49.40/50.60 gives 49/51, guaranteeing 2.90; 50/51 guarantees 3.55.
+    result = rounded_stakes([2.1, 2.05], 100, 1)
+    assert result.stakes == (50.0, 51.0)
+    assert result.guaranteed == pytest.approx(3.55)
+    assert result.best_case == pytest.approx(4.0)
+
+
+def test_rounded_stakes_have_clean_decimals() -> None:
+    result = rounded_stakes([3.5, 3.6, 2.9], 100, 0.1)
+    assert all(repr(s) == f"{s:.1f}" for s in result.stakes)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: equal_return_stakes([2.0, 2.0], 0), "total stake must be a positive number"),
+        (lambda: equal_return_stakes([2.0, 2.0], -5), "total stake"),
+        (lambda: rounded_stakes([2.0, 2.0], 10, 20), "rounding step 20 is larger than"),
+        (lambda: rounded_stakes([2.0, 2.0], 10, 0), "rounding step"),
+        (lambda: capped_stakes([2.0, 2.0], 2, 10), "capped leg 2 is out of range"),
+        (lambda: capped_stakes([2.0, 2.0], 0, -1), "capped stake"),
+        (lambda: equal_return_stakes([2.0, 1.0], 10), "price 2 1 must be above 1.0"),
+        (lambda: all_on_outcome([2.0, 2.0], 10, 5), "favoured leg"),
+    ],
+)
+def test_bad_input_gives_a_clear_message(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
