@@ -1,0 +1,76 @@
+"""What the feed client shows the app: its state, its counters, and one immutable status view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class FeedState(StrEnum):
+    CONNECTING = "connecting"
+    """A handshake is under way."""
+    LIVE = "live"
+    """Streaming; the book is current."""
+    REPLAYING = "replaying"
+    """Resumed with lastSeq; the compacted replay is arriving and is applied in one step."""
+    RESYNCING = "resyncing"
+    """Rebuilding from a REST snapshot; live messages are buffered meanwhile."""
+    STALE = "stale"
+    """Connected, but the data may be behind: no frames for a while, or a resync is waiting for
+    REST budget. Not dead: the socket stays open."""
+    REPLACED = "replaced"
+    """Another client took the key's one connection. Stopped until `resume()`."""
+    OFFLINE = "offline"
+    """No connection: waiting to retry, or stopped after a fatal error (see `detail`)."""
+    UNAUTHORIZED = "unauthorized"
+    """401/403 at the handshake. Stopped: retrying will not help."""
+
+
+STOPPED_STATES = frozenset({FeedState.REPLACED, FeedState.UNAUTHORIZED})
+
+
+@dataclass(slots=True)
+class FeedCounters:
+    messages: int = 0
+    """Odds, score and status messages applied to the book."""
+    duplicates: int = 0
+    """Odds messages dropped because their seq was at or below the cursor."""
+    malformed: int = 0
+    """Lines that were not JSON, had an unknown type, or did not fit the models."""
+    resyncs: int = 0
+    """REST snapshots installed."""
+    reconnects: int = 0
+    """Connections opened after the first one."""
+    connects: int = 0
+    """Handshakes attempted, successful or not."""
+    frames: int = 0
+    """Text frames received."""
+
+    def copy(self) -> FeedCounters:
+        return FeedCounters(
+            self.messages,
+            self.duplicates,
+            self.malformed,
+            self.resyncs,
+            self.reconnects,
+            self.connects,
+            self.frames,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FeedStatus:
+    """A consistent view for the status bar; build one with `FeedClient.status()`."""
+
+    state: FeedState
+    detail: str
+    """Plain text for the user: why the state is what it is (never holds the API key)."""
+    counters: FeedCounters
+    last_seq: int | None
+    """The cursor: every odds message at or below it is reflected in the book."""
+    last_receive: float | None
+    """`time.monotonic()` when the last frame arrived; drives the data-age display."""
+    scores_stale: bool
+    """Scores and statuses may be behind (they are not replayed): refetch GET /events."""
+    generation: int
+    """Increases with every connection."""
