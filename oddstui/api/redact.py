@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 
 REDACTED = "***"
@@ -28,3 +29,35 @@ def plain(text: str, limit: int = 300) -> str:
     """Network text made safe for one line of a terminal: no control characters, bounded."""
     text = _CONTROL.sub(" ", text).strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class RedactingFilter(logging.Filter):
+    """Rewrites log records so that `apiKey=` values never reach a handler."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = redact_url(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+_FILTER = RedactingFilter()
+# httpx logs every request URL (with the key) at INFO; httpcore's loggers are not children of
+# a single parent that filters would cover, so each one is named.
+HTTP_LOGGERS = (
+    "httpx",
+    "httpcore",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+)
+
+
+def install_log_redaction() -> None:
+    """Attach the redacting filter to the HTTP libraries' loggers (idempotent)."""
+    for name in HTTP_LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)

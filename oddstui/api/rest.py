@@ -59,9 +59,10 @@ from oddstui.api.models import (
     parse_sport,
     parse_value_bet,
 )
-from oddstui.api.redact import plain, redact
+from oddstui.api.redact import install_log_redaction, plain, redact
 
 log = logging.getLogger("oddstui.api")
+install_log_redaction()
 
 T = TypeVar("T")
 SEQ_HEADERS = ("X-Service-Seq", "X-OddsAPI-Seq")
