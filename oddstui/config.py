@@ -151,3 +151,91 @@ def quarantine(path: Path) -> Path:
 def resolve_api_key(settings: Settings) -> str | None:
     """The key from the environment, else from the config; empty strings count as none."""
     return os.environ.get(KEY_ENV) or settings.api_key or None
+
+
+def load_settings_recovering(path: Path | None = None) -> tuple[Settings, str | None]:
+    """Settings for the TUI: a corrupt file is moved to `.bak` and defaults are used.
+
+    Returns the settings and, when the file was set aside, one line saying so.
+    """
+    path = path or config_path()
+    try:
+        return load_settings(path), None
+    except ConfigError as error:
+        return Settings(), _set_aside(path, error)
+
+
+# The watchlist: starred events, kept with their names so it can be shown before any fetch.
+
+
+def watchlist_path() -> Path:
+    return data_dir() / "watchlist.toml"
+
+
+@dataclass(slots=True)
+class WatchedEvent:
+    """One starred event; the names are what they were when it was starred."""
+
+    id: int
+    home: str = ""
+    away: str = ""
+    sport: str = ""  # sport slug
+    league: str = ""  # league name
+    start: str = ""  # ISO-8601, as the service sent it
+
+    def to_toml(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "home": self.home,
+            "away": self.away,
+            "sport": self.sport,
+            "league": self.league,
+            "start": self.start,
+        }
+
+
+def load_watchlist(path: Path | None = None) -> list[WatchedEvent]:
+    """The starred events, in the order they were starred; a broken file is a ConfigError."""
+    path = path or watchlist_path()
+    raw = read_toml(path)
+    entries = raw.get("event", [])
+    if not isinstance(entries, list):
+        raise ConfigError(f"{path}: 'event' must be an array of tables")
+    watched: list[WatchedEvent] = []
+    seen: set[int] = set()
+    for number, entry in enumerate(entries, 1):
+        event_id = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(event_id, int) or isinstance(event_id, bool) or event_id <= 0:
+            raise ConfigError(f"{path}: event {number} needs a positive integer 'id'")
+        if event_id in seen:
+            continue
+        seen.add(event_id)
+        texts = {key: entry.get(key, "") for key in ("home", "away", "sport", "league", "start")}
+        if not all(isinstance(value, str) for value in texts.values()):
+            raise ConfigError(f"{path}: event {number} has a name that is not a string")
+        watched.append(WatchedEvent(id=event_id, **texts))
+    return watched
+
+
+def save_watchlist(watched: list[WatchedEvent], path: Path | None = None) -> None:
+    path = path or watchlist_path()
+    document = {"event": [item.to_toml() for item in watched]}
+    write_atomic(path, tomli_w.dumps(document).encode())
+
+
+def load_watchlist_recovering(path: Path | None = None) -> tuple[list[WatchedEvent], str | None]:
+    """The watchlist; a corrupt file is moved to `.bak`, an empty list is used, and one line
+    says so."""
+    path = path or watchlist_path()
+    try:
+        return load_watchlist(path), None
+    except ConfigError as error:
+        return [], _set_aside(path, error)
+
+
+def _set_aside(path: Path, error: ConfigError) -> str:
+    try:
+        backup = quarantine(path)
+    except OSError as move_error:
+        return f"{error}; could not keep a backup ({move_error.strerror})"
+    return f"{error}; kept as {backup.name}, starting afresh"

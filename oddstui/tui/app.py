@@ -1,0 +1,210 @@
+"""The Textual app: modes for the top-level screens, the hub's timers, and app-wide keys."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path, PurePath
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.worker import Worker, WorkerState
+
+from oddstui import config
+from oddstui.api.errors import OddsApiError
+from oddstui.api.rest import ApiClient
+from oddstui.tui.commands import JumpCommands
+from oddstui.tui.feed_port import FeedPort
+from oddstui.tui.hub import FeedHub
+from oddstui.tui.messages import EventChosen, WatchToggled
+from oddstui.tui.screens.coming import arbitrage_screen, dropping_odds_screen, value_bets_screen
+from oddstui.tui.screens.help import HelpModal
+from oddstui.tui.screens.live import LiveScreen
+from oddstui.tui.screens.sports import SportsScreen
+from oddstui.tui.screens.watchlist import WatchlistScreen
+from oddstui.tui.text import clean
+from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
+
+#: Change sets published per second, normally and on a slow link.
+FLUSH_HZ, SLOW_FLUSH_HZ = 5.0, 2.0
+
+
+def styles_dir() -> Path:
+    """`styles/` at the repository root in a checkout, `oddstui/styles/` in the wheel."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package / "styles", package.parent / "styles"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("the styles/ folder of oddstui is missing from this installation")
+
+
+def style_sheets() -> list[str | PurePath]:
+    return [str(path) for path in sorted(styles_dir().glob("*.tcss"))]
+
+
+class OddsApp(App[int]):
+    """oddstui: a terminal trading desk for sports odds.
+
+    | key | action |
+    |---|---|
+    | `1`–`6` | Sports, Live, Watchlist, Arbitrage, Value bets, Dropping odds |
+    | `escape` | back |
+    | `?` | help |
+    | `r` | take the feed back after another client replaced it |
+    | `q` | quit |
+    """
+
+    TITLE = "oddstui"
+    CSS_PATH = style_sheets()
+    COMMANDS = App.COMMANDS | {JumpCommands}
+    MODES: ClassVar = {
+        "sports": SportsScreen,
+        "live": LiveScreen,
+        "watchlist": WatchlistScreen,
+        "arbitrage": arbitrage_screen,
+        "value": value_bets_screen,
+        "dropping": dropping_odds_screen,
+    }
+    DEFAULT_MODE = "live"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "switch_mode('sports')", "Sports", id="screen-sports"),
+        Binding("2", "switch_mode('live')", "Live", id="screen-live"),
+        Binding("3", "switch_mode('watchlist')", "Watch", id="screen-watchlist"),
+        Binding("4", "switch_mode('arbitrage')", "Arbs", show=False, id="screen-arbitrage"),
+        Binding("5", "switch_mode('value')", "Value", show=False, id="screen-value"),
+        Binding("6", "switch_mode('dropping')", "Drops", show=False, id="screen-dropping"),
+        Binding("escape", "back", "Back", id="back"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("r", "reconnect", "Reconnect", show=False, id="reconnect"),
+        Binding("q", "quit", "Quit", id="quit"),
+    ]
+
+    def __init__(
+        self,
+        api: ApiClient,
+        feed: FeedPort | None,
+        *,
+        settings: config.Settings | None = None,
+        now: Callable[[], float] = time.time,
+        watchlist_path: Path | None = None,
+        start_mode: str | None = None,
+    ) -> None:
+        self.settings = settings or config.Settings()
+        self.watchlist_path = watchlist_path or config.watchlist_path()
+        watched, self._startup_warning = config.load_watchlist_recovering(self.watchlist_path)
+        super().__init__()
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = (
+            self.settings.theme
+            if self.settings.theme in self.available_themes
+            else "oddstui-dark"
+        )
+        #: The one hub: board, feed and REST client.
+        self.hub = FeedHub(
+            self, api, feed, now=now, watchlist=watched, watchlist_path=self.watchlist_path
+        )
+        self._start_mode = start_mode or self.DEFAULT_MODE
+        self._reported: set[str] = set()
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        # Built-in themes lack our variables; the dark values keep them readable.
+        return dict(ODDS_VARIABLES_DARK)
+
+    def on_mount(self) -> None:
+        if self._startup_warning:
+            self.notify(self._startup_warning, severity="warning", timeout=10, markup=False)
+        self.switch_mode(self._start_mode)
+        hz = SLOW_FLUSH_HZ if self.settings.slow_link else FLUSH_HZ
+        self.set_interval(1 / hz, self.hub.flush, name="flush")
+        self.set_interval(1.0, self._tick, name="tick")
+        self.run_worker(
+            self.hub.start(), group="catalog", description="load the catalog", exit_on_error=False
+        )
+
+    def _tick(self) -> None:
+        self.hub.tick()
+        if self.hub.live_refresh_due():
+            self.run_worker(
+                self.hub.load_live(),
+                group="live",
+                description="refresh live events",
+                exclusive=True,
+                exit_on_error=False,
+            )
+
+    async def on_unmount(self) -> None:
+        await self.hub.stop()
+
+    # ------------------------------------------------------------------ failures
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        self.report_worker(event.worker)
+
+    def report_worker(self, worker: Worker[object]) -> None:
+        """A failed worker becomes one notification (per distinct message), never a traceback."""
+        if worker.state != WorkerState.ERROR:
+            return
+        error = worker.error
+        if isinstance(error, OddsApiError):
+            message = f"{worker.description}: {clean(error)}"
+        else:
+            message = f"{worker.description}: {type(error).__name__}: {clean(error)}"
+        if message not in self._reported:
+            self._reported.add(message)
+            self.notify(message, title="Service error", severity="error", timeout=8, markup=False)
+
+    # ------------------------------------------------------------------ navigation
+
+    async def action_back(self) -> None:
+        if len(self.screen_stack) > 1:
+            await self.pop_screen()
+
+    def action_help(self) -> None:
+        active = [b.binding for b in self.active_bindings.values() if b.binding.description]
+        # Our own keys (they have ids) first, then the widgets' generic ones.
+        active.sort(key=lambda binding: binding.id is None)
+        keys = [(binding.key_display or binding.key, binding.description) for binding in active]
+        self.push_screen(HelpModal(keys))
+
+    def action_reconnect(self) -> None:
+        if self.hub.status.state in ("replaced", "unauthorized", "offline"):
+            self.hub.reconnect()
+            self.notify("Taking the feed back…")
+
+    def open_sport(self, slug: str) -> None:
+        from oddstui.tui.screens.leagues import LeaguesScreen
+
+        self.switch_mode("sports")
+        self.push_screen(LeaguesScreen(slug))
+
+    def open_league(self, sport: str, league: str) -> None:
+        from oddstui.tui.screens.events import EventsScreen
+
+        self.switch_mode("sports")
+        self.push_screen(EventsScreen(sport, league))
+
+    def open_event(self, event_id: int) -> None:
+        from oddstui.tui.screens.event import EventScreen
+
+        self.push_screen(EventScreen(event_id))
+
+    def on_event_chosen(self, message: EventChosen) -> None:
+        self.open_event(message.event_id)
+
+    def on_watch_toggled(self, message: WatchToggled) -> None:
+        try:
+            starred = self.hub.toggle_watch(message.event_id)
+        except OSError as error:
+            self.notify(
+                f"The watchlist could not be saved: {error.strerror}",
+                severity="error",
+                markup=False,
+            )
+            return
+        event = self.hub.board.events.get(message.event_id)
+        name = clean(event.title) if event else f"event {message.event_id}"
+        self.notify(
+            f"★ {name} starred" if starred else f"{name} unstarred", timeout=3, markup=False
+        )

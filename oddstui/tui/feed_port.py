@@ -1,0 +1,51 @@
+"""What the hub needs from the feed, and the adapter that runs `FeedClient` on its own thread.
+
+The hub drains plain `FeedUpdate`s on the UI thread; the socket reader runs on the feed's own
+thread and event loop, so terminal output can slow painting but never reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from oddstui.api.models import Scores
+
+
+@dataclass(frozen=True, slots=True)
+class FeedUpdate:
+    """One thing the feed brought, as the hub folds it into the board.
+
+    `kind` is "score", "status", "odds" (prices of an event moved) or "reconnected" (a new
+    connection: scores and status were not replayed).
+    """
+
+    kind: str
+    event_id: int = 0
+    scores: Scores | None = None
+    status: str | None = None
+
+
+class FeedPort(Protocol):
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def reconnect(self) -> None: ...
+
+    def drain(self) -> list[FeedUpdate]:
+        """Everything that arrived since the last call (called on the UI thread)."""
+        ...
+
+    def health(self) -> tuple[str, int | None, float | None, str]:
+        """(state, last seq, monotonic time of the last frame, one line of detail)."""
+        ...
+
+
+def open_feed(api: object, base_url: str, api_key: str) -> FeedPort | None:
+    """The feed for this service, or None while the feed client is not available."""
+    try:
+        from oddstui.tui.feed_thread import ThreadedFeed
+    except ImportError:
+        return None
+    return ThreadedFeed(api, base_url, api_key)

@@ -1,0 +1,42 @@
+"""Start the TUI: `run_tui(base_url, api_key, settings)` is what `oddstui` (cli.py) calls."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from oddstui import config
+from oddstui.api.rest import ApiClient
+from oddstui.tui.app import OddsApp
+from oddstui.tui.feed_port import open_feed
+
+
+def build_app(
+    base_url: str,
+    api_key: str | None,
+    settings: config.Settings | None = None,
+    *,
+    now: Callable[[], float] = time.time,
+    watchlist_path: Path | None = None,
+    start_mode: str | None = None,
+    with_feed: bool = True,
+) -> OddsApp:
+    """The app wired to a service: one REST client and one feed connection."""
+    api = ApiClient(base_url, api_key)
+    feed = open_feed(api, base_url, api_key) if with_feed and api_key else None
+    return OddsApp(
+        api,
+        feed,
+        settings=settings,
+        now=now,
+        watchlist_path=watchlist_path,
+        start_mode=start_mode,
+    )
+
+
+def run_tui(base_url: str, api_key: str | None, settings: config.Settings | None = None) -> int:
+    """Run the app in the terminal until the trader quits; returns the exit status."""
+    app = build_app(base_url, api_key, settings)
+    result = app.run()
+    return result if isinstance(result, int) else 0

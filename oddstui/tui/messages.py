@@ -1,0 +1,21 @@
+"""Intents that travel up from screens to the app."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+
+@dataclass
+class WatchToggled(Message):
+    """The trader starred or unstarred an event."""
+
+    event_id: int
+
+
+@dataclass
+class EventChosen(Message):
+    """The trader opened an event."""
+
+    event_id: int

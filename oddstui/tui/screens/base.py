@@ -1,0 +1,133 @@
+"""What every board screen shares: the banner, the status bar, subscribing to the hub."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from oddstui.tui.messages import EventChosen, WatchToggled
+from oddstui.tui.state import ChangeSet
+from oddstui.tui.widgets.status_bar import FeedBanner, StatusBar, local_clock
+
+if TYPE_CHECKING:
+    from oddstui.tui.hub import FeedHub
+
+
+class BoardScreen(Screen[None]):
+    """A screen fed by the hub.
+
+    It subscribes to the hub's change signal and one-second tick in `on_mount`, draws itself
+    at once, patches itself while visible, and catches up once in `on_screen_resume` if it
+    missed changes while hidden.
+
+    | key | action |
+    |---|---|
+    | `j` / `k` | down / up, as the arrows |
+    | `w` | star or unstar the highlighted event |
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="cursor-down"),
+        Binding("k", "cursor_up", "Up", show=False, id="cursor-up"),
+        Binding("w", "toggle_watch", "Star", id="toggle-watch"),
+    ]
+
+    #: The title shown on the screen's first line.
+    heading = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: True when changes arrived while the screen was hidden.
+        self.missed_changes = False
+
+    @property
+    def hub(self) -> FeedHub:
+        hub: Any = getattr(self.app, "hub")  # noqa: B009 - the app type would import us
+        return hub
+
+    def compose(self) -> ComposeResult:
+        yield FeedBanner()
+        yield Static(self.heading, classes="heading")
+        yield from self.compose_body()
+        yield StatusBar()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.hub.changed.subscribe(self, self._changes_published)
+        self.hub.ticked.subscribe(self, self._ticked)
+        self.redraw()
+        self._show_feed()
+
+    def on_screen_resume(self) -> None:
+        if self.missed_changes:
+            self.missed_changes = False
+            self.redraw()
+        self._show_feed()
+
+    def _changes_published(self, changes: ChangeSet) -> None:
+        if not self.is_current:
+            self.missed_changes = True
+            return
+        with self.app.batch_update():
+            if changes.feed:
+                self._show_feed()
+            self.patch(changes)
+
+    def _ticked(self, now: float) -> None:
+        if not self.is_current:
+            return
+        with self.app.batch_update():
+            self._show_status(now)
+            self.tick(now)
+
+    def _show_feed(self) -> None:
+        status = self.hub.status
+        self.query_one(FeedBanner).show(status)
+        self.set_class(not status.trustworthy, "-stale")
+        self._show_status(self.hub.now())
+
+    def _show_status(self, now: float) -> None:
+        self.query_one(StatusBar).show(self.hub.status, now, local_clock(now))
+
+    # Subclasses draw themselves with these three.
+    def redraw(self) -> None:
+        """Draw everything from the hub's board (on mount and after being hidden)."""
+
+    def patch(self, changes: ChangeSet) -> None:
+        """Rewrite only what `changes` touched."""
+        self.redraw()
+
+    def tick(self, now: float) -> None:
+        """Advance what moves with time (match clocks)."""
+
+    def selected_event_id(self) -> int | None:
+        """The event under the cursor, for `w` and `enter`."""
+        return None
+
+    def action_cursor_down(self) -> None:
+        self._move_cursor("action_cursor_down")
+
+    def action_cursor_up(self) -> None:
+        self._move_cursor("action_cursor_up")
+
+    def _move_cursor(self, action: str) -> None:
+        focused = self.focused
+        if focused is not None and hasattr(focused, action):
+            getattr(focused, action)()
+
+    def action_toggle_watch(self) -> None:
+        event_id = self.selected_event_id()
+        if event_id is None:
+            self.notify("Highlight an event to star it.", severity="warning")
+            return
+        self.post_message(WatchToggled(event_id))
+
+    def open_event(self, event_id: int) -> None:
+        self.post_message(EventChosen(event_id))
