@@ -97,9 +97,7 @@ class OddsApp(App[int]):
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = (
-            self.settings.theme
-            if self.settings.theme in self.available_themes
-            else "oddstui-dark"
+            self.settings.theme if self.settings.theme in self.available_themes else "oddstui-dark"
         )
         #: The one hub: board, feed and REST client.
         self.hub = FeedHub(

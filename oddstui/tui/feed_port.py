@@ -24,6 +24,8 @@ class FeedUpdate:
     event_id: int = 0
     scores: Scores | None = None
     status: str | None = None
+    key: tuple[int] | tuple[int, str] | tuple[int, str, str] | None = None
+    """The book's change key, for screens that show prices (see `OddsBook.take_changes`)."""
 
 
 class FeedPort(Protocol):
@@ -32,6 +34,14 @@ class FeedPort(Protocol):
     def stop(self) -> None: ...
 
     def reconnect(self) -> None: ...
+
+    def track(self, event_ids: list[int]) -> None:
+        """Keep these events' odds in the book from REST snapshots plus the feed."""
+        ...
+
+    def scores_refreshed(self) -> None:
+        """Scores and statuses were refetched over REST after a reconnect."""
+        ...
 
     def drain(self) -> list[FeedUpdate]:
         """Everything that arrived since the last call (called on the UI thread)."""
@@ -42,10 +52,8 @@ class FeedPort(Protocol):
         ...
 
 
-def open_feed(api: object, base_url: str, api_key: str) -> FeedPort | None:
-    """The feed for this service, or None while the feed client is not available."""
-    try:
-        from oddstui.tui.feed_thread import ThreadedFeed
-    except ImportError:
-        return None
-    return ThreadedFeed(api, base_url, api_key)
+def open_feed(base_url: str, api_key: str) -> FeedPort:
+    """The one feed of the app, run on its own thread."""
+    from oddstui.tui.feed_thread import ThreadedFeed
+
+    return ThreadedFeed(base_url, api_key)

@@ -58,6 +58,10 @@ class FeedHub:
     ) -> None:
         self.api = api
         self.feed = feed
+        #: The feed's odds book (prices for the Event screen), read under `book_lock`.
+        self.book = getattr(feed, "book", None)
+        self.book_lock = getattr(feed, "lock", None)
+        self._prices: set[tuple[int, str] | tuple[int, str, str]] = set()
         self.now = now
         self.board = Board()
         self.status = FeedStatus(state="connecting" if feed else "offline")
@@ -87,6 +91,11 @@ class FeedHub:
             await asyncio.to_thread(self.feed.stop)
         await self.api.aclose()
 
+    def track(self, event_ids: list[int]) -> None:
+        """Ask the feed to keep these events' odds (the Event screen calls it)."""
+        if self.feed is not None:
+            self.feed.track(event_ids)
+
     def reconnect(self) -> None:
         """After the feed was replaced: take it back (only ever on the trader's request)."""
         if self.feed is not None:
@@ -99,8 +108,11 @@ class FeedHub:
         if self.feed is not None:
             self._drain_feed(self.feed)
         events, catalog = self.board.take_changes()
-        changes = ChangeSet(events=events, catalog=catalog, feed=self._feed_dirty)
+        changes = ChangeSet(
+            events=events, catalog=catalog, feed=self._feed_dirty, prices=frozenset(self._prices)
+        )
         self._feed_dirty = False
+        self._prices.clear()
         if changes:
             self.flushes += 1
             self.changed.publish(changes)
@@ -125,13 +137,16 @@ class FeedHub:
                 if scores is not None:
                     self.board.set_score(update.event_id, scores.home, scores.away, scores.periods)
             elif update.kind == "status":
+                known = update.event_id in self.board.events
                 if update.status is not None:
+                    if not known and update.status == "live":
+                        self._last_live_fetch = 0.0  # a kick-off we have not listed yet
                     self.board.set_status(update.event_id, update.status)
                 if update.scores is not None:
                     s = update.scores
                     self.board.set_score(update.event_id, s.home, s.away, s.periods)
-            elif update.kind == "odds":
-                self.board.touch(update.event_id)
+            elif update.kind == "odds" and update.key is not None and len(update.key) > 1:
+                self._prices.add(update.key)
             elif update.kind == "reconnected":
                 # Scores and status are not replayed: none is current until refreshed.
                 self.board.mark_scores_stale()
@@ -202,6 +217,8 @@ class FeedHub:
         arrived = self.now()
         self.board.set_live([adapt.event_view(event, arrived) for event in events])
         self.live_loaded = True
+        if self.feed is not None:
+            self.feed.scores_refreshed()
         self.note_budget()
 
     async def load_event(self, event_id: int) -> EventView:

@@ -24,7 +24,7 @@ def build_app(
 ) -> OddsApp:
     """The app wired to a service: one REST client and one feed connection."""
     api = ApiClient(base_url, api_key)
-    feed = open_feed(api, base_url, api_key) if with_feed and api_key else None
+    feed = open_feed(base_url, api_key) if with_feed and api_key else None
     return OddsApp(
         api,
         feed,

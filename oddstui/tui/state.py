@@ -78,9 +78,11 @@ class ChangeSet:
     events: frozenset[int] = frozenset()
     catalog: bool = False  # sports, leagues or event lists changed
     feed: bool = False  # the feed's state changed
+    # The book's change keys of prices: (event, bookmaker) and (event, bookmaker, market).
+    prices: frozenset[tuple[int, str] | tuple[int, str, str]] = frozenset()
 
     def __bool__(self) -> bool:
-        return bool(self.events) or self.catalog or self.feed
+        return bool(self.events) or self.catalog or self.feed or bool(self.prices)
 
 
 @dataclass(slots=True)
@@ -125,15 +127,17 @@ class Board:
         event = self.events.get(event_id)
         if event is None:
             return
-        if event.status != status:
-            event.status = status
-            if status != LIVE:
-                event.clock = None
-            self._dirty_events.add(event_id)
+        if event.status == status:
+            return
+        event.status = status
+        if status != LIVE:
+            event.clock = None
+        self._dirty_events.add(event_id)
         if status == LIVE:
             self.live_ids.add(event_id)
         else:
             self.live_ids.discard(event_id)
+        self._recount_live()
         self._dirty_catalog = True
 
     def mark_scores_stale(self) -> None:
