@@ -24,6 +24,59 @@ _TWO_WAY_PAIRS = (
 )
 
 
+# Sports whose match result can be a draw, so a two-way ML there is not exhaustive. Combat
+# sports are included because a draw settles two-way prices as losers at many books.
+SPORTS_WITH_DRAW = frozenset(
+    {
+        "football",
+        "ice-hockey",
+        "handball",
+        "rugby",
+        "cricket",
+        "futsal",
+        "water-polo",
+        "beach-soccer",
+        "bandy",
+        "gaelic-football",
+        "aussie-rules",
+        "floorball",
+        "boxing",
+        "mixed-martial-arts",
+        "american-football",
+        "beach-handball",
+    }
+)
+
+
+def sport_has_draw(slug: str) -> bool:
+    """True when the sport's result can be a draw (unknown sports count as having one)."""
+    return slug in SPORTS_WITH_DRAW or slug not in _SPORTS_WITHOUT_DRAW
+
+
+_SPORTS_WITHOUT_DRAW = frozenset(
+    {
+        "basketball",
+        "tennis",
+        "baseball",
+        "esports",
+        "darts",
+        "volleyball",
+        "snooker",
+        "table-tennis",
+        "beach-volleyball",
+        "squash",
+        "lacrosse",
+        "curling",
+        "padel",
+        "badminton",
+        "athletics",
+        "cross-country",
+        "golf",
+        "cycling",
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ArbLeg:
     """One side of an arbitrage: the best price for that side and who offers it."""

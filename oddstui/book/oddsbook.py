@@ -1,0 +1,362 @@
+"""``OddsBook``: the client's local state of events, scores and every bookmaker's prices.
+
+The feed client applies each message with ``apply``; REST snapshots go through
+``install_snapshot``. Both record which keys changed, and the UI collects them once per tick with
+``take_changes`` and repaints only those. Change keys are:
+
+- ``(event_id,)``: header, status, scores, clock or staleness
+- ``(event_id, bookmaker)``: the bookmaker appeared, disappeared or changed its link
+- ``(event_id, bookmaker, market)``: prices or lines of that market
+
+``apply`` sits on the socket reader's hot path: it copies nothing and sorts nothing. A market
+whose lines are unchanged costs one comparison; only prices that changed are looked at further.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+
+from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
+from oddstui.api.models import Event, MarketQuote, OddsRecord
+from oddstui.book.arbitrage import Arbitrage, best_prices, market_arbitrage, sport_has_draw
+from oddstui.book.state import (
+    BookmakerState,
+    EventState,
+    LineKey,
+    MarketState,
+    PriceMove,
+)
+
+ChangeKey = tuple[int] | tuple[int, str] | tuple[int, str, str]
+FINISHED_STATUSES = frozenset({"settled", "cancelled"})
+
+
+class OddsBook:
+    """Events and prices as last received, with movement and change tracking."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock`` stamps messages that carry no receive time (tests pass a fake one)."""
+        self._clock = clock
+        self._events: dict[int, EventState] = {}
+        self._changes: set[ChangeKey] = set()
+        self.applied = 0
+        """Messages applied so far (odds, score and status)."""
+
+    # ------------------------------------------------------------------ writing
+
+    def apply(self, message: Message) -> None:
+        """Apply one feed message. Applying the same message again changes nothing.
+
+        Odds messages merge by market name: a message carrying only ML leaves Totals in place.
+        ``deleted`` and ``no_markets`` clear that bookmaker's markets for the event. Welcome and
+        resync messages are the feed client's business and are ignored here.
+        """
+        kind = type(message)
+        if kind is OddsMessage:
+            self._apply_odds(message)  # type: ignore[arg-type]
+        elif kind is ScoreMessage:
+            self._apply_score(message)  # type: ignore[arg-type]
+        elif kind is StatusMessage:
+            self._apply_status(message)  # type: ignore[arg-type]
+        else:
+            return
+        self.applied += 1
+
+    def apply_all(self, messages: Iterable[Message]) -> None:
+        for message in messages:
+            self.apply(message)
+
+    def install_snapshot(
+        self, records: Iterable[OddsRecord], received: float | None = None
+    ) -> None:
+        """Replace the state of these events with REST odds records (GET /odds, /odds/multi).
+
+        Markets and bookmakers missing from a record are removed. Prices that differ from what
+        the book held are recorded as moves, so a resync still flashes what changed. It runs
+        to completion before the caller can read the book, so no one sees half a snapshot.
+        """
+        now = self._clock() if received is None else received
+        for record in list(records):
+            self._install_record(record, now)
+
+    def update_events(self, events: Iterable[Event], received: float | None = None) -> None:
+        """Refresh headers, status, scores and clocks from REST events (/events, /events/live)."""
+        now = self._clock() if received is None else received
+        for event in events:
+            state = self._event(event.id)
+            self._set_header(state, event, now)
+
+    def mark_scores_stale(self) -> None:
+        """Score and status are not replayed after a reconnect: flag them until refreshed."""
+        for state in self._events.values():
+            if not state.scores_stale:
+                state.scores_stale = True
+                self._changes.add((state.event_id,))
+
+    def remove_event(self, event_id: int) -> None:
+        if self._events.pop(event_id, None) is not None:
+            self._changes.add((event_id,))
+
+    def take_changes(self) -> set[ChangeKey]:
+        """The keys changed since the last call (see the module docstring)."""
+        changes = self._changes
+        self._changes = set()
+        return changes
+
+    # ------------------------------------------------------------------ reading
+
+    def __contains__(self, event_id: object) -> bool:
+        return event_id in self._events
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def event_ids(self) -> Iterator[int]:
+        return iter(self._events)
+
+    def event(self, event_id: int) -> EventState | None:
+        """Everything known about an event (read only), or None."""
+        return self._events.get(event_id)
+
+    def missing_headers(self) -> list[int]:
+        """Events known only from the feed, whose names and dates REST must still supply."""
+        return [eid for eid, state in self._events.items() if state.header is None]
+
+    def bookmakers(self, event_id: int) -> list[str]:
+        """Bookmakers quoting at least one market for the event, in name order."""
+        state = self._events.get(event_id)
+        if state is None:
+            return []
+        return sorted(name for name, book in state.books.items() if book.markets)
+
+    def market(self, event_id: int, bookmaker: str, market: str) -> MarketState | None:
+        state = self._events.get(event_id)
+        book = None if state is None else state.books.get(bookmaker)
+        return None if book is None else book.markets.get(market)
+
+    def market_names(self, event_id: int) -> list[str]:
+        """Markets quoted by any bookmaker for the event, in name order."""
+        state = self._events.get(event_id)
+        if state is None:
+            return []
+        return sorted({name for book in state.books.values() for name in book.markets})
+
+    def lines(self, event_id: int, market: str) -> list[LineKey]:
+        """The lines of a market across bookmakers, by label then handicap."""
+        keys: set[LineKey] = set()
+        for quote in self._market_states(event_id, market):
+            keys.update(quote.lines)
+        return sorted(keys, key=_line_order)
+
+    def price(
+        self, event_id: int, bookmaker: str, market: str, line: LineKey, side: str
+    ) -> float | None:
+        found = self.market(event_id, bookmaker, market)
+        return None if found is None else found.price(line, side)
+
+    def quotes(self, event_id: int, market: str, line: LineKey) -> dict[str, dict[str, float]]:
+        """bookmaker -> side -> price for one market and line (the input of the arb helpers)."""
+        state = self._events.get(event_id)
+        if state is None:
+            return {}
+        out: dict[str, dict[str, float]] = {}
+        for name, book in state.books.items():
+            found = book.markets.get(market)
+            entry = None if found is None else found.lines.get(line)
+            if entry is not None and entry.prices:
+                out[name] = entry.prices
+        return out
+
+    def best(
+        self, event_id: int, market: str, line: LineKey, sides: Iterable[str] | None = None
+    ) -> dict[str, tuple[float, str]]:
+        """The best price per side across bookmakers: side -> (price, bookmaker)."""
+        quotes = self.quotes(event_id, market, line)
+        if sides is None:
+            sides = sorted({side for prices in quotes.values() for side in prices})
+        return best_prices(quotes, sides)
+
+    def arbitrage(self, event_id: int, market: str, line: LineKey) -> Arbitrage | None:
+        """An arbitrage on one market and line, only over an exhaustive set of sides."""
+        state = self._events.get(event_id)
+        if state is None:
+            return None
+        has_draw = sport_has_draw(state.header.sport.slug) if state.header else True
+        return market_arbitrage(market, self.quotes(event_id, market, line), has_draw)
+
+    def arbitrages(self, event_id: int, market: str) -> list[tuple[LineKey, Arbitrage]]:
+        """Every line of a market that is an arbitrage right now."""
+        found = []
+        for line in self.lines(event_id, market):
+            arb = self.arbitrage(event_id, market, line)
+            if arb is not None:
+                found.append((line, arb))
+        return found
+
+    def movement(
+        self, event_id: int, bookmaker: str, market: str, line: LineKey, side: str
+    ) -> PriceMove | None:
+        """The last change of a price (its previous value, direction and when), or None."""
+        found = self.market(event_id, bookmaker, market)
+        return None if found is None else found.moves.get((line, side))
+
+    def recent_move(
+        self,
+        event_id: int,
+        bookmaker: str,
+        market: str,
+        line: LineKey,
+        side: str,
+        now: float,
+        within: float = 3.0,
+    ) -> int:
+        """+1 or -1 when the price went up or down in the last ``within`` seconds, else 0."""
+        move = self.movement(event_id, bookmaker, market, line, side)
+        if move is None or now - move.since > within:
+            return 0
+        return move.direction
+
+    def price_age(
+        self, event_id: int, bookmaker: str, market: str, line: LineKey, side: str, now: float
+    ) -> float | None:
+        """Seconds since the price last changed value (by the book's clock), or None."""
+        found = self.market(event_id, bookmaker, market)
+        if found is None or found.price(line, side) is None:
+            return None
+        return now - found.changed_at(line, side)
+
+    # ------------------------------------------------------------------ internals
+
+    def _event(self, event_id: int) -> EventState:
+        state = self._events.get(event_id)
+        if state is None:
+            state = self._events[event_id] = EventState(event_id)
+        return state
+
+    def _apply_odds(self, message: OddsMessage) -> None:
+        event_id = message.event_id
+        state = self._events.get(event_id)
+        if state is None:
+            state = self._events[event_id] = EventState(event_id)
+            self._changes.add((event_id,))
+        bookie = message.bookie
+        now = message.received or self._clock()
+        book = state.books.get(bookie)
+        if message.kind == "deleted" or message.kind == "no_markets":
+            if book is not None and book.markets:
+                for name in book.markets:
+                    self._changes.add((event_id, bookie, name))
+                book.markets = {}
+                book.received = now
+                self._changes.add((event_id, bookie))
+            return
+        if book is None:
+            book = state.books[bookie] = BookmakerState(now)
+            self._changes.add((event_id, bookie))
+        book.received = now
+        if message.url is not None and message.url != book.url:
+            book.url = message.url
+            self._changes.add((event_id, bookie))
+        markets = book.markets
+        for quote in message.markets:
+            current = markets.get(quote.name)
+            if current is None:
+                markets[quote.name] = MarketState(quote, now)
+                self._changes.add((event_id, bookie, quote.name))
+            elif current.merge(quote, now):
+                self._changes.add((event_id, bookie, quote.name))
+
+    def _apply_score(self, message: ScoreMessage) -> None:
+        state = self._event(message.event_id)
+        if state.scores != message.scores or state.scores_stale:
+            state.scores = message.scores
+            state.scores_stale = False
+            self._changes.add((message.event_id,))
+
+    def _apply_status(self, message: StatusMessage) -> None:
+        state = self._event(message.event_id)
+        if state.status != message.status or state.scores != message.scores or state.scores_stale:
+            state.status = message.status
+            state.scores = message.scores
+            state.scores_stale = False
+            if message.status in FINISHED_STATUSES:
+                state.clock = None
+            self._changes.add((message.event_id,))
+
+    def _set_header(self, state: EventState, event: Event, now: float) -> None:
+        changed = (
+            state.header != event
+            or state.status != event.status
+            or state.scores != event.scores
+            or state.scores_stale
+        )
+        state.header = event
+        state.status = event.status
+        state.scores = event.scores
+        state.scores_stale = False
+        if event.clock is not None:
+            changed = changed or state.clock != event.clock
+            state.clock = event.clock
+            state.clock_received = now
+        elif event.status != "live" and state.clock is not None:
+            state.clock = None
+            changed = True
+        if changed:
+            self._changes.add((event.id,))
+
+    def _install_record(self, record: OddsRecord, now: float) -> None:
+        event_id = record.event.id
+        state = self._event(event_id)
+        self._set_header(state, record.event, now)
+        state.urls = record.urls
+        state.bookmaker_ids = record.bookmaker_ids
+        for bookie in [name for name in state.books if name not in record.bookmakers]:
+            for name in state.books.pop(bookie).markets:
+                self._changes.add((event_id, bookie, name))
+            self._changes.add((event_id, bookie))
+        for bookie, quotes in record.bookmakers.items():
+            self._replace_markets(state, bookie, quotes, record.urls.get(bookie), now)
+
+    def _replace_markets(
+        self,
+        state: EventState,
+        bookie: str,
+        quotes: tuple[MarketQuote, ...],
+        url: str | None,
+        now: float,
+    ) -> None:
+        event_id = state.event_id
+        book = state.books.get(bookie)
+        if book is None:
+            book = state.books[bookie] = BookmakerState(now)
+            self._changes.add((event_id, bookie))
+        book.received = now
+        if url != book.url:
+            book.url = url
+            self._changes.add((event_id, bookie))
+        fresh = {quote.name for quote in quotes}
+        for name in [name for name in book.markets if name not in fresh]:
+            del book.markets[name]
+            self._changes.add((event_id, bookie, name))
+        for quote in quotes:
+            current = book.markets.get(quote.name)
+            if current is None:
+                book.markets[quote.name] = MarketState(quote, now)
+                self._changes.add((event_id, bookie, quote.name))
+            elif current.merge(quote, now):
+                self._changes.add((event_id, bookie, quote.name))
+
+    def _market_states(self, event_id: int, market: str) -> Iterator[MarketState]:
+        state = self._events.get(event_id)
+        if state is None:
+            return
+        for book in state.books.values():
+            found = book.markets.get(market)
+            if found is not None:
+                yield found
+
+
+def _line_order(key: LineKey) -> tuple[str, float]:
+    hdp, label = key
+    return (label or "", -1e18 if hdp is None else hdp)
