@@ -1,0 +1,90 @@
+"""The board the screens read: change tracking, live membership, stale scores."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from oddstui.tui.cells import periods_text, score_text
+from oddstui.tui.state import Board, EventView, SportView
+
+
+def event(event_id: int, status: str = "live", sport: str = "football") -> EventView:
+    return EventView(
+        id=event_id,
+        sport_slug=sport,
+        sport_name=sport.title(),
+        league_slug="l",
+        league_name="League",
+        home="Home",
+        away="Away",
+        start=datetime(2026, 11, 21, 13, tzinfo=UTC),
+        status=status,
+        score_home=0,
+        score_away=0,
+    )
+
+
+def test_changes_are_taken_once() -> None:
+    board = Board()
+    board.put_event(event(1))
+    assert board.take_changes() == (frozenset({1}), False)
+    assert board.take_changes() == (frozenset(), False)
+
+
+def test_unchanged_event_is_not_dirty() -> None:
+    board = Board()
+    board.put_event(event(1))
+    board.take_changes()
+    board.put_event(event(1))
+    assert board.take_changes()[0] == frozenset()
+
+
+def test_score_marks_only_that_event() -> None:
+    board = Board()
+    board.set_live([event(1), event(2)])
+    board.take_changes()
+    board.set_score(2, 1, 0, {"p1": (1, 0)})
+    assert board.take_changes() == (frozenset({2}), False)
+    assert board.events[2].score_home == 1
+
+
+def test_live_counts_per_sport() -> None:
+    board = Board()
+    board.set_sports([SportView("football", "Football"), SportView("tennis", "Tennis")])
+    board.set_live([event(1), event(2), event(3, sport="tennis")])
+    assert board.sports["football"].live == 2
+    assert board.sports["tennis"].live == 1
+    board.set_status(3, "settled")
+    assert board.sports["tennis"].live == 0
+    assert 3 not in board.live_ids
+
+
+def test_settled_event_loses_its_clock_and_live_row() -> None:
+    board = Board()
+    board.set_live([event(1)])
+    board.set_status(1, "settled")
+    assert [e.id for e in board.live_events()] == []
+    assert board.events[1].clock is None
+
+
+def test_reconnect_marks_live_scores_stale_until_a_fresh_one() -> None:
+    board = Board()
+    board.set_live([event(1)])
+    board.mark_scores_stale()
+    assert score_text(board.events[1]).plain == "0-0?"
+    board.set_score(1, 1, 0, {})
+    assert score_text(board.events[1]).plain == "1-0"
+
+
+def test_untrusted_feed_marks_scores() -> None:
+    board = Board()
+    board.set_live([event(1)])
+    assert score_text(board.events[1], feed_trusted=False).plain == "0-0?"
+
+
+def test_periods_in_play_order() -> None:
+    view = event(1)
+    view.periods = {"ft": (2, 1), "p2": (1, 1), "p1": (1, 0), "ot": (0, 0)}
+    assert periods_text(view).plain == "1-0 1-1 0-0"
+    view.periods = {"p1": (6, 4), "currentgame": (30, 15)}
+    assert periods_text(view).plain == "6-4 (30-15)"

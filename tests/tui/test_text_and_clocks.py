@@ -1,0 +1,65 @@
+"""Plain network text and locally ticking clocks: pure functions."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from oddstui.tui.clocks import ClockReading
+from oddstui.tui.text import clean, fit, plain
+
+
+def test_markup_is_kept_literally() -> None:
+    shown = plain("[bold]Arsenal[/bold] & [red]Co")
+    assert shown.plain == "[bold]Arsenal[/bold] & [red]Co"
+    assert shown.spans == []
+
+
+def test_escape_sequences_and_controls_are_removed() -> None:
+    assert clean("Real\x1b[31m Madrid\x07\x9b2J") == "Real[31m Madrid2J"
+    assert clean("a\tb\nc\rd") == "a b c d"
+    assert clean("bidi\u202eevil") == "bidievil"
+
+
+def test_non_ascii_names_survive() -> None:
+    assert clean("Atlético · Bodø/Glimt · Škoda") == "Atlético · Bodø/Glimt · Škoda"
+
+
+def test_fit_cuts_with_an_ellipsis() -> None:
+    assert fit("Borussia Mönchengladbach", 10) == "Borussia …"
+    assert fit("Inter", 10) == "Inter"
+
+
+def test_plain_returns_text_for_none() -> None:
+    assert plain(None) == Text("")
+
+
+def reading(played: int, running: bool, arrived: float) -> ClockReading:
+    return ClockReading(
+        minute=played // 60,
+        played_seconds=played,
+        period=1,
+        running=running,
+        status_detail="1st half",
+        injury_time=0,
+        arrived_at=arrived,
+    )
+
+
+def test_running_clock_advances_from_its_arrival() -> None:
+    clock = reading(600, True, arrived=1000.0)
+    assert clock.show(1000.0) == "10:00"
+    assert clock.show(1065.4) == "11:05"
+
+
+def test_stopped_clock_stays() -> None:
+    clock = reading(2700, False, arrived=1000.0)
+    assert clock.show(5000.0) == "45:00"
+
+
+def test_clock_never_runs_backwards_before_arrival() -> None:
+    clock = reading(60, True, arrived=1000.0)
+    assert clock.show(990.0) == "01:00"
+
+
+def test_rate_scales_simulated_time() -> None:
+    assert reading(0, True, arrived=0.0).played_at(10.0, rate=60.0) == 600
