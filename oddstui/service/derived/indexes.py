@@ -1,0 +1,48 @@
+"""All derived indexes together, registered as one listener of the world."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from oddstui.service.derived.arbitrage import ArbitrageIndex
+from oddstui.service.derived.dropping import DroppingIndex
+from oddstui.service.derived.sports import DrawingSports
+from oddstui.service.derived.updated import UpdatedIndex
+from oddstui.service.derived.value import ValueIndex
+
+
+@dataclass
+class Indexes:
+    updated: UpdatedIndex
+    arbitrage: ArbitrageIndex
+    value: ValueIndex
+    dropping: DroppingIndex
+
+    @classmethod
+    def attach(cls, world: Any) -> Indexes:
+        draws = DrawingSports(world)
+        indexes = cls(
+            updated=UpdatedIndex(),
+            arbitrage=ArbitrageIndex(world, draws),
+            value=ValueIndex(world, draws),
+            dropping=DroppingIndex(world),
+        )
+        world.add_listener(indexes)
+        return indexes
+
+    # -- the world's listener interface; called at the end of each step, so keep it cheap
+    def on_odds(self, entries: Any) -> None:
+        entries = list(entries)
+        self.updated.on_entries(entries)
+        self.arbitrage.on_entries(entries)
+        self.value.on_entries(entries)
+        self.dropping.on_entries(entries)
+
+    def on_score(self, event: Any) -> None:
+        pass
+
+    def on_status(self, event: Any) -> None:
+        self.arbitrage.on_event(event)
+        self.value.on_event(event)
+        self.dropping.on_event(event)

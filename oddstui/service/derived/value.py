@@ -1,0 +1,196 @@
+"""The value-bet index behind GET /value-bets.
+
+A bookmaker's price is a value bet when it beats the fair price: the sharp books' quotes of the
+same market and line with their margin removed (Shin), averaged across the sharp books that
+quote every side. Results are cached per bookmaker and recomputed for events that the
+bookmaker or a sharp book changed since the last request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from oddstui.book.fair import FairMethod, fair_probabilities
+from oddstui.book.value import ev_percent
+from oddstui.service.derived.arbitrage import BACK_SIDES, _required
+from oddstui.service.derived.links import direct_link, event_url, summary_strings
+from oddstui.service.derived.sports import DrawingSports
+from oddstui.service.world.model import LIVE, PENDING, Event, iso
+
+MIN_EV = 0.5  # percent; smaller edges are within the noise of the fair price
+FAIR_METHOD: FairMethod = "shin"
+MAX_BOOKIES = 32  # cached bookmakers, least recently used dropped first
+
+
+@dataclass(slots=True)
+class ValueItem:
+    ev: float
+    sport: str
+    league: str
+    id: str
+    plain: bytes
+    detailed: bytes
+
+
+@dataclass(slots=True)
+class _PerBookie:
+    by_event: dict[int, list[ValueItem]] = field(default_factory=dict)
+    dirty: set[int] = field(default_factory=set)
+    scanned: bool = False
+
+
+class ValueIndex:
+    def __init__(self, world: Any, draws: DrawingSports) -> None:
+        self.world = world
+        self.draws = draws
+        self.sharps = [b.name for b in world.bookmakers.values() if b.sharp and b.active]
+        self._sharp_set = frozenset(self.sharps)
+        self._cache: OrderedDict[str, _PerBookie] = OrderedDict()
+
+    def on_entries(self, entries: Iterable[Any]) -> None:
+        if not self._cache:
+            return
+        sharps = self._sharp_set
+        for entry in entries:
+            if entry.bookie in sharps:
+                for cached in self._cache.values():
+                    cached.dirty.add(entry.event_id)
+            else:
+                cached_one = self._cache.get(entry.bookie)
+                if cached_one is not None:
+                    cached_one.dirty.add(entry.event_id)
+
+    def on_event(self, event: Event) -> None:
+        for cached in self._cache.values():
+            cached.dirty.add(event.id)
+
+    def items(self, bookie: str, sport: str | None, league: str | None, details: bool) -> bytes:
+        cached = self._refresh(bookie)
+        chosen = [
+            item
+            for items in cached.by_event.values()
+            for item in items
+            if (sport is None or item.sport == sport) and (league is None or item.league == league)
+        ]
+        chosen.sort(key=lambda item: (-item.ev, item.id))
+        return b"[" + b",".join(i.detailed if details else i.plain for i in chosen) + b"]"
+
+    def _refresh(self, bookie: str) -> _PerBookie:
+        cached = self._cache.get(bookie)
+        if cached is None:
+            cached = self._cache[bookie] = _PerBookie()
+            while len(self._cache) > MAX_BOOKIES:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(bookie)
+        events = self.world.events
+        if not cached.scanned:
+            cached.scanned = True
+            cached.dirty.clear()
+            todo: Iterable[int] = [
+                e.id for e in events.values() if e.status in (PENDING, LIVE) and bookie in e.quotes
+            ]
+        else:
+            todo, cached.dirty = cached.dirty, set()
+        for event_id in todo:
+            event = events.get(event_id)
+            found = self._event_items(event, bookie) if event is not None else []
+            if found:
+                cached.by_event[event_id] = found
+            else:
+                cached.by_event.pop(event_id, None)
+        return cached
+
+    def _event_items(self, event: Event, bookie: str) -> list[ValueItem]:
+        if event.status not in (PENDING, LIVE) or bookie in self._sharp_set:
+            return []
+        markets = event.quotes.get(bookie)
+        sharp_quotes = [event.quotes[s] for s in self.sharps if s in event.quotes]
+        if not markets or not sharp_quotes:
+            return []
+        has_draw = self.draws.has_draw(event.sport.slug)
+        found = []
+        for market in markets.values():
+            for line in market.lines:
+                sides = _required(
+                    market.name, has_draw, frozenset(s for s in line.prices if s in BACK_SIDES)
+                )
+                if sides is None:
+                    continue
+                fair = _fair(sharp_quotes, market.name, line.hdp, line.label, sides)
+                if fair is None:
+                    continue
+                for side, p in zip(sides, fair, strict=True):
+                    ev = ev_percent(p, line.prices[side])
+                    if ev >= MIN_EV:
+                        found.append(self._item(event, bookie, market, line, sides, side, ev, fair))
+        return found
+
+    def _item(self, event, bookie, market, line, sides, side, ev, fair):
+        precision = self.world.bookmakers[bookie].precision
+        href = event_url(self.world, event, bookie)
+        odds: dict[str, str] = {s: f"{line.prices[s]:.{precision}f}" for s in sides}
+        if line.hdp is not None:
+            odds["hdp"] = f"{line.hdp:g}"
+        for s in sides:
+            odds[f"{s}DirectLink"] = direct_link(href, market.name, line.hdp, line.label, s)
+        odds["href"] = href
+        reference: dict[str, Any] = {"name": market.name}
+        if line.hdp is not None:
+            reference["hdp"] = line.hdp
+        if line.label is not None:
+            reference["label"] = line.label
+        for s, p in zip(sides, fair, strict=True):
+            reference[s] = f"{1.0 / p:.3f}"
+        if line.max is not None:
+            reference["max"] = line.max
+        ident = f"{event.id}|{bookie}|{market.name}|{line.hdp!r}|{line.label or ''}|{side}"
+        body: dict[str, Any] = {
+            "id": hashlib.blake2s(ident.encode(), digest_size=8).hexdigest(),
+            "eventId": event.id,
+            "bookmaker": bookie,
+            "betSide": side,
+            "expectedValue": round(ev, 3),
+            "expectedValueUpdatedAt": iso(market.updated_at),
+            "bookmakerOdds": odds,
+            "market": reference,
+        }
+        plain = _encode(body)
+        body["event"] = summary_strings(event)
+        return ValueItem(ev, event.sport.slug, event.league.slug, body["id"], plain, _encode(body))
+
+
+def _fair(
+    sharp_quotes: list[dict[str, Any]],
+    name: str,
+    hdp: float | None,
+    label: str | None,
+    sides: tuple[str, ...],
+) -> list[float] | None:
+    """Fair probabilities per side, averaged over the sharp books quoting every side."""
+    total = [0.0] * len(sides)
+    count = 0
+    for quotes in sharp_quotes:
+        market = quotes.get(name)
+        if market is None:
+            continue
+        for line in market.lines:
+            if line.hdp == hdp and line.label == label:
+                prices = [line.prices.get(s) for s in sides]
+                if all(p is not None and p > 1.0 for p in prices):
+                    for i, p in enumerate(fair_probabilities(prices, FAIR_METHOD)):
+                        total[i] += p
+                    count += 1
+                break
+    if not count:
+        return None
+    return [t / count for t in total]
+
+
+def _encode(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()

@@ -1,0 +1,67 @@
+"""Lookups shared by the routes: ids to records, names to bookmakers, with 400/404 on failure."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+from oddstui.service.errors import BadRequest, NotFound
+from oddstui.service.params import shown
+from oddstui.service.world.model import Event, League, Sport
+
+ACTIVE_STATUSES = ("pending", "live")
+HISTORICAL_STATUSES = ("settled", "cancelled")
+
+
+def event_or_404(world: Any, event_id: int, name: str = "eventId") -> Event:
+    event = world.events.get(event_id)
+    if event is None:
+        raise NotFound(f"{name}: no event with id {event_id}")
+    return event
+
+
+def sport_or_400(world: Any, slug: str, name: str = "sport") -> Sport:
+    sport = world.sports.get(slug) or world.sports.get(slug.lower())
+    if sport is None:
+        raise BadRequest(f"{name}: unknown sport slug {shown(slug)}; see GET /sports")
+    return sport
+
+
+def sport_by_slug_or_name(world: Any, text: str, name: str = "sport") -> Sport:
+    """A sport given as a slug or a display name, case-insensitively."""
+    wanted = text.strip().lower()
+    for sport in world.sports.values():
+        if wanted in (sport.slug.lower(), sport.name.lower()):
+            return sport
+    raise BadRequest(f"{name}: unknown sport {shown(text)}; use a slug or name from GET /sports")
+
+
+def league_or_400(world: Any, slug: str, sport: Sport | None, name: str = "league") -> League:
+    league = world.leagues.get(slug) or world.leagues.get(slug.lower())
+    if league is None:
+        raise BadRequest(f"{name}: unknown league slug {shown(slug)}; see GET /leagues")
+    if sport is not None and league.sport != sport.slug:
+        raise BadRequest(f"{name}: league {shown(slug)} is not in sport {shown(sport.slug)}")
+    return league
+
+
+def bookmakers_or_400(world: Any, names: Iterable[str], name: str = "bookmakers") -> list[str]:
+    """Check names are bookmakers (case-sensitive display names, as on the wire)."""
+    names = list(names)
+    unknown = [n for n in names if n not in world.bookmakers]
+    if unknown:
+        listed = ", ".join(shown(n) for n in unknown[:5])
+        raise BadRequest(
+            f"{name}: unknown bookmaker{'s' if len(unknown) > 1 else ''} {listed}; "
+            "names are case-sensitive, see GET /bookmakers"
+        )
+    return names
+
+
+@lru_cache(maxsize=65536)
+def fold(text: str) -> str:
+    """Text for matching: accents removed, case folded (`Atlético` matches `atletico`)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()

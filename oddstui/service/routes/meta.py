@@ -1,0 +1,32 @@
+"""The OpenAPI document of this interface, generated from the route table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oddstui.service.routes.spec import Call, Route
+
+_document: dict[str, Any] | None = None
+
+
+def openapi(call: Call) -> dict[str, Any]:
+    global _document
+    if _document is None:
+        from oddstui.service.openapi import build_document
+
+        _document = build_document()
+    return _document
+
+
+ROUTES = (
+    Route(
+        "GET",
+        "/openapi.json",
+        openapi,
+        "This OpenAPI 3.1 document",
+        {"type": "object"},
+        keyed=False,
+        errors=(),
+        tag="meta",
+    ),
+)

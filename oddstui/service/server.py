@@ -1,0 +1,50 @@
+"""`oddstui serve`: the v3 service on a socket, until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from typing import Any
+
+from oddstui.service.accounts import AccountsError, demo_accounts, load_accounts
+from oddstui.service.assembly import Options, build_service
+from oddstui.service.runner import BindError, base_url, bind, run_service
+
+
+def serve(args: Any) -> int:
+    """Run the service for the parsed serve flags; returns the process exit status."""
+    try:
+        accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()
+    except AccountsError as error:
+        return _usage(f"--accounts {error}")
+    try:
+        sock = bind(args.host, args.port)
+    except BindError as error:
+        return _usage(str(error))
+    try:
+        svc = build_service(Options.from_args(args), accounts)
+    except AccountsError as error:
+        sock.close()
+        return _usage(f"--accounts {args.accounts}: {error}")
+    url = base_url(sock, args.host)
+    return asyncio.run(_main(svc, sock, url))
+
+
+async def _main(svc: Any, sock: Any, url: str) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    return await run_service(svc, sock, url, _announce, stop)
+
+
+def _announce(url: str) -> None:
+    sys.stdout.write(f"serving {url}\n")
+    sys.stdout.flush()
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"oddstui: {message}\n")
+    sys.stderr.flush()
+    return 2
