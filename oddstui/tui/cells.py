@@ -94,3 +94,7 @@ def star_text(watched: bool) -> Text:
 
 def event_text(event: EventView) -> Text:
     return plain(event.title)
+
+
+def league_text(event: EventView) -> Text:
+    return plain(event.league_name)
