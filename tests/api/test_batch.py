@@ -1,0 +1,168 @@
+"""`oddstui arbs|value|odds`: exit statuses, one-line errors, JSON and plain tables."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oddstui.cli import main
+from tests.api.conftest import PAID_KEY, Service
+
+SELECTION = {"Bet365", "Pinnacle", "Unibet", "William Hill", "SingBet"}
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ODDSTUI_HOME", str(tmp_path))
+    monkeypatch.delenv("ODDSTUI_API_KEY", raising=False)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as exit_:
+        status = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    "url", ["localhost:8765/v3", "ftp://h/v3", "http://", "http://h:notaport/v3"]
+)
+def test_bad_base_url_is_one_line_and_exit_2(home, capsys, monkeypatch, url):
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    status, out, err = run(capsys, "arbs", "--json", "--base-url", url)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "--base-url" in err
+
+
+def test_missing_key_is_one_line_and_exit_2(home, capsys):
+    status, out, err = run(capsys, "odds", "5", "--base-url", "http://127.0.0.1:9/v3")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "ODDSTUI_API_KEY" in err
+
+
+def test_key_from_the_config_file_is_used(home, capsys):
+    (home / "config.toml").write_text('api_key = "sk-from-config-123456"\n')
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    status, out, err = run(capsys, "arbs", "--base-url", f"http://127.0.0.1:{port}/v3")
+    # The key was found (not exit 2); the closed port is a service error (exit 1).
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "sk-from-config-123456" not in err
+
+
+def test_broken_config_is_exit_2(home, capsys):
+    (home / "config.toml").write_text("api_key = [unclosed\n")
+    status, _, err = run(capsys, "arbs", "--base-url", "http://127.0.0.1:9/v3")
+    assert status == 2 and err.count("\n") == 1 and "config.toml" in err
+
+
+def test_wrong_key_is_exit_1_without_the_key(service: Service, home, capsys, monkeypatch):
+    monkeypatch.setenv("ODDSTUI_API_KEY", "sk-wrong-key-9876543210")
+    status, out, err = run(capsys, "value", "--bookmaker", "Bet365", "--base-url", service.base_url)
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "401" in err
+    assert "sk-wrong-key-9876543210" not in err
+
+
+def test_arbs_json_uses_the_account_selection(service: Service, home, capsys, monkeypatch):
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    status, out, err = run(
+        capsys, "arbs", "--json", "--limit", "500", "--base-url", service.base_url
+    )
+    assert status == 0, err
+    arbs = json.loads(out)
+    assert isinstance(arbs, list) and len(arbs) <= 500
+    for arb in arbs:
+        assert {leg["bookmaker"] for leg in arb["legs"]} <= SELECTION
+        assert arb["profit_margin"] > 0
+
+
+def test_value_json_and_table(service: Service, home, capsys, monkeypatch):
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    status, out, _ = run(
+        capsys, "value", "--bookmaker", "Bet365", "--json", "--base-url", service.base_url
+    )
+    assert status == 0
+    bets = json.loads(out)
+    assert all(bet["bookmaker"] == "Bet365" for bet in bets)
+    status, out, _ = run(capsys, "value", "--bookmaker", "Bet365", "--base-url", service.base_url)
+    assert status == 0
+    if bets:
+        assert out.splitlines()[0].split() == [
+            "EV",
+            "EVENT",
+            "MARKET",
+            "SIDE",
+            "PRICE",
+            "BOOKMAKER",
+        ]
+        assert len(out.splitlines()) == len(bets) + 1
+    else:
+        assert out == "nothing to show\n"
+
+
+async def _live_event_id(service: Service) -> int:
+    from oddstui.api import ApiClient
+
+    async with ApiClient(service.base_url, PAID_KEY) as api:
+        return (await api.live_events())[0].id
+
+
+def test_odds_json_and_table(service: Service, home, capsys, monkeypatch):
+    import asyncio
+
+    event_id = asyncio.run(_live_event_id(service))
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    status, out, err = run(capsys, "odds", str(event_id), "--json", "--base-url", service.base_url)
+    assert status == 0, err
+    record = json.loads(out)
+    assert record["event"]["id"] == event_id
+    assert set(record["bookmakers"]) <= SELECTION and record["bookmakers"]
+    status, out, _ = run(
+        capsys, "odds", str(event_id), "--bookmakers", "Pinnacle", "--base-url", service.base_url
+    )
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[1].split() == ["BOOKMAKER", "MARKET", "LINE", "PRICES"]
+    assert all(line.startswith("Pinnacle") for line in lines[2:]) and len(lines) > 2
+
+
+def test_unknown_event_is_exit_1(service: Service, home, capsys, monkeypatch):
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    status, out, err = run(capsys, "odds", "987654321987", "--base-url", service.base_url)
+    assert status == 1 and out == "" and err.count("\n") == 1 and "404" in err
+
+
+def test_the_real_entry_point(service: Service, tmp_path: Path):
+    env = {**os.environ, "ODDSTUI_HOME": str(tmp_path), "ODDSTUI_API_KEY": PAID_KEY}
+    done = subprocess.run(
+        [sys.executable, "-m", "oddstui", "arbs", "--json", "--base-url", service.base_url],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert isinstance(json.loads(done.stdout), list)
+
+
+def test_tables_show_network_names_as_plain_text():
+    from oddstui.api.models import parse_odds_record
+    from oddstui.batch import _odds_rows
+    from tests.api.test_models import RECORD
+
+    hostile = dict(RECORD, home="\x1b[2J\x1b[31mEvil [bold]FC", away="Bodø/Glimt & Co")
+    lines = _odds_rows(parse_odds_record(hostile))
+    assert not any("\x1b" in line for line in lines)
+    assert "[bold]FC v Bodø/Glimt & Co" in lines[0]
+    assert any(line.split()[:3] == ["Bet365", "Spread", "-1.5"] for line in lines)

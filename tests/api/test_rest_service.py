@@ -1,0 +1,220 @@
+"""ApiClient against the real built-in service over loopback (`oddstui serve --port 0`)."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import traceback
+from datetime import timedelta
+
+import pytest
+
+from oddstui.api import (
+    ApiClient,
+    BadRequest,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServiceUnavailable,
+    Unauthorized,
+)
+from tests.api.conftest import FREE_KEY, PAID_KEY, TINY_KEY, Service
+
+SPORTS = 34
+SELECTION = ("Bet365", "Pinnacle", "Unibet", "William Hill", "SingBet")
+
+
+@pytest.fixture
+async def api(service: Service):
+    async with ApiClient(service.base_url, PAID_KEY) as client:
+        yield client
+        # The service's data must always fit the models.
+        assert client.malformed == 0
+
+
+async def test_sports_and_bookmakers_need_no_key(service: Service):
+    async with ApiClient(service.base_url, None) as anonymous:
+        sports = await anonymous.sports()
+        bookmakers = await anonymous.bookmakers()
+    assert len(sports) == SPORTS
+    assert {"football", "tennis", "esports", "cycling"} <= {sport.slug for sport in sports}
+    assert len(bookmakers) >= 250
+    assert sum(book.active for book in bookmakers) >= 250
+
+
+async def test_budget_is_reported_on_keyed_requests(api: ApiClient):
+    await api.leagues("football")
+    first = api.budget
+    await api.leagues("tennis")
+    assert first.limit == 5000 and api.budget.limit == 5000
+    assert first.remaining is not None and api.budget.remaining == first.remaining - 1
+    assert api.budget.reset is not None
+
+
+async def test_catalog_events_and_lookup(api: ApiClient):
+    leagues = await api.leagues("football")
+    assert leagues and all(league.slug for league in leagues)
+    events = await api.events("football", limit=50)
+    assert 0 < len(events) <= 50
+    assert all(event.sport.slug == "football" for event in events)
+    one = await api.event(events[0].id)
+    assert (one.id, one.home, one.away) == (events[0].id, events[0].home, events[0].away)
+    by_league = await api.events("football", league=events[0].league.slug)
+    assert by_league and {event.league.slug for event in by_league} == {events[0].league.slug}
+    found = await api.search_events(events[0].home[:12])
+    assert any(event.id == events[0].id for event in found) or len(found) == 10
+
+
+async def test_live_events_carry_scores_and_clocks(api: ApiClient):
+    live = await api.live_events()
+    assert live, "the world always has live events"
+    assert all(event.status == "live" for event in live)
+    assert len({event.sport.slug for event in live}) >= 10
+    assert any(event.clock is not None for event in live)
+
+
+async def test_account_selection(service: Service, api: ApiClient):
+    assert (await api.selected_bookmakers()).bookmakers == SELECTION
+    async with ApiClient(service.base_url, FREE_KEY) as free:
+        chosen = await free.select_bookmakers(["Pinnacle", "Bet365"])
+        assert set(chosen.bookmakers) == {"Pinnacle", "Bet365"} and chosen.count == 2
+        assert set((await free.selected_bookmakers()).bookmakers) == {"Pinnacle", "Bet365"}
+        with pytest.raises(BadRequest) as caught:
+            await free.select_bookmakers(["Bet365", "No Such Book"])
+    assert caught.value.invalid_bookmakers == ("No Such Book",)
+
+
+async def test_odds_and_odds_multi_with_seq(api: ApiClient):
+    live = await api.live_events()
+    ids = [event.id for event in live[:10]]
+    record = await api.odds(ids[0], SELECTION)
+    assert record.event.id == ids[0]
+    assert record.bookmakers and set(record.bookmakers) <= set(SELECTION)
+    for markets in record.bookmakers.values():
+        for market in markets:
+            assert market.lines and all(
+                price > 1 for line in market.lines for price in line.prices.values()
+            )
+    single, seq = await api.odds_with_seq(ids[0], SELECTION)
+    assert single.event.id == ids[0] and seq >= 0
+    records, later = await api.odds_multi_with_seq(ids, SELECTION)
+    assert {r.event.id for r in records} <= set(ids) and len(records) >= 1
+    assert later >= seq
+    plain = await api.odds_multi(ids, SELECTION)
+    assert {r.event.id for r in plain} == {r.event.id for r in records}
+
+
+async def test_movements_and_odds_updated(api: ApiClient):
+    live = await api.live_events()
+    record = await api.odds(live[0].id, SELECTION)
+    book, markets = next(iter(record.bookmakers.items()))
+    market = markets[0]
+    moves = await api.odds_movements(record.event.id, book, market.name)
+    assert moves.event_id == record.event.id and moves.bookmaker == book
+    assert moves.opening is not None
+    stamps = [tick.timestamp_ms for tick in moves.ticks]
+    assert stamps == sorted(stamps)
+    # `since` is in the service's (simulated) time: take it from the newest quote.
+    newest = max(q.updated_at for qs in record.bookmakers.values() for q in qs if q.updated_at)
+    since = (newest - timedelta(seconds=30)).timestamp()
+    updated = await api.odds_updated(since, book, "football")
+    assert all(r.event.sport.slug == "football" for r in updated)
+
+
+async def test_derived_feeds(api: ApiClient):
+    value = await api.value_bets("Bet365", include_event_details=True)
+    assert all(bet.bookmaker == "Bet365" for bet in value)
+    assert all(bet.event is not None for bet in value)
+    arbs = await api.arbitrage_bets(SELECTION, limit=500)
+    assert len(arbs) <= 500
+    for arb in arbs:
+        assert arb.profit_margin > 0 and len(arb.legs) >= 2
+        assert {leg.bookmaker for leg in arb.legs} <= set(SELECTION)
+    drops = await api.dropping_odds(sport="football", time_window="24h", limit=20, page=1)
+    assert len(drops) <= 20
+    windowed = [d.drop_24h for d in drops if d.drop_24h is not None]
+    assert windowed == sorted(windowed, reverse=True)
+
+
+async def test_dropping_odds_is_forbidden_on_a_free_plan(service: Service):
+    async with ApiClient(service.base_url, FREE_KEY) as free:
+        with pytest.raises(Forbidden) as caught:
+            await free.dropping_odds()
+    assert caught.value.message
+
+
+async def test_participants_and_logos(api: ApiClient):
+    teams = await api.participants("football")
+    assert teams
+    team = await api.participant(teams[0].id)
+    assert (team.id, team.name, team.sport) == (teams[0].id, teams[0].name, "football")
+    logos = [await api.participant_logo(t.id) for t in teams[:40]]
+    assert any(logo is not None and logo.startswith(b"\x89PNG") for logo in logos)
+    assert any(logo is None for logo in logos), "some participants have no crest (404)"
+
+
+async def test_historical_events_and_closing_odds(api: ApiClient):
+    live = await api.live_events()
+    now = max(event.date for event in live)
+    leagues = await api.leagues("football")
+    for league in leagues[:8]:
+        history = await api.historical_events(
+            "football", league.slug, now - timedelta(days=30), now
+        )
+        if history:
+            break
+    assert history, "45 days of settled football exist"
+    assert {event.status for event in history} <= {"settled", "cancelled"}
+    settled = next(event for event in history if event.status == "settled")
+    record = await api.historical_odds(settled.id, SELECTION)
+    assert record.event.id == settled.id
+
+
+async def test_unknown_event_is_not_found(api: ApiClient):
+    with pytest.raises(NotFound) as caught:
+        await api.event(987654321987)
+    assert caught.value.message
+
+
+async def test_service_side_rule_is_a_bad_request_naming_the_parameter(api: ApiClient):
+    with pytest.raises(BadRequest) as caught:
+        await api.leagues("no-such-sport")
+    assert "sport" in caught.value.message
+
+
+WRONG_KEY = "sk_wrong_0123456789abcdef0123456789"
+
+
+async def test_wrong_key_is_unauthorized_and_never_shown(service: Service, caplog):
+    caplog.set_level(logging.DEBUG)
+    async with ApiClient(service.base_url, WRONG_KEY) as api:
+        assert WRONG_KEY not in repr(api)
+        with pytest.raises(Unauthorized) as caught:
+            await api.odds(1, ["Bet365"])
+    error = caught.value
+    assert error.message
+    shown = "".join(traceback.format_exception(error)) + repr(error) + caplog.text
+    assert WRONG_KEY not in shown
+    assert "apiKey=***" in caplog.text  # httpx logged the request, redacted
+
+
+async def test_rate_limit_gives_429_with_retry_after(service: Service):
+    async with ApiClient(service.base_url, TINY_KEY) as api:
+        with pytest.raises(RateLimited) as caught:
+            for _ in range(5):
+                await api.leagues("football")
+        assert api.budget.remaining == 0 and api.budget.limit == 3
+    assert caught.value.retry_after is not None and caught.value.retry_after > 0
+    assert TINY_KEY not in "".join(traceback.format_exception(caught.value))
+
+
+async def test_closed_port_is_service_unavailable_without_the_key():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    async with ApiClient(f"http://127.0.0.1:{port}/v3", WRONG_KEY, timeout=2) as api:
+        with pytest.raises(ServiceUnavailable) as caught:
+            await api.live_events()
+    error = caught.value
+    assert error.__cause__ is None and error.__context__ is None
+    assert WRONG_KEY not in "".join(traceback.format_exception(error)) + repr(error)
