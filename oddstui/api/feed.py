@@ -421,6 +421,10 @@ class FeedClient:
             self._cursor = None  # no resume: the stream starts now; the snapshot sets the cursor
         # Score and status are not replayed: whatever we had may be behind now.
         self._scores_stale = True
+        mark_stale = getattr(self.book, "mark_scores_stale", None)
+        if mark_stale is not None:
+            with self.lock:
+                mark_stale()
         if self._on_scores_stale is not None:
             self._on_scores_stale()
 

@@ -53,6 +53,7 @@ class ScriptedWorld:
     seq: int = 1000
     books: dict[tuple[int, str], list[dict[str, Any]]] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)
+    snapshots_served: int = 0
 
     def __post_init__(self) -> None:
         for event in self.event_ids:
@@ -150,6 +151,12 @@ class ScriptedConnection:
             for start in range(0, len(messages), 50):
                 await self.send(*messages[start : start + 50])
 
+    async def after_snapshot(self, count: int = 1) -> None:
+        """Wait until the client has been served `count` snapshots in all (and a moment)."""
+        while self.world.snapshots_served < count:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+
     async def stream(self, count: int, batch: int = 3, pause: float = 0.005) -> None:
         for _ in range(count // batch):
             await self.send(*[self.world.update() for _ in range(batch)])
@@ -188,7 +195,6 @@ class ScriptedServer:
         self.handshakes: list[float] = []
         """`time.monotonic()` of every WebSocket handshake attempt, accepted or not."""
         self.connections: list[ScriptedConnection] = []
-        self.rest_calls = 0
         self._server: Server | None = None
         self.port = 0
 
@@ -219,8 +225,12 @@ class ScriptedServer:
             return self.reject(len(self.handshakes) - 1, conn, request)
         return None
 
+    @property
+    def rest_calls(self) -> int:
+        return self.world.snapshots_served
+
     def _odds_multi(self, conn: ServerConnection, query: str) -> Response:
-        self.rest_calls += 1
+        self.world.snapshots_served += 1
         params = {k: v[0] for k, v in parse_qs(query).items()}
         ids = [int(i) for i in params.get("eventIds", "").split(",") if i]
         body = json.dumps([self.world.record(i) for i in ids if i in self.world.event_ids])

@@ -1,0 +1,275 @@
+"""Feed faults that the built-in service cannot produce, against the scripted server.
+
+Each test ends on the invariant: the book equals the server's GET /odds/multi, and no odds
+message was applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.http11 import Request, Response
+
+from oddstui.api.feed import FeedClient
+from oddstui.api.feed_state import FeedState
+from oddstui.api.models import parse_odds_record
+from oddstui.api.rest import ApiClient
+from tests.api.feed_harness import RecordingBook, differences, running, timings, wait_until
+from tests.api.scripted_server import ScriptedConnection, ScriptedServer, ScriptedWorld
+
+KEY = "scripted-secret-key"
+
+
+def make_client(
+    server: ScriptedServer, api: ApiClient | None, book: RecordingBook, **kwargs: Any
+) -> FeedClient:
+    kwargs.setdefault("timings", timings())
+    return FeedClient(
+        server.base_url,
+        KEY,
+        book,
+        api,
+        track=server.world.event_ids,
+        rng=random.Random(7),
+        **kwargs,
+    )
+
+
+def assert_recovered(server: ScriptedServer, book: RecordingBook) -> None:
+    records = [parse_odds_record(server.world.record(e)) for e in server.world.event_ids]
+    assert differences(book, records) == []
+    assert book.applied_twice() == []
+
+
+async def hold_open(conn: ScriptedConnection) -> None:
+    await conn.wait_closed()
+
+
+async def test_malformed_json_and_unknown_types_are_counted_and_skipped() -> None:
+    junk = ['{"type": "updated", "seq": 99', "garbage", '{"type": "surprise"}', "[]"]
+
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.replay()
+        await conn.after_snapshot()
+        for _ in range(10):
+            good = [json.dumps(conn.world.update()) for _ in range(2)]
+            await conn.send_lines([good[0], *junk, good[1]])
+        await conn.wait_closed()
+
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: client.last_seq == 1020, what="last update")
+            assert client.counters.malformed == 10 * len(junk)
+            assert client.state is FeedState.LIVE
+            with client.lock:
+                assert_recovered(server, book)
+        assert book.odds_applied == 20
+
+
+async def test_duplicate_and_older_seqs_are_dropped_and_counted() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.replay()
+        await conn.after_snapshot()
+        await conn.stream(30)
+        old = conn.world.log[-30:-20]  # older states: applying them would revert prices
+        await conn.send(*old)
+        await conn.send(conn.world.log[-1])  # an exact duplicate of the newest
+        await conn.send(conn.world.update())
+        await conn.wait_closed()
+
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: client.last_seq == 1031, what="last update")
+            assert client.counters.duplicates == 11
+            with client.lock:
+                assert_recovered(server, book)
+        assert book.odds_applied == 31
+
+
+async def test_frame_cut_mid_json_then_drop_recovers_by_replay() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.replay()
+        if conn.index == 0:
+            await conn.after_snapshot()
+            await conn.stream(12)
+            lines = [json.dumps(conn.world.update()) for _ in range(3)]
+            lines[-1] = lines[-1][: len(lines[-1]) // 2]  # the frame ends mid-JSON
+            await conn.send_lines(lines)
+            conn.ws.transport.abort()  # and the link dies
+            return
+        await conn.stream(6)
+        await conn.wait_closed()
+
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: len(server.connections) == 2, what="reconnect")
+            await wait_until(lambda: client.last_seq == 1021, what="replay")
+            assert server.connections[1].last_seq == 1014
+            assert client.counters.malformed == 1
+            assert client.counters.reconnects == 1
+            with client.lock:
+                assert_recovered(server, book)
+        assert server.rest_calls == 1  # the first snapshot only: resuming needed no other
+
+
+async def test_resync_required_rebuilds_from_a_snapshot_while_the_stream_is_buffered() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.welcome()
+        await conn.stream(9)
+        await conn.send(
+            {"type": "resync_required", "reason": "lastSeq too old", "seq": conn.world.seq}
+        )
+        await conn.stream(60, pause=0.01)  # keeps flowing through the snapshot fetch
+        await conn.wait_closed()
+
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: client.counters.resyncs == 2, what="second snapshot")
+            await wait_until(lambda: client.last_seq == 1069, what="stream end")
+            assert client.state is FeedState.LIVE
+            with client.lock:
+                assert_recovered(server, book)
+        assert book.installs == 2 and server.rest_calls == 2
+
+
+async def test_snapshot_race_buffers_live_messages_and_applies_only_newer_ones() -> None:
+    world = ScriptedWorld()
+
+    class SlowSnapshots(ScriptedServer):
+        """Captures the records and seq when the request arrives, answers 0.4 s later."""
+
+        async def _slow(self, conn: ServerConnection, request: Request) -> Response | None:
+            if "/odds/multi" not in request.path:
+                return self._process_request(conn, request)
+            response = self._process_request(conn, request)
+            await asyncio.sleep(0.4)
+            return response
+
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.welcome()
+        await conn.stream(90, pause=0.01)  # ~0.3 s of updates before, during and after
+        await conn.wait_closed()
+
+    server = SlowSnapshots(script, world=world)
+    async with server, ApiClient(server.base_url, KEY) as api:
+        assert server._server is not None
+        server._server.process_request = server._slow  # type: ignore[attr-defined]
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: client.counters.resyncs == 1, what="snapshot")
+            await wait_until(lambda: client.last_seq == 1090, what="stream end")
+            with client.lock:
+                assert_recovered(server, book)
+        # Some messages were at or below the snapshot's seq (dropped), some above (applied).
+        assert client.counters.duplicates > 0
+        assert book.odds_applied > 0
+        assert client.counters.duplicates + book.odds_applied == 90
+
+
+async def test_public_style_replaced_close_twice_stops_without_ping_pong() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.replay()
+        await conn.after_snapshot()
+        await conn.stream(15)
+        await conn.close(1000, "")  # the public service's "replaced", seen right after data
+
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: client.state is FeedState.REPLACED, what="replaced")
+            await asyncio.sleep(1.0)  # many backoff periods: nothing more may happen
+            assert len(server.handshakes) == 2
+            assert client.state is FeedState.REPLACED
+            with client.lock:
+                assert_recovered(server, book)
+            client.resume()  # the user pressed the key
+            await wait_until(lambda: len(server.handshakes) == 3, what="manual resume")
+
+
+async def test_server_that_accepts_then_closes_cannot_cause_a_tight_loop() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.close(1000, "")
+
+    async with ScriptedServer(script) as server:
+        client = make_client(server, None, RecordingBook(), timings=timings(backoff_cap=2.0))
+        async with running(client):
+            await asyncio.sleep(2.5)
+    # Full jitter from 0.05 s doubling to a 2 s cap: a handful of attempts, not hundreds.
+    assert 3 <= len(server.handshakes) <= 14
+    gaps = [b - a for a, b in zip(server.handshakes, server.handshakes[1:], strict=False)]
+    assert sum(gaps[len(gaps) // 2 :]) > sum(gaps[: len(gaps) // 2])  # the waits grow
+    assert client.state is FeedState.OFFLINE
+
+
+async def test_429_at_the_handshake_waits_for_retry_after() -> None:
+    def reject(index: int, conn: ServerConnection, request: Request) -> Response | None:
+        if index == 0:
+            response = conn.respond(429, '{"error": "Too many requests"}')
+            response.headers["Retry-After"] = "1"
+            return response
+        return None
+
+    async with ScriptedServer(hold_open, reject=reject) as server:
+        client = make_client(server, None, RecordingBook())
+        async with running(client):
+            await wait_until(lambda: len(server.handshakes) == 2, timeout=5, what="retry")
+        gap = server.handshakes[1] - server.handshakes[0]
+        assert 1.0 <= gap < 2.0
+
+
+async def test_401_at_the_handshake_stops_with_a_clear_state_and_no_key() -> None:
+    def reject(index: int, conn: ServerConnection, request: Request) -> Response | None:
+        return conn.respond(401, '{"error": "Invalid API key"}')
+
+    async with ScriptedServer(hold_open, reject=reject) as server:
+        client = make_client(server, None, RecordingBook())
+        async with running(client):
+            await wait_until(lambda: client.state is FeedState.UNAUTHORIZED, what="401")
+            await asyncio.sleep(0.5)
+        assert len(server.handshakes) == 1
+        assert "401" in client.detail
+        assert KEY not in client.detail and KEY not in repr(client)
+
+
+async def test_silent_half_open_link_goes_stale_then_reconnects_and_resumes() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.replay()
+        await conn.after_snapshot()
+        await conn.stream(9)
+        if conn.index == 0:
+            conn.world.update()  # changes the server makes while the link is dead
+            conn.world.update()
+            await conn.go_silent(10.0)
+            return
+        await conn.wait_closed()
+
+    fast = timings(stale_after=0.4, ping_interval=0.5, ping_timeout=0.5)
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        states: list[FeedState] = []
+        client = make_client(
+            server, api, book, timings=fast, on_state_change=lambda s: states.append(s.state)
+        )
+        async with running(client):
+            await wait_until(lambda: FeedState.STALE in states, timeout=3, what="stale")
+            await wait_until(lambda: len(server.connections) == 2, timeout=5, what="reconnect")
+            await wait_until(lambda: client.last_seq == 1011, what="replay")
+            await wait_until(lambda: client.state is FeedState.LIVE, what="live")
+            with client.lock:
+                assert_recovered(server, book)
+        assert server.connections[1].last_seq is not None
+        assert FeedState.REPLAYING in states
