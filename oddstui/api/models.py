@@ -19,7 +19,7 @@ from oddstui.api.errors import MalformedRecord
 
 # --------------------------------------------------------------------------- scalar helpers
 
-_MISSING_PRICES = frozenset({"", "N/A", "n/a", "-", "NaN"})
+_MISSING_PRICES = frozenset({"", "N/A", "n/a", "-"})
 _NO_URL = frozenset({"", "N/A", "n/a", "-"})
 # Keys of a market entry that are not sides; anything else holding a number is a price.
 _ENTRY_META = frozenset({"hdp", "label", "max", "id", "updatedAt", "timestamp", "limit"})
@@ -310,28 +310,44 @@ class OddsRecord:
     bookmaker_ids: dict[str, str]
 
 
+def _bad_price(market: str, side: str) -> MalformedRecord:
+    return _fail(f"{market}.{side} is not a price")
+
+
 def parse_line(value: Any, market: str = "market") -> Line:
     if not isinstance(value, dict):
         raise _fail(f"{market} entry is not an object")
-    hdp = value.get("hdp")
-    label = value.get("label")
-    maximum = value.get("max")
     prices: dict[str, float] = {}
+    # The hot path of feed ingest: no per-side helper calls or message strings unless it fails.
     for side, raw in value.items():
         if side in _ENTRY_META:
             continue
-        if side in _KNOWN_SIDES:
-            price = _price(raw, f"{market}.{side}")
-        elif isinstance(raw, str | int | float) and not isinstance(raw, bool):
-            # An unknown key: a price if it reads as one, otherwise a field we do not know.
+        kind = type(raw)
+        if kind is str:
             try:
-                price = _price(raw, side)
-            except MalformedRecord:
-                continue
-        else:
+                price = float(raw)
+            except ValueError:
+                if raw.strip() in _MISSING_PRICES or side not in _KNOWN_SIDES:
+                    continue
+                raise _bad_price(market, side) from None
+        elif kind is float or kind is int:
+            try:
+                price = float(raw)
+            except OverflowError:
+                price = math.inf
+        elif raw is None or side not in _KNOWN_SIDES:
             continue
-        if price is not None:
+        else:
+            raise _bad_price(market, side)
+        if 1.0 < price < math.inf:
             prices[side] = price
+        elif not math.isfinite(price):
+            if side in _KNOWN_SIDES:
+                raise _bad_price(market, side)
+        # A price of 1.00 or less is a suspended side (books show 1.00 or 0): left out.
+    hdp = value.get("hdp")
+    label = value.get("label")
+    maximum = value.get("max")
     return Line(
         hdp=None if hdp is None else _float(hdp, f"{market}.hdp"),
         label=None if label is None else str(label),
