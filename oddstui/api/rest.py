@@ -201,7 +201,7 @@ class ApiClient:
             await response.aread()
         except httpx.TimeoutException:
             failure = "timed out"
-        except (httpx.TransportError, httpx.InvalidURL) as error:
+        except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
             failure = plain(redact(str(error) or type(error).__name__, self._key))
         if failure is not None:
             # Raised outside the except block so the httpx error (its request holds the key)
