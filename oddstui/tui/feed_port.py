@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from oddstui.api.feed import FeedTimings
 from oddstui.api.models import Scores
 
 
@@ -52,8 +53,8 @@ class FeedPort(Protocol):
         ...
 
 
-def open_feed(base_url: str, api_key: str) -> FeedPort:
+def open_feed(base_url: str, api_key: str, timings: FeedTimings | None = None) -> FeedPort:
     """The one feed of the app, run on its own thread."""
     from oddstui.tui.feed_thread import ThreadedFeed
 
-    return ThreadedFeed(base_url, api_key)
+    return ThreadedFeed(base_url, api_key, timings=timings)

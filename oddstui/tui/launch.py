@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from oddstui import config
+from oddstui.api.feed import FeedTimings
 from oddstui.api.rest import ApiClient
 from oddstui.tui.app import OddsApp
 from oddstui.tui.feed_port import open_feed
@@ -21,10 +22,11 @@ def build_app(
     watchlist_path: Path | None = None,
     start_mode: str | None = None,
     with_feed: bool = True,
+    feed_timings: FeedTimings | None = None,
 ) -> OddsApp:
     """The app wired to a service: one REST client and one feed connection."""
     api = ApiClient(base_url, api_key)
-    feed = open_feed(base_url, api_key) if with_feed and api_key else None
+    feed = open_feed(base_url, api_key, feed_timings) if with_feed and api_key else None
     return OddsApp(
         api,
         feed,

@@ -1,0 +1,90 @@
+"""The real built-in service as a subprocess, and the TUI wired to it.
+
+Each test module that needs a service gets its own `oddstui serve --port 0` (parallel-safe under
+xdist); tests that break the service (stop it) start their own with `start_service`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from oddstui import config
+
+READY = re.compile(r"serving (http://\S+/v3)")
+DEMO_KEY = "demo"
+
+
+@dataclass
+class Service:
+    base_url: str
+    process: subprocess.Popen[str]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+
+def start_service(*flags: str, timeout: float = 30.0) -> Service:
+    command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", *flags]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stdout is not None
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"oddstui serve exited with {process.returncode}")
+        if selector.select(timeout=0.2):
+            match = READY.search(process.stdout.readline())
+            if match:
+                return Service(match.group(1), process)
+    Service("", process).stop()
+    raise RuntimeError("oddstui serve did not print its ready line in time")
+
+
+@pytest.fixture(scope="module")
+def fast_service() -> Iterator[Service]:
+    """A busy world: 60x speed, so goals and kick-offs happen within seconds."""
+    service = start_service("--speed", "60", "--seed", "11", "--updates-per-second", "200")
+    yield service
+    service.stop()
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Config and watchlist in a temporary folder, never the user's."""
+    monkeypatch.setenv(config.HOME_ENV, str(tmp_path))
+    monkeypatch.delenv(config.KEY_ENV, raising=False)
+    return tmp_path
+
+
+async def wait_for(condition: Callable[[], object], pilot: object, timeout: float = 10.0) -> None:
+    """Let the app run until `condition()` is true; fail with the condition's name otherwise."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+    raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")

@@ -1,0 +1,71 @@
+"""Live scores and clocks against the real service: patched in place, ticking locally."""
+
+from __future__ import annotations
+
+import pytest
+
+from oddstui.tui import hub
+from oddstui.tui.launch import build_app
+from oddstui.tui.screens.live import LiveScreen
+from oddstui.tui.widgets.patch_table import PatchTable
+from tests.tui.conftest import DEMO_KEY, Service, wait_for
+
+
+def seconds(clock: str) -> int:
+    minutes, secs = clock.split(":")
+    return int(minutes) * 60 + int(secs)
+
+
+async def test_a_goal_changes_the_score_in_place(
+    fast_service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No REST refresh of live events during the test: a new score can only come from the feed.
+    monkeypatch.setattr(hub, "LIVE_REFRESH", 3600.0)
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.screen, LiveScreen)
+        table = app.screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 0 and app.hub.status.state == "live", pilot)
+        before = {key: table.cell_text(key, "score") for key in table.row_keys}
+        rows_before = {key: table.rows[key] for key in table.row_keys}  # type: ignore[index]
+
+        def a_score_moved() -> bool:
+            return any(
+                key in before and table.cell_text(key, "score") not in (before[key], "")
+                and not table.cell_text(key, "score").endswith("?")
+                for key in table.row_keys
+            )
+
+        await wait_for(a_score_moved, pilot, timeout=30)
+        moved = [
+            key
+            for key in table.row_keys
+            if key in before and table.cell_text(key, "score") != before[key]
+        ]
+        key = moved[0]
+        event = app.hub.board.events[int(key)]
+        assert table.cell_text(key, "score") == f"{event.score_home}-{event.score_away}"
+        # Patched, not rebuilt: the row object of an event that stayed live is the same one.
+        if key in rows_before and key in table.rows:  # type: ignore[operator]
+            assert table.rows[key] is rows_before[key]  # type: ignore[index]
+
+
+async def test_match_clocks_advance_every_second(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one(PatchTable)
+
+        def running_clock() -> str | None:
+            for key in table.row_keys:
+                event = app.hub.board.events.get(int(key))
+                if event and event.clock and event.clock.running:
+                    return key
+            return None
+
+        await wait_for(running_clock, pilot)
+        key = running_clock()
+        assert key is not None
+        first = table.cell_text(key, "clock")
+        await pilot.pause(2.2)
+        later = table.cell_text(key, "clock")
+        assert seconds(later) >= seconds(first) + 2, (first, later)

@@ -1,0 +1,116 @@
+"""Navigation through every screen, against the real built-in service."""
+
+from __future__ import annotations
+
+from oddstui.tui.launch import build_app
+from oddstui.tui.screens.coming import ComingScreen
+from oddstui.tui.screens.event import EventScreen
+from oddstui.tui.screens.events import EventsScreen
+from oddstui.tui.screens.help import HelpModal
+from oddstui.tui.screens.leagues import LeaguesScreen
+from oddstui.tui.screens.live import LiveScreen
+from oddstui.tui.screens.sports import SportsScreen
+from oddstui.tui.screens.watchlist import WatchlistScreen
+from oddstui.tui.widgets.patch_table import PatchTable
+from tests.tui.conftest import DEMO_KEY, Service, wait_for
+from tests.tui.screen_text import screen_text
+
+
+async def test_every_screen_is_reachable_by_keys(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        # The default screen is Live, with live events from the service.
+        assert isinstance(app.screen, LiveScreen)
+
+        def live_rows() -> bool:
+            return app.screen.query_one(PatchTable).row_count > 0
+
+        await wait_for(live_rows, pilot)
+
+        await pilot.press("1")
+        assert isinstance(app.screen, SportsScreen)
+        sports = app.screen.query_one(PatchTable)
+
+        def all_sports() -> bool:
+            return sports.row_count == 34
+
+        await wait_for(all_sports, pilot)
+        # Football's row: live and upcoming counts are numbers, not placeholders.
+        await wait_for(lambda: sports.cell_text("football", "upcoming").isdigit(), pilot)
+        sports.move_cursor(row=sports.get_row_index("football"))
+        await pilot.press("enter")
+        assert isinstance(app.screen, LeaguesScreen)
+        leagues = app.screen.query_one(PatchTable)
+
+        def leagues_listed() -> bool:
+            return leagues.row_count > 1
+
+        await wait_for(leagues_listed, pilot)
+        assert leagues.row_keys[0] == "*all*"
+        await pilot.press("j", "enter")  # the first real league
+        assert isinstance(app.screen, EventsScreen)
+        assert app.screen.league is not None
+        events = app.screen.query_one(PatchTable)
+
+        def events_listed() -> bool:
+            return events.row_count > 0
+
+        await wait_for(events_listed, pilot)
+        first = int(events.row_keys[0])
+        await pilot.press("enter")
+        assert isinstance(app.screen, EventScreen)
+        assert app.screen.event_id == first
+        await wait_for(lambda: app.hub.board.events[first].home in screen_text(app), pilot)
+
+        await pilot.press("escape")
+        assert isinstance(app.screen, EventsScreen)
+        await pilot.press("escape", "escape")
+        assert isinstance(app.screen, SportsScreen)
+
+        await pilot.press("2")
+        assert isinstance(app.screen, LiveScreen)
+        await pilot.press("3")
+        assert isinstance(app.screen, WatchlistScreen)
+        for key, title in (("4", "Arbitrage"), ("5", "Value bets"), ("6", "Dropping odds")):
+            await pilot.press(key)
+            assert isinstance(app.screen, ComingScreen)
+            assert f"{title}: coming soon" in screen_text(app)
+
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpModal)
+        help_text = screen_text(app)
+        for needle in ("Sports", "Live", "Help", "Quit", "Star"):
+            assert needle in help_text
+        await pilot.press("escape")
+        assert isinstance(app.screen, ComingScreen)
+
+        # The status bar names the feed state and the request budget.
+        await pilot.press("2")
+        await wait_for(lambda: "● live" in screen_text(app), pilot)
+        assert "req left" in screen_text(app)
+
+
+async def test_command_palette_jumps_to_a_sport(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(lambda: len(app.hub.board.sports) == 34, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Sport: Tennis")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(lambda: isinstance(app.screen, LeaguesScreen), pilot)
+        assert isinstance(app.screen, LeaguesScreen)
+        assert app.screen.sport == "tennis"
+
+
+async def test_j_and_k_move_like_the_arrows(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="sports")
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count == 34, pilot)
+        await pilot.press("j", "j")
+        assert table.cursor_row == 2
+        await pilot.press("k")
+        assert table.cursor_row == 1
+        await pilot.press("down")
+        assert table.cursor_row == 2

@@ -1,0 +1,71 @@
+"""Snapshots of every screen at 120x40 and 80x24, from a recorded state with time frozen.
+
+Regenerate after an intended change: `pytest tests/tui/test_snapshots.py --snapshot-update`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tui.recorded import live_ids, load, recorded_app
+
+SIZES = [(120, 40), (80, 24)]
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start times and the status-bar clock are local time: make it the same everywhere."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+async def settle(pilot: Any) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause(0.3)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause(0.3)
+
+
+def go(action: Callable[[Any], object]) -> Callable[[Any], Awaitable[None]]:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        action(pilot.app)
+        await settle(pilot)
+
+    return run_before
+
+
+STATE = load()
+SCREENS: dict[str, tuple[str, Callable[[Any], object] | None]] = {
+    "live": ("live", None),
+    "sports": ("sports", None),
+    "leagues": ("sports", lambda app: app.open_sport("football")),
+    "events": ("sports", lambda app: app.open_league("football", STATE["league"])),
+    "event": ("live", lambda app: app.open_event(live_ids(STATE)[0])),
+    "watchlist": ("watchlist", None),
+    "arbitrage": ("arbitrage", None),
+    "value": ("value", None),
+    "dropping": ("dropping", None),
+    "help": ("live", lambda app: app.action_help()),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_screen(snap_compare: Any, tmp_path: Path, screen: str, size: tuple[int, int]) -> None:
+    mode, action = SCREENS[screen]
+    app = recorded_app(tmp_path, start_mode=mode)
+    run_before = go(action) if action else settle
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("state", ["offline", "replaced"])
+def test_feed_banner(snap_compare: Any, tmp_path: Path, state: str, size: tuple[int, int]) -> None:
+    app = recorded_app(tmp_path, start_mode="live", feed_state=state)
+    assert snap_compare(app, terminal_size=size, run_before=settle)
