@@ -14,6 +14,7 @@ It is a websockets server on a free loopback port with a tiny odds world of its 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -128,6 +129,7 @@ class ScriptedConnection:
     index: int
     query: dict[str, str]
     world: ScriptedWorld
+    stopping: asyncio.Event
 
     @property
     def last_seq(self) -> int | None:
@@ -169,7 +171,9 @@ class ScriptedConnection:
         """A half-open link: stop reading (so pings get no pong) and stop sending."""
         transport = self.ws.transport
         transport.pause_reading()
-        await asyncio.sleep(seconds)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stopping.wait(), seconds)
+        transport.abort()
 
     async def wait_closed(self) -> None:
         await self.ws.wait_closed()
@@ -196,6 +200,7 @@ class ScriptedServer:
         """`time.monotonic()` of every WebSocket handshake attempt, accepted or not."""
         self.connections: list[ScriptedConnection] = []
         self._server: Server | None = None
+        self._stopping = asyncio.Event()
         self.port = 0
 
     @property
@@ -211,6 +216,7 @@ class ScriptedServer:
 
     async def __aexit__(self, *exc_info: object) -> None:
         assert self._server is not None
+        self._stopping.set()
         self._server.close()
         await self._server.wait_closed()
 
@@ -241,6 +247,6 @@ class ScriptedServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         query = {k: v[0] for k, v in parse_qs(urlsplit(ws.request.path).query).items()}
-        conn = ScriptedConnection(ws, len(self.connections), query, self.world)
+        conn = ScriptedConnection(ws, len(self.connections), query, self.world, self._stopping)
         self.connections.append(conn)
         await self.script(conn)
