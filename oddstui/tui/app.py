@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from oddstui import config
-from oddstui.api.errors import OddsApiError
+from oddstui.api.errors import OddsApiError, ServiceUnavailable
 from oddstui.api.rest import ApiClient
 from oddstui.tui.commands import JumpCommands
 from oddstui.tui.feed_port import FeedPort
@@ -145,12 +145,15 @@ class OddsApp(App[int]):
         if worker.state != WorkerState.ERROR:
             return
         error = worker.error
-        if isinstance(error, OddsApiError):
-            message = f"{worker.description}: {clean(error)}"
+        if isinstance(error, ServiceUnavailable):
+            # Every load fails the same way while the service is unreachable: say it once.
+            key, message = "unreachable", f"The service cannot be reached: {clean(error)}"
+        elif isinstance(error, OddsApiError):
+            key = message = f"{worker.description}: {clean(error)}"
         else:
-            message = f"{worker.description}: {type(error).__name__}: {clean(error)}"
-        if message not in self._reported:
-            self._reported.add(message)
+            key = message = f"{worker.description}: {type(error).__name__}: {clean(error)}"
+        if key not in self._reported:
+            self._reported.add(key)
             self.notify(message, title="Service error", severity="error", timeout=8, markup=False)
 
     # ------------------------------------------------------------------ navigation

@@ -25,6 +25,7 @@ from oddstui.api.rest import ApiClient
 from oddstui.tui import adapt
 from oddstui.tui.feed_port import FeedPort
 from oddstui.tui.state import Board, ChangeSet, EventView, FeedStatus
+from oddstui.tui.text import clean
 
 #: How often live events (and their clocks) are refetched over REST, in seconds.
 LIVE_REFRESH = 20.0
@@ -69,6 +70,8 @@ class FeedHub:
         self.ticked: Signal[float] = Signal(owner, "ticked")
         self.watchlist: list[config.WatchedEvent] = list(watchlist or [])
         self._watchlist_path = watchlist_path
+        #: The last failure per load ("sports", "live", ("leagues", sport), ...), as plain text.
+        self.errors: dict[Any, str] = {}
         #: True once the list of live events has been loaded at least once.
         self.live_loaded = False
         self._feed_dirty = False
@@ -181,7 +184,7 @@ class FeedHub:
     # ------------------------------------------------------------------ REST loads
 
     async def load_sports(self) -> None:
-        sports = await self.api.sports()
+        sports = await self._once(("sports",), self.api.sports)
         self.board.set_sports([adapt.sport_view(sport) for sport in sports])
 
     async def load_sport_counts(self) -> None:
@@ -239,16 +242,27 @@ class FeedHub:
         self.board.mark_catalog()
 
     async def _once(self, key: Any, fetch: Callable[[], Any]) -> Any:
-        """Run one fetch per key at a time; a second caller waits for the first one's answer."""
+        """Run one fetch per key at a time; a second caller waits for the first one's answer.
+
+        A failure is kept in `errors[key]` (screens show it where the data would be) and
+        raised, so the worker that asked reports it.
+        """
         task = self._loading.get(key)
         if task is None or task.done():
             task = asyncio.ensure_future(fetch())
             self._loading[key] = task
         try:
-            return await asyncio.shield(task)
+            result = await asyncio.shield(task)
+        except OddsApiError as error:
+            self.errors[key] = clean(error)
+            self.board.mark_catalog()
+            raise
         finally:
             if task.done():
                 self._loading.pop(key, None)
+        if self.errors.pop(key, None) is not None:
+            self.board.mark_catalog()
+        return result
 
     # ------------------------------------------------------------------ the watchlist
 

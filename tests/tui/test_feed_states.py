@@ -64,3 +64,19 @@ async def test_replaced_by_a_second_connection_and_taken_back() -> None:
             assert "Replaced:" not in screen_text(app)
     finally:
         service.stop()
+
+
+async def test_unreachable_service_is_a_state_and_one_notification() -> None:
+    import socket
+
+    with socket.socket() as probe:  # a free port with nothing listening on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = build_app(f"http://127.0.0.1:{port}/v3", DEMO_KEY, start_mode="sports")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(lambda: "offline" in screen_text(app), pilot, timeout=10)
+        await pilot.press("2")
+        await wait_for(lambda: "Could not load" in screen_text(app), pilot, timeout=10)
+        errors = [n for n in app._notifications if n.severity == "error"]
+        assert len(errors) == 1, [n.message for n in errors]
+        assert "Traceback" not in screen_text(app)

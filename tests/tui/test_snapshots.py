@@ -40,13 +40,12 @@ def go(action: Callable[[Any], object]) -> Callable[[Any], Awaitable[None]]:
     return run_before
 
 
-STATE = load()
 SCREENS: dict[str, tuple[str, Callable[[Any], object] | None]] = {
     "live": ("live", None),
     "sports": ("sports", None),
     "leagues": ("sports", lambda app: app.open_sport("football")),
-    "events": ("sports", lambda app: app.open_league("football", STATE["league"])),
-    "event": ("live", lambda app: app.open_event(live_ids(STATE)[0])),
+    "events": ("sports", lambda app: app.open_league("football", load()["league"])),
+    "event": ("live", lambda app: app.open_event(live_ids(load())[0])),
     "watchlist": ("watchlist", None),
     "arbitrage": ("arbitrage", None),
     "value": ("value", None),

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from oddstui.tui.messages import EventChosen, WatchToggled
 from oddstui.tui.state import ChangeSet
+from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.status_bar import FeedBanner, StatusBar, local_clock
 
 if TYPE_CHECKING:
@@ -128,6 +131,23 @@ class BoardScreen(Screen[None]):
             self.notify("Highlight an event to star it.", severity="warning")
             return
         self.post_message(WatchToggled(event_id))
+
+    def show_missing(self, key: Any, what: str) -> None:
+        """Say in the `.empty` line that `what` is loading, or why it could not be loaded."""
+        error = self.hub.errors.get(key)
+        empty = self.query_one(".empty", Static)
+        empty.update(Text(f"Could not load {what}: {error}" if error else f"Loading {what}…"))
+        empty.display = True
+        for table in self.query(PatchTable):
+            table.display = False
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A failed load: said on the screen where the data would be, and once as a toast."""
+        if event.state != WorkerState.ERROR:
+            return
+        report: Any = getattr(self.app, "report_worker", None)
+        if report is not None:
+            report(event.worker)
 
     def open_event(self, event_id: int) -> None:
         self.post_message(EventChosen(event_id))

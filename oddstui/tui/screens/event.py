@@ -43,6 +43,11 @@ class EventScreen(BoardScreen):
     def redraw(self) -> None:
         event = self.hub.board.events.get(self.event_id)
         if event is None:
+            error = self.hub.errors.get(("event", self.event_id))
+            if error:
+                self.query_one("#scoreboard", Static).update(
+                    Text(f"Could not load event {self.event_id}: {error}")
+                )
             return
         self.query_one(".heading", Static).update(
             plain(f"{event.sport_name} › {event.league_name}")
@@ -62,7 +67,7 @@ class EventScreen(BoardScreen):
         self.query_one("#scoreboard", Static).update(board)
 
     def patch(self, changes: ChangeSet) -> None:
-        if self.event_id in changes.events or changes.feed:
+        if self.event_id in changes.events or changes.feed or changes.catalog:
             self.redraw()
 
     def tick(self, now: float) -> None:

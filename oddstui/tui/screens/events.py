@@ -74,6 +74,7 @@ class EventsScreen(BoardScreen):
     def redraw(self) -> None:
         events = self._events()
         if events is None:
+            self.show_missing(("events", self.listing_key), "the events")
             return
         table = self.query_one(PatchTable)
         empty = self.query_one(".empty", Static)

@@ -48,6 +48,7 @@ class LeaguesScreen(BoardScreen):
         leagues = self.hub.board.leagues.get(self.sport)
         empty = self.query_one(".empty", Static)
         if leagues is None:
+            self.show_missing(("leagues", self.sport), "the leagues")
             return
         if not leagues:
             empty.update(f"No coverage: the service lists no leagues for {self.sport_name}.")

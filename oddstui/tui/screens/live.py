@@ -43,6 +43,7 @@ class LiveScreen(BoardScreen):
         empty = self.query_one(".empty", Static)
         events = board.live_events()
         if not events and not self.hub.live_loaded:
+            self.show_missing(("live",), "the live events")
             return
         empty.display = not events
         table.display = bool(events)

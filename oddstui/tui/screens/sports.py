@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from oddstui.tui.screens.base import BoardScreen
 from oddstui.tui.state import ChangeSet, SportView
@@ -27,10 +27,16 @@ class SportsScreen(BoardScreen):
             [("sport", "Sport", 24), ("live", "Live", 6), ("upcoming", "Upcoming", 9)]
         )
         yield table
+        yield Static("Loading the sports…", classes="empty")
 
     def redraw(self) -> None:
         table = self.query_one(PatchTable)
         sports = sorted(self.hub.board.sports.values(), key=lambda sport: sport.name.lower())
+        if not sports:
+            self.show_missing(("sports",), "the sports")
+            return
+        self.query_one(".empty", Static).display = False
+        table.display = True
         for sport in sports:
             table.sync_row(sport.slug, self._cells(sport))
         table.keep_rows(sport.slug for sport in sports)
