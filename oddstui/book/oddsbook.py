@@ -146,7 +146,7 @@ class OddsBook:
         """The lines of a market across bookmakers, by label then handicap."""
         keys: set[LineKey] = set()
         for quote in self._market_states(event_id, market):
-            keys.update(quote.lines)
+            keys.update(quote.line_keys())
         return sorted(keys, key=_line_order)
 
     def price(
@@ -163,7 +163,7 @@ class OddsBook:
         out: dict[str, dict[str, float]] = {}
         for name, book in state.books.items():
             found = book.markets.get(market)
-            entry = None if found is None else found.lines.get(line)
+            entry = None if found is None else found.line(line)
             if entry is not None and entry.prices:
                 out[name] = entry.prices
         return out

@@ -7,8 +7,9 @@ prices that moved, so applying an unchanged market costs one tuple comparison.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import KeysView
 from datetime import datetime
+from typing import NamedTuple
 
 from oddstui.api.models import EMPTY_SCORES, Clock, Event, Line, MarketQuote, Scores
 
@@ -18,9 +19,8 @@ PriceKey = tuple[LineKey, str]
 """A price within a market: ``(line key, side)``."""
 
 
-@dataclass(frozen=True, slots=True)
-class PriceMove:
-    """The last change of one price."""
+class PriceMove(NamedTuple):
+    """The last change of one price (a named tuple: it is made on the hot path)."""
 
     previous: float | None
     """The price before the change; None when the price first appeared."""
@@ -33,13 +33,13 @@ class PriceMove:
 class MarketState:
     """One bookmaker's current quote of one market."""
 
-    __slots__ = ("quote", "lines", "received", "first_seen", "moves")
+    __slots__ = ("quote", "index", "received", "first_seen", "moves")
 
     def __init__(self, quote: MarketQuote, received: float) -> None:
         self.quote = quote
         """The latest quote as received; its lines are in wire order."""
-        self.lines: dict[LineKey, Line] = {line.key: line for line in quote.lines}
-        """The same lines by key."""
+        self.index: dict[LineKey, int] = {line.key: i for i, line in enumerate(quote.lines)}
+        """Where each line sits in ``quote.lines``."""
         self.received = received
         """When this market was last received, changed or not."""
         self.first_seen = received
@@ -52,47 +52,76 @@ class MarketState:
         """The bookmaker's own ``updatedAt`` of the market."""
         return self.quote.updated_at
 
+    def line(self, key: LineKey) -> Line | None:
+        position = self.index.get(key)
+        return None if position is None else self.quote.lines[position]
+
+    def line_keys(self) -> KeysView[LineKey]:
+        return self.index.keys()
+
     def merge(self, quote: MarketQuote, received: float) -> bool:
-        """Take a newer quote of this market; True when any price or line changed."""
+        """Take a newer quote of this market; True when any price or line changed.
+
+        The common case keeps the line layout (same handicaps in the same order), so the lines
+        are compared pairwise and only a line whose prices differ is looked at side by side.
+        """
         old = self.quote
         if quote is old:
             return False
         self.received = received
         self.quote = quote
-        if quote.lines == old.lines:
-            return False
-        old_lines = self.lines
-        new_lines: dict[LineKey, Line] = {}
+        new_lines = quote.lines
+        old_lines = old.lines
+        changed = False
+        if len(new_lines) == len(old_lines):
+            for line, before in zip(new_lines, old_lines, strict=True):
+                if line.hdp != before.hdp or line.label != before.label:
+                    break
+                if line.prices != before.prices:
+                    changed = True
+                    self._record(line.key, before.prices, line.prices, received)
+                elif line.max != before.max:
+                    changed = True
+            else:
+                return changed
+        return self._relayout(old_lines, new_lines, received)
+
+    def _record(
+        self, key: LineKey, before: dict[str, float], after: dict[str, float], received: float
+    ) -> None:
         moves = self.moves
-        reshaped = False
-        for line in quote.lines:
-            key = line.key
-            new_lines[key] = line
-            before = old_lines.get(key)
-            if before is None:
-                reshaped = True
-                for side in line.prices:
+        for side, price in after.items():
+            previous = before.get(side)
+            if previous != price:
+                if previous is None:
                     moves[(key, side)] = PriceMove(None, 0, received)
-                continue
-            old_prices = before.prices
-            if old_prices == line.prices:
-                continue
-            for side, price in line.prices.items():
-                previous = old_prices.get(side)
-                if previous != price:
-                    if previous is None:
-                        moves[(key, side)] = PriceMove(None, 0, received)
-                    else:
-                        direction = 1 if price > previous else -1
-                        moves[(key, side)] = PriceMove(previous, direction, received)
-        self.lines = new_lines
-        if reshaped or len(new_lines) != len(old_lines):
-            for price_key in [k for k in moves if k[0] not in new_lines]:
-                del moves[price_key]
-        return True
+                else:
+                    moves[(key, side)] = PriceMove(
+                        previous, 1 if price > previous else -1, received
+                    )
+
+    def _relayout(
+        self, old_lines: tuple[Line, ...], new_lines: tuple[Line, ...], received: float
+    ) -> bool:
+        """Lines appeared, vanished or moved: match them by key and forget vanished lines."""
+        old_by_key = {line.key: line for line in old_lines}
+        changed = False
+        for line in new_lines:
+            before = old_by_key.pop(line.key, None)
+            if before is None:
+                changed = True
+                self._record(line.key, {}, line.prices, received)
+            elif before.prices != line.prices or before.max != line.max:
+                changed = True
+                self._record(line.key, before.prices, line.prices, received)
+        self.index = {line.key: i for i, line in enumerate(new_lines)}
+        index = self.index
+        for price_key in [k for k in self.moves if k[0] not in index]:
+            del self.moves[price_key]
+        return changed or bool(old_by_key)
 
     def price(self, line: LineKey, side: str) -> float | None:
-        found = self.lines.get(line)
+        found = self.line(line)
         return None if found is None else found.prices.get(side)
 
     def changed_at(self, line: LineKey, side: str) -> float:

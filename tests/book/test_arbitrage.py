@@ -11,6 +11,7 @@ from oddstui.book.arbitrage import (
     exhaustive_sides,
     find_arbitrage,
     market_arbitrage,
+    sport_has_draw,
 )
 from tests.book.strategies import arbitrage_prices, price_lists
 
@@ -130,3 +131,9 @@ def test_stake_helpers_reject_non_positive_totals() -> None:
     assert arb is not None
     with pytest.raises(ValueError, match="total stake"):
         arb.stakes(0)
+
+
+def test_sports_with_a_draw() -> None:
+    assert sport_has_draw("football") and sport_has_draw("ice-hockey")
+    assert not sport_has_draw("basketball") and not sport_has_draw("tennis")
+    assert sport_has_draw("some-new-sport")  # unknown: be cautious

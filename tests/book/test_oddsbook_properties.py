@@ -19,7 +19,7 @@ totals_market = st.lists(
     min_size=1,
     max_size=3,
     unique_by=lambda line: line[0],
-).map(lambda lines: totals(*sorted(lines)))
+).map(lambda lines: totals(*lines))
 markets = st.lists(
     st.one_of(ml_market, totals_market), min_size=1, max_size=2, unique_by=lambda m: m["name"]
 )
