@@ -7,7 +7,9 @@ for input and display only.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal, get_args
 
 from oddstui.book._validate import check_price
@@ -142,9 +144,18 @@ def decimal_to_fractional(decimal: float) -> tuple[int, int]:
 
     The result is not reduced when it comes from the ladder, so 1.67 gives (4, 6).
     """
-    d = check_price(decimal)
+    return _to_fractional(check_price(decimal))
+
+
+@lru_cache(maxsize=8192)
+def _to_fractional(d: float) -> tuple[int, int]:
+    # Prices repeat across cells and ticks, so the display conversion is cached.
     tolerance = SNAP_TOLERANCE * d
-    nearest = min(range(len(_LADDER_DECIMALS)), key=lambda i: abs(_LADDER_DECIMALS[i] - d))
+    above = bisect_left(_LADDER_DECIMALS, d)
+    nearest = min(
+        (i for i in (above - 1, above) if 0 <= i < len(_LADDER_DECIMALS)),
+        key=lambda i: abs(_LADDER_DECIMALS[i] - d),
+    )
     if abs(_LADDER_DECIMALS[nearest] - d) <= tolerance:
         return FRACTIONAL_LADDER[nearest]
     return _simplest_fraction(d - 1, tolerance)

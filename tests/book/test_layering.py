@@ -12,6 +12,8 @@ import oddstui.book
 BOOK = Path(oddstui.book.__file__).parent
 ALLOWED_STDLIB = {
     "__future__",
+    "bisect",
+    "functools",
     "collections",
     "dataclasses",
     "datetime",
