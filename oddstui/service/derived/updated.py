@@ -35,4 +35,4 @@ class UpdatedIndex:
         return [event_id for event_id, ts in self._latest.get(bookie, {}).items() if ts >= since]
 
     def on_entries(self, entries: Any) -> None:
-        self.record((entry.ts, entry.event_id, entry.bookie) for entry in entries)
+        self.record((entry.timestamp, entry.event_id, entry.bookie) for entry in entries)
