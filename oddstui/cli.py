@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from oddstui import __version__
 from oddstui.config import ConfigError
 
 
@@ -79,9 +80,49 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _help_epilog() -> str:
+    from oddstui.config import HOME_ENV, KEY_ENV, config_path, data_dir
+
+    return (
+        "environment:\n"
+        f"  {KEY_ENV}   API key of the public service (else `api_key` in the config file);\n"
+        "                    with no key, oddstui starts its built-in service on loopback\n"
+        f"  {HOME_ENV}      one folder for the config and the watchlist (tests use it)\n"
+        "  NO_COLOR          turn colour off\n"
+        "files:\n"
+        f"  config:    {config_path()}\n"
+        f"  watchlist: {data_dir() / 'watchlist.toml'}\n"
+    )
+
+
+def add_tui_arguments(parser: argparse.ArgumentParser) -> None:
+    add_client_arguments(parser)
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="use the built-in service even when an API key is configured",
+    )
+    parser.add_argument(
+        "--seed", type=_int_in("--seed", 0, 2**63 - 1), default=1, help="built-in world seed"
+    )
+    parser.add_argument(
+        "--speed",
+        type=_positive_float("--speed"),
+        default=1.0,
+        help="built-in world's simulated time multiplier (default 1)",
+    )
+    parser.add_argument("--version", action="version", version=f"oddstui {__version__}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="oddstui", description="A terminal trading desk for sports odds.")
-    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    parser = _Parser(
+        prog="oddstui",
+        description="A terminal trading desk for sports odds. With no command, runs the desk.",
+        epilog=_help_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_tui_arguments(parser)
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     serve = commands.add_parser("serve", help="run the built-in v3 service")
     add_serve_arguments(serve)
     add_batch_commands(commands)
@@ -124,8 +165,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.batch import run_batch
 
             return run_batch(args)
-        parser.print_help()
-        return 0
+        return run_desk(args)
     except (UsageError, ConfigError) as error:
         sys.stderr.write(f"oddstui: {error}\n")
         return 2
+
+
+def run_desk(args: argparse.Namespace) -> int:
+    """The desk against the configured service, or against the built-in one when there is no key."""
+    from oddstui.api.errors import RequestRejected
+    from oddstui.api.rest import check_base_url
+    from oddstui.config import KEY_ENV, PUBLIC_BASE_URL, config_path, load_settings, resolve_api_key
+    from oddstui.tui.launch import run_tui
+
+    settings = load_settings()
+    key = None if args.demo else resolve_api_key(settings)
+    base = None if args.demo else args.base_url or settings.base_url
+    if base is None and key is None:
+        from oddstui.service.assembly import Options
+        from oddstui.service.embedded import start_embedded
+
+        service = start_embedded(Options(seed=args.seed, speed=args.speed))
+        try:
+            return run_tui(service.base_url, service.api_key, settings)
+        finally:
+            service.stop()
+    try:
+        base = check_base_url(base or PUBLIC_BASE_URL)
+    except RequestRejected as error:
+        raise UsageError(f"--base-url: {error}") from None
+    if key is None:
+        raise UsageError(f"no API key for {base}: set {KEY_ENV} or api_key in {config_path()}")
+    return run_tui(base, key, settings)
