@@ -81,7 +81,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _help_epilog() -> str:
-    from oddstui.config import HOME_ENV, KEY_ENV, config_path, data_dir
+    from oddstui.config import HOME_ENV, KEY_ENV, config_path, watchlist_path
 
     return (
         "environment:\n"
@@ -91,7 +91,7 @@ def _help_epilog() -> str:
         "  NO_COLOR          turn colour off\n"
         "files:\n"
         f"  config:    {config_path()}\n"
-        f"  watchlist: {data_dir() / 'watchlist.toml'}\n"
+        f"  watchlist: {watchlist_path()}\n"
     )
 
 

@@ -60,6 +60,11 @@ class Bookmaker:
     sharp: bool  # a low-margin reference book used for fair prices
     latency: float  # simulated seconds it takes to follow a move
     site: str  # base of its deep links, e.g. "https://bet365.example"
+    noise: float = 0.006  # relative spread of its prices around its own fair view
+    alt_lines: int = 0  # alternative lines it quotes each side of the main line
+    tier: int = 1  # the deepest market tier it quotes (see markets.MarketDef.tier)
+    max_stake: int = 500  # the ML `max`
+    deep_links: bool = True  # False: its urls are "N/A"
 
     def to_wire(self) -> dict[str, Any]:
         return {"name": self.name, "active": self.active}
@@ -120,6 +125,7 @@ class Market:
     name: str  # e.g. "ML", "Spread", "Totals HT"
     updated_at: float  # simulated seconds
     lines: list[Line]  # ascending hdp
+    version: int = 0  # the world's truth version it was priced at (internal to the world)
 
     def to_wire(self, precision: int) -> dict[str, Any]:
         odds = []
