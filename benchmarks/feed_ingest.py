@@ -1,0 +1,220 @@
+"""Feed ingest: how many feed messages a second one core turns into book state.
+
+It replays a stream of at least 100,000 odds messages through the socket reader's own path
+(`FeedClient._on_frame`: split, parse, seq check, `OddsBook.apply`) and prints messages per
+second and memory. The stream is either recorded from the built-in service (`--source service`,
+the default: it starts `oddstui serve` on a free port at a high update rate and records raw
+frames) or synthesised in the same shapes (`--source synth`, no service needed).
+
+    python benchmarks/feed_ingest.py [--source service|synth] [--messages 100000]
+
+Target: 50,000 messages/s or more on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from oddstui.api.feed import FeedClient
+from oddstui.api.feed_url import FeedFilters, feed_url
+from oddstui.api.messages import JSON_DECODER
+from oddstui.book.oddsbook import OddsBook
+
+BOOKMAKERS = [
+    "Bet365",
+    "Pinnacle",
+    "Unibet",
+    "William Hill",
+    "Betfair Exchange",
+    "SingBet",
+    "1xBet",
+    "Betway",
+    "Bwin",
+    "888sport",
+    "Marathonbet",
+    "Betsson",
+]
+
+
+def _price(rng: random.Random, base: float) -> str:
+    return f"{max(1.01, base * rng.uniform(0.9, 1.1)):.3f}"
+
+
+def _markets(rng: random.Random) -> list[dict[str, object]]:
+    """ML, Spread and Totals as WIRE.md shows them (the app's default subscription)."""
+    stamp = "2026-11-21T10:00:01.250Z"
+    return [
+        {
+            "name": "ML",
+            "updatedAt": stamp,
+            "odds": [
+                {
+                    "home": _price(rng, 2.4),
+                    "draw": _price(rng, 3.3),
+                    "away": _price(rng, 3.0),
+                    "max": 500,
+                }
+            ],
+        },
+        {
+            "name": "Spread",
+            "updatedAt": stamp,
+            "odds": [
+                {"hdp": hdp, "home": _price(rng, 1.9), "away": _price(rng, 1.9)}
+                for hdp in (-1.5, -0.5, 0.5)
+            ],
+        },
+        {
+            "name": "Totals",
+            "updatedAt": stamp,
+            "odds": [
+                {"hdp": hdp, "over": _price(rng, 1.9), "under": _price(rng, 1.9)}
+                for hdp in (1.5, 2.5, 3.5)
+            ],
+        },
+    ]
+
+
+def synthesise(count: int, batch: int = 20) -> list[str]:
+    """`count` updated messages over 2,000 events x 12 bookmakers, `batch` per frame."""
+    rng = random.Random(1)
+    frames: list[str] = []
+    lines: list[str] = []
+    for seq in range(1, count + 1):
+        ms = seq % 1000
+        message = {
+            "type": "updated",
+            "seq": seq,
+            "timestamp": f"2026-11-21T10:{seq // 60000 % 60:02d}:{seq // 1000 % 60:02d}.{ms:03d}Z",
+            "id": 70_000_000 + rng.randrange(2000),
+            "bookie": rng.choice(BOOKMAKERS),
+            "url": "https://bet365.example/e/1",
+            "markets": _markets(rng),
+        }
+        lines.append(json.dumps(message, separators=(",", ":")))
+        if len(lines) == batch:
+            frames.append("\n".join(lines))
+            lines = []
+    if lines:
+        frames.append("\n".join(lines))
+    return frames
+
+
+async def _record(base_url: str, key: str, count: int) -> list[str]:
+    from websockets.asyncio.client import connect
+
+    url = feed_url(base_url, key, FeedFilters(channels=("odds",)), None)
+    frames: list[str] = []
+    seen = 0
+    async with connect(url, max_size=64 * 2**20, compression=None) as ws:
+        while seen < count:
+            frame = await ws.recv()
+            assert isinstance(frame, str)
+            n = frame.count('"seq"')
+            if '"type":"welcome"' in frame.replace(" ", ""):
+                continue
+            frames.append(frame)
+            seen += n
+    return frames
+
+
+def record_from_service(count: int, rate: int) -> list[str]:
+    service = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "oddstui",
+            "serve",
+            "--port",
+            "0",
+            "--speed",
+            "60",
+            "--updates-per-second",
+            str(rate),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert service.stdout is not None
+        ready = service.stdout.readline().strip()
+        if not ready.startswith("serving "):
+            raise SystemExit(f"the service did not start: {ready!r}")
+        base = ready.split()[1]
+        return asyncio.run(_record(base, "demo", count))
+    finally:
+        service.terminate()
+        service.wait(timeout=10)
+
+
+def ingest(frames: list[str]) -> tuple[int, float, OddsBook, FeedClient]:
+    book = OddsBook()
+    client = FeedClient("http://127.0.0.1:1/v3", None, book, last_seq=0)
+    gc.collect()
+    started = time.perf_counter()
+    for frame in frames:
+        client._on_frame(frame, 0)  # the socket reader's own path
+    elapsed = time.perf_counter() - started
+    return client.counters.messages, elapsed, book, client
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", choices=("service", "synth"), default="service")
+    parser.add_argument("--messages", type=int, default=100_000)
+    parser.add_argument("--rate", type=int, default=5000, help="service updates per second")
+    parser.add_argument("--save", type=Path, help="write the frames to this file (one per line)")
+    parser.add_argument("--load", type=Path, help="replay frames saved with --save")
+    args = parser.parse_args()
+
+    if args.load:
+        frames = [json.loads(line) for line in args.load.read_text().splitlines()]
+        source = str(args.load)
+    elif args.source == "synth":
+        frames = synthesise(args.messages)
+        source = "synthesised (ML, Spread, Totals; 2,000 events x 12 bookmakers)"
+    else:
+        frames = record_from_service(args.messages, args.rate)
+        source = f"recorded from oddstui serve at {args.rate} updates/s"
+    if args.save:
+        args.save.write_text("\n".join(json.dumps(frame) for frame in frames))
+    total_bytes = sum(len(frame) for frame in frames)
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    applied, elapsed, book, client = ingest(frames)
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    tracemalloc.start()
+    _, _, traced_book, _ = ingest(frames)
+    _, traced_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+
+    counters = client.counters
+    print(f"source:            {source}")
+    print(f"json decoder:      {JSON_DECODER}")
+    print(f"frames:            {len(frames):,} ({total_bytes / 2**20:.1f} MiB of text)")
+    print(
+        f"messages applied:  {applied:,} (duplicates {counters.duplicates}, "
+        f"malformed {counters.malformed})"
+    )
+    print(f"events in book:    {len(book):,}")
+    print(f"elapsed:           {elapsed:.3f} s")
+    print(f"throughput:        {applied / elapsed:,.0f} messages/s (target 50,000)")
+    print(f"per message:       {elapsed / max(applied, 1) * 1e6:.1f} us")
+    print(f"peak RSS:          {rss_after:.0f} MiB (before ingest {rss_before:.0f} MiB)")
+    print(f"traced peak:       {traced_peak / 2**20:.1f} MiB allocated during ingest")
+    del traced_book
+
+
+if __name__ == "__main__":
+    main()
