@@ -185,7 +185,11 @@ def run_desk(args: argparse.Namespace) -> int:
         from oddstui.service.assembly import Options
         from oddstui.service.embedded import start_embedded
 
-        service = start_embedded(Options(seed=args.seed, speed=args.speed))
+        try:
+            service = start_embedded(Options(seed=args.seed, speed=args.speed))
+        except Exception as error:  # noqa: BLE001 - one line, never a traceback
+            sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
+            return 1
         try:
             return run_tui(service.base_url, service.api_key, settings)
         finally:
