@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path, PurePath
 from typing import ClassVar
 
@@ -89,10 +89,12 @@ class OddsApp(App[int]):
         now: Callable[[], float] = time.time,
         watchlist_path: Path | None = None,
         start_mode: str | None = None,
+        startup_warnings: Sequence[str] = (),
     ) -> None:
         self.settings = settings or config.Settings()
         self.watchlist_path = watchlist_path or config.watchlist_path()
-        watched, self._startup_warning = config.load_watchlist_recovering(self.watchlist_path)
+        watched, watchlist_warning = config.load_watchlist_recovering(self.watchlist_path)
+        self._startup_warnings = [*startup_warnings, *filter(None, [watchlist_warning])]
         super().__init__()
         for theme in THEMES:
             self.register_theme(theme)
@@ -111,8 +113,8 @@ class OddsApp(App[int]):
         return dict(ODDS_VARIABLES_DARK)
 
     def on_mount(self) -> None:
-        if self._startup_warning:
-            self.notify(self._startup_warning, severity="warning", timeout=10, markup=False)
+        for warning in self._startup_warnings:
+            self.notify(warning, severity="warning", timeout=10, markup=False)
         self.switch_mode(self._start_mode)
         hz = SLOW_FLUSH_HZ if self.settings.slow_link else FLUSH_HZ
         self.set_interval(1 / hz, self.hub.flush, name="flush")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from oddstui import config
@@ -23,6 +23,7 @@ def build_app(
     start_mode: str | None = None,
     with_feed: bool = True,
     feed_timings: FeedTimings | None = None,
+    startup_warnings: Sequence[str] = (),
 ) -> OddsApp:
     """The app wired to a service: one REST client and one feed connection."""
     api = ApiClient(base_url, api_key)
@@ -34,11 +35,22 @@ def build_app(
         now=now,
         watchlist_path=watchlist_path,
         start_mode=start_mode,
+        startup_warnings=startup_warnings,
     )
 
 
-def run_tui(base_url: str, api_key: str | None, settings: config.Settings | None = None) -> int:
-    """Run the app in the terminal until the trader quits; returns the exit status."""
-    app = build_app(base_url, api_key, settings)
+def run_tui(
+    base_url: str,
+    api_key: str | None,
+    settings: config.Settings | None = None,
+    *,
+    startup_warnings: Sequence[str] = (),
+) -> int:
+    """Run the app in the terminal until the trader quits; returns the exit status.
+
+    `startup_warnings` are one-line notices shown once the app is up, e.g. the line from
+    `config.load_settings_recovering()` when a corrupt config file was set aside.
+    """
+    app = build_app(base_url, api_key, settings, startup_warnings=startup_warnings)
     result = app.run()
     return result if isinstance(result, int) else 0
