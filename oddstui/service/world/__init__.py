@@ -27,3 +27,8 @@ Evolution:
   `on_score(event)` per score change and `on_status(event)` per status transition.
 - `async run(interval=0.05)`: calls `step()` forever.
 """
+
+from oddstui.service.world.journal import Journal, JournalEntry
+from oddstui.service.world.world import WindowPrices, World, WorldListener
+
+__all__ = ["Journal", "JournalEntry", "WindowPrices", "World", "WorldListener"]

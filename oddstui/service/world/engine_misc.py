@@ -1,0 +1,100 @@
+"""Combat rounds (boxing, MMA) and head-to-head races (athletics, golf, cycling, cross-country).
+
+Combat: `p1..pN` hold the judges' 10-9 round scores; a stoppage ends the fight early. The
+top-level score is 1-0 for the winner (0-0 for a draw). Races: one period `p1` with the result,
+1-0 for the athlete who finishes ahead.
+"""
+
+from __future__ import annotations
+
+from oddstui.service.world.engine_base import Engine
+from oddstui.service.world.model import Clock, Scores
+from oddstui.service.world.sports import SportSpec
+
+
+class RoundsEngine(Engine):
+    def __init__(
+        self, spec: SportSpec, seed: int, scores: Scores, rating: float, knockout: bool
+    ) -> None:
+        super().__init__(spec, seed, scores, rating, knockout)
+        self.round = 1
+        self._p_home = self._home_share(1.0)
+        finish = spec.extra.get("finish", 0.1)
+        self._stoppage_at = None
+        # Draw the stoppage, if any, up front: round and second.
+        for n in range(1, spec.periods + 1):
+            if self.rng.random() < finish:
+                start = (n - 1) * (spec.real_s + spec.break_s)
+                self._stoppage_at = start + spec.real_s * self.rng.random()
+                break
+        self._round_end = spec.real_s
+        self._set_period("p1", 0, 0)
+
+    def _run_until(self, t: float) -> None:
+        spec = self.spec
+        while not self.finished:
+            if self._stoppage_at is not None and self._stoppage_at <= min(t, self._round_end):
+                winner = 0 if self.rng.random() < self._p_home else 1
+                self._set_period("ft", *((1, 0) if winner == 0 else (0, 1)))
+                self._add_total(*self.scores.periods["ft"])
+                self.finished = True
+                return
+            if self._round_end > t:
+                return
+            winner = 0 if self.rng.random() < self._p_home else 1
+            self._set_period(f"p{self.round}", *((10, 9) if winner == 0 else (9, 10)))
+            if self.round == spec.periods:
+                self._decision()
+                return
+            self.round += 1
+            self._round_end += spec.break_s + spec.real_s
+            self._set_period(f"p{self.round}", 0, 0)
+
+    def _decision(self) -> None:
+        home = sum(h for k, (h, _) in self.scores.periods.items() if k.startswith("p"))
+        away = sum(a for k, (_, a) in self.scores.periods.items() if k.startswith("p"))
+        result = (1, 0) if home > away else (0, 1) if away > home else (0, 0)
+        if result == (0, 0) and not self.spec.draw:
+            result = (1, 0) if self.rng.random() < self._p_home else (0, 1)
+        self._set_period("ft", *result)
+        self._add_total(*result)
+        self.finished = True
+
+    @property
+    def progress(self) -> float:
+        per = self.spec.real_s + self.spec.break_s
+        return 1.0 if self.finished else min(1.0, self.elapsed / (per * self.spec.periods))
+
+    def _clock(self) -> Clock | None:
+        start = (self.round - 1) * (self.spec.real_s + self.spec.break_s)
+        into = self.elapsed - start
+        running = into < self.spec.real_s
+        label = f"Round {self.round}" if running else f"End of round {self.round}"
+        seconds = int(min(into, self.spec.real_s))
+        return Clock(seconds // 60 + 1, int(self.elapsed), self.round, running, label, 0)
+
+
+class RaceEngine(Engine):
+    def __init__(
+        self, spec: SportSpec, seed: int, scores: Scores, rating: float, knockout: bool
+    ) -> None:
+        super().__init__(spec, seed, scores, rating, knockout)
+        self._winner = 0 if self.rng.random() < self._home_share(1.0) else 1
+        self._set_period("p1", 0, 0)
+
+    def _run_until(self, t: float) -> None:
+        if t >= self.spec.real_s:
+            result = (1, 0) if self._winner == 0 else (0, 1)
+            self._set_period("p1", *result)
+            self._set_period("ft", *result)
+            self._add_total(*result)
+            self.finished = True
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if self.finished else min(1.0, self.elapsed / self.spec.real_s)
+
+    def _clock(self) -> Clock | None:
+        seconds = int(self.elapsed)
+        label = self.spec.period_word.capitalize()
+        return Clock(seconds // 60 + 1, seconds, 1, True, label, 0)

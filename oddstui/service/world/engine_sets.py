@@ -1,0 +1,210 @@
+"""Matches played in sets of units: tennis and padel (points, games, sets), rally sports
+(volleyball, table tennis, badminton, squash), darts (legs in sets), snooker (frames) and
+esports (rounds in maps).
+
+Score keys: `p1..` (games, points or legs of each set; frame points in snooker) or `map1..`
+(rounds per map), `currentgame` while a tennis game is in progress, and `ft` at the end. The
+top-level score counts sets (frames, maps) won.
+"""
+
+from __future__ import annotations
+
+from oddstui.service.world.engine_base import Engine, ordinal
+from oddstui.service.world.model import Clock, Scores
+from oddstui.service.world.sports import SportSpec
+
+TENNIS_POINTS = (0, 15, 30, 40, 50)  # 50 stands for advantage
+
+
+class UnitEngine(Engine):
+    """Rally sets, darts legs, snooker frames and esports maps."""
+
+    def __init__(
+        self, spec: SportSpec, seed: int, scores: Scores, rating: float, knockout: bool
+    ) -> None:
+        super().__init__(spec, seed, scores, rating, knockout)
+        kind = spec.engine
+        self.sets_to_win = spec.periods // 2 + 1
+        self.key_prefix = "map" if kind == "maps" else "p"
+        if kind == "legs":
+            self._targets, self._win_by = (3, 3), 1
+        elif kind == "frames":
+            self._targets, self._win_by = (1, 1), 1
+        elif kind == "maps":
+            self._targets, self._win_by = (13, 13), 2
+        else:
+            self._targets = (int(spec.extra.get("to", 25)), int(spec.extra.get("last_to", 15)))
+            self._win_by = 2
+        self._p_home = self._home_share(1.0 if kind in ("frames", "legs") else 0.25)
+        self.set_index = 1
+        self.units = [0, 0]  # in the current set
+        self.server = 0 if self.rng.random() < 0.5 else 1
+        self._next_at = spec.real_s * self._jitter()
+        self._set_period(self._key(1), 0, 0)
+
+    def _jitter(self) -> float:
+        return 0.6 + 0.8 * self.rng.random()
+
+    def _key(self, index: int) -> str:
+        return f"{self.key_prefix}{index}"
+
+    def _target(self) -> int:
+        last = self.set_index == self.spec.periods
+        return self._targets[1] if last else self._targets[0]
+
+    def _run_until(self, t: float) -> None:
+        while not self.finished and self._next_at <= t:
+            self._play_unit(self._next_at)
+
+    def _play_unit(self, at: float) -> None:
+        p = self._p_home
+        if self.spec.engine == "legs":
+            p += 0.12 if self.server == 0 else -0.12  # the thrower's advantage
+        winner = 0 if self.rng.random() < p else 1
+        self.units[winner] += 1
+        if self.spec.engine in ("rally", "legs"):
+            self.server = winner if self.spec.engine == "rally" else 1 - self.server
+        key = self._key(self.set_index)
+        if self.spec.engine == "frames":
+            high = self.rng.randint(60, 110)
+            self._set_period(key, *((high, self.rng.randint(0, 59)) if winner == 0
+                                    else (self.rng.randint(0, 59), high)))
+        else:
+            self._set_period(key, self.units[0], self.units[1])
+        lead = self.units[winner] - self.units[1 - winner]
+        if self.units[winner] >= self._target() and lead >= self._win_by:
+            self._add_total(*((1, 0) if winner == 0 else (0, 1)))
+            if max(self.scores.home, self.scores.away) >= self.sets_to_win:
+                self._set_period("ft", self.scores.home, self.scores.away)
+                self.finished = True
+                return
+            self.set_index += 1
+            self.units = [0, 0]
+            if self.spec.engine != "frames":
+                self._set_period(self._key(self.set_index), 0, 0)
+            self._next_at = at + self.spec.break_s + self.spec.real_s * self._jitter()
+            return
+        self._next_at = at + self.spec.real_s * self._jitter()
+
+    @property
+    def progress(self) -> float:
+        if self.finished:
+            return 1.0
+        played = self.scores.home + self.scores.away
+        target = max(self._target(), 1)
+        share = min(0.95, max(self.units) / target)
+        return min(1.0, (played + share) / max(self.spec.total, played + 1.0))
+
+    def _clock(self) -> Clock | None:
+        word = self.spec.period_word
+        label = f"Map {self.set_index}" if word == "map" else f"{ordinal(self.set_index)} {word}"
+        serve = None
+        if self.spec.individual and self.spec.engine in ("rally", "legs"):
+            serve = "home" if self.server == 0 else "away"
+        elapsed = int(self.elapsed)
+        return Clock(elapsed // 60 + 1, elapsed, self.set_index, True, label, 0, serve)
+
+
+class TennisEngine(Engine):
+    """Points, games with deuce, sets with a tie-break at 6-6; best of 3 or 5 sets."""
+
+    def __init__(
+        self, spec: SportSpec, seed: int, scores: Scores, rating: float, knockout: bool
+    ) -> None:
+        super().__init__(spec, seed, scores, rating, knockout)
+        best_of = 5 if knockout and spec.slug == "tennis" else 3
+        self.sets_to_win = best_of // 2 + 1
+        self.best_of = best_of
+        edge = (self._home_share(0.6) - 0.5) * 0.3
+        self._serve_win = (0.63 + edge, 0.63 - edge)  # chance the server wins a point
+        self.set_index = 1
+        self.games = [0, 0]
+        self.points = [0, 0]
+        self.server = 0 if self.rng.random() < 0.5 else 1
+        self.tiebreak = False
+        self._tb_served = 0
+        self._next_at = self._point_time()
+        self._set_period("p1", 0, 0)
+        self._set_period("currentgame", 0, 0)
+
+    def _point_time(self) -> float:
+        return self.spec.real_s * (0.5 + self.rng.random())
+
+    def _run_until(self, t: float) -> None:
+        while not self.finished and self._next_at <= t:
+            self._play_point(self._next_at)
+
+    def _play_point(self, at: float) -> None:
+        win_server = self.rng.random() < self._serve_win[self.server]
+        winner = self.server if win_server else 1 - self.server
+        self.points[winner] += 1
+        gap = self._point_time()
+        if self.tiebreak:
+            self._tb_served += 1
+            if self._tb_served % 2 == 1:
+                self.server = 1 - self.server
+            lead = self.points[winner] - self.points[1 - winner]
+            if self.points[winner] >= 7 and lead >= 2:
+                gap += self._win_game(winner)
+            else:
+                self._set_period("currentgame", self.points[0], self.points[1])
+        else:
+            won, lost = self.points[winner], self.points[1 - winner]
+            if won >= 4 and won - lost >= 2:
+                gap += self._win_game(winner)
+            else:
+                if won >= 4 and lost >= 3 and won - lost == 0:
+                    self.points = [3, 3]
+                self._set_period("currentgame", *self._display_points())
+        self._next_at = at + gap
+
+    def _display_points(self) -> tuple[int, int]:
+        h, a = self.points
+        if h >= 3 and a >= 3:
+            if h == a:
+                return 40, 40
+            return (50, 40) if h > a else (40, 50)
+        return TENNIS_POINTS[h], TENNIS_POINTS[a]
+
+    def _win_game(self, winner: int) -> float:
+        """Close the game; returns the extra pause (changeover or set break)."""
+        self.games[winner] += 1
+        self.points = [0, 0]
+        was_tiebreak = self.tiebreak
+        self.tiebreak = False
+        if not was_tiebreak:
+            self.server = 1 - self.server
+        self._set_period(f"p{self.set_index}", self.games[0], self.games[1])
+        won, lost = self.games[winner], self.games[1 - winner]
+        if was_tiebreak or (won >= 6 and won - lost >= 2):
+            self._add_total(*((1, 0) if winner == 0 else (0, 1)))
+            if max(self.scores.home, self.scores.away) >= self.sets_to_win:
+                self.scores.periods.pop("currentgame", None)
+                self._set_period("ft", self.scores.home, self.scores.away)
+                self.finished = True
+                return 0.0
+            self.set_index += 1
+            self.games = [0, 0]
+            self._set_period(f"p{self.set_index}", 0, 0)
+            self._set_period("currentgame", 0, 0)
+            return self.spec.break_s
+        if self.games == [6, 6]:
+            self.tiebreak = True
+            self._tb_served = 0
+        self._set_period("currentgame", 0, 0)
+        return 90.0 if sum(self.games) % 2 == 1 else 0.0
+
+    @property
+    def progress(self) -> float:
+        if self.finished:
+            return 1.0
+        played = self.scores.home + self.scores.away
+        share = min(0.95, sum(self.games) / 12)
+        expected = max(self.sets_to_win + 0.4, played + 1.0)
+        return min(1.0, (played + share) / expected)
+
+    def _clock(self) -> Clock | None:
+        elapsed = int(self.elapsed)
+        label = f"{ordinal(self.set_index)} set" + (" tie-break" if self.tiebreak else "")
+        serve = "home" if self.server == 0 else "away"
+        return Clock(elapsed // 60 + 1, elapsed, self.set_index, True, label, 0, serve)

@@ -1,0 +1,127 @@
+"""Price history per (event, bookie, market, line).
+
+What happened while the world ran is recorded: every price change of a line is a tick
+`(ts, prices)`. What happened before (an event's quotes open days before kickoff, long before the
+process started) is pre-history: generated on demand, deterministically, from the line's first
+known price (its anchor) backwards to the event's opening time. The pre-history of a line drifts
+the same way at every bookmaker, so a market that "dropped" dropped everywhere.
+
+Memory is bounded: at most `MAX_TICKS` recorded ticks per line, and an event's record is dropped
+when it settles (its closing prices stay in the event).
+
+Query helpers (`World` wraps them with the current prices): `sequence()` (opening tick and all
+ticks, for /odds/movements), `price_at()` (for dropping-odds windows).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass
+
+from oddstui.service.world.truth import mix, unit
+
+MAX_TICKS = 64
+Prices = dict[str, float]
+Tick = tuple[float, Prices]  # (simulated seconds, side -> decimal price)
+LineKey = tuple[str, str, float | None, str | None]  # (bookie, market, hdp, label)
+
+
+@dataclass(slots=True)
+class LineHistory:
+    anchor: Tick  # the price the line had when the world first saw it
+    ticks: list[Tick]  # recorded changes after the anchor, oldest first
+
+
+class History:
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._lines: dict[int, dict[LineKey, LineHistory]] = {}
+
+    # -- recording ----------------------------------------------------------------------------
+    def record(self, event_id: int, key: LineKey, before: Tick | None, after: Tick) -> None:
+        """A line changed from `before` (None: it is new) to `after`."""
+        lines = self._lines.setdefault(event_id, {})
+        hist = lines.get(key)
+        if hist is None:
+            if before is None:
+                lines[key] = LineHistory(after, [])
+                return
+            hist = lines[key] = LineHistory(before, [])
+        ticks = hist.ticks
+        ticks.append(after)
+        if len(ticks) > MAX_TICKS:
+            del ticks[: len(ticks) - MAX_TICKS]
+
+    def drop_event(self, event_id: int) -> None:
+        self._lines.pop(event_id, None)
+
+    def recorded(self, event_id: int, key: LineKey) -> LineHistory | None:
+        lines = self._lines.get(event_id)
+        return lines.get(key) if lines else None
+
+    def line_count(self) -> int:
+        return sum(len(lines) for lines in self._lines.values())
+
+    # -- reading ------------------------------------------------------------------------------
+    def sequence(
+        self, event_id: int, key: LineKey, open_ts: float, current: Tick, precision: int
+    ) -> list[Tick]:
+        """Every tick of the line, opening first: pre-history, anchor, recorded changes.
+        `current` is the line's price now (the anchor when nothing was recorded)."""
+        hist = self.recorded(event_id, key)
+        anchor = hist.anchor if hist else current
+        ticks = self._pre_history(event_id, key, open_ts, anchor, precision)
+        ticks.append(anchor)
+        if hist:
+            ticks.extend(hist.ticks)
+        return ticks
+
+    @staticmethod
+    def price_at(ticks: list[Tick], ts: float) -> Tick | None:
+        """The tick in force at `ts` (None before the line opened)."""
+        i = bisect.bisect_right([t for t, _ in ticks], ts)
+        return ticks[i - 1] if i else None
+
+    def _pre_history(
+        self, event_id: int, key: LineKey, open_ts: float, anchor: Tick, precision: int
+    ) -> list[Tick]:
+        anchor_ts, prices = anchor
+        span = anchor_ts - open_ts
+        if span <= 60.0:
+            return []
+        _, market, hdp, label = key
+        line_hash = mix(self.seed, event_id, sum(map(ord, market)), int((hdp or 0) * 4) + 999,
+                        sum(map(ord, label or "")))
+        book_hash = mix(line_hash, sum(map(ord, key[0])))
+        count = 3 + line_hash % 9
+        sides = list(prices)
+        implied = [1.0 / p for p in prices.values()]
+        total = sum(implied)
+        # How much the first side's price has shortened since the opening: most lines drift a
+        # little; about one in six dropped hard.
+        hard = unit(line_hash, 7) < 0.17
+        drop = (0.08 + 0.25 * unit(line_hash, 8)) if hard else 0.04 * (unit(line_hash, 9) - 0.5)
+        if unit(line_hash, 10) < 0.5 and len(sides) > 1:
+            side = 1
+        else:
+            side = 0
+        times = sorted(open_ts + span * unit(line_hash, 20 + i) * 0.98 for i in range(count))
+        times[0] = open_ts
+        factor = 10**precision
+        out: list[Tick] = []
+        for i, ts in enumerate(times):
+            left = 1.0 - i / count  # the share of the drift still to come
+            wobble = 0.012 * (unit(book_hash, 40 + i) - 0.5)
+            lift = math.exp(drop * left + wobble)  # the side's price then, relative to now
+            q = list(implied)
+            q[side] = implied[side] / lift
+            rest = total - q[side]
+            others = total - implied[side]
+            if others > 0:
+                for j in range(len(q)):
+                    if j != side:
+                        q[j] = implied[j] * rest / others
+            out.append((ts, {s: max(1.01, round(factor / max(qj, 1e-6)) / factor)
+                             for s, qj in zip(sides, q, strict=True)}))
+        return out

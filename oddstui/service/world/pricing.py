@@ -1,0 +1,74 @@
+"""How one bookmaker turns true probabilities into its prices.
+
+price = 1 / (p * (1 + margin)), moved by the book's own static opinion (a deterministic
+per-line offset) and a little jitter at each requote, then rounded to the book's precision.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+from oddstui.service.world import markets as M
+from oddstui.service.world.markets import MARKET_IDS, MarketDef
+from oddstui.service.world.model import Bookmaker, Line
+from oddstui.service.world.truth import Line3, mix
+
+MIN_PRICE, MAX_PRICE = 1.01, 501.0
+
+
+def book_quotes_market(book: Bookmaker, mdef: MarketDef, event_id: int) -> bool:
+    """Whether this book offers this market on this event (deterministic)."""
+    if mdef.tier == 0:
+        return True
+    if mdef.tier > book.tier:
+        return False
+    coverage = (0.95, 0.8, 0.6)[min(mdef.tier, 3) - 1]
+    return mix(book.id, event_id, MARKET_IDS[mdef.name]) < coverage * 4294967296.0
+
+
+_LABEL_HASH: dict[str, int] = {}
+
+
+def _label_hash(label: str | None) -> int:
+    if label is None:
+        return 0
+    h = _LABEL_HASH.get(label)
+    if h is None:
+        h = _LABEL_HASH[label] = zlib.crc32(label.encode())
+    return h
+
+
+def _opinion(base: int, hdp: float | None, label: str | None, side: int) -> float:
+    """A deterministic, roughly normal offset (sd 1) of a book on one side of one line."""
+    h = (base ^ (int((hdp or 0.0) * 4) * 0x9E3779B1) ^ (side * 0x85EBCA77) ^ _label_hash(label))
+    h = (h * 0x2C1B3C6D) & 0xFFFFFFFF
+    h ^= h >> 15
+    h = (h * 0x297A2D39) & 0xFFFFFFFF
+    h ^= h >> 12
+    a, b, c = h & 0x3FF, (h >> 10) & 0x3FF, (h >> 20) & 0x3FF
+    return ((a + b + c) / 1023.0 - 1.5) * 2.0
+
+
+def price_lines(
+    book: Bookmaker, mdef: MarketDef, lines: list[Line3], event_id: int,
+    rng: random.Random | None, jitter: float = 0.3,
+) -> list[Line]:
+    """The book's lines for these true lines; `rng=None` quotes without jitter."""
+    sides = M.SIDES[mdef.kind]
+    base = mix(book.id, event_id, MARKET_IDS[mdef.name])
+    scale = 1.0 + book.margin
+    out: list[Line] = []
+    factor = 10**book.precision
+    for hdp, label, probs in lines:
+        prices: dict[str, float] = {}
+        for i, side in enumerate(sides):
+            move = _opinion(base, hdp, label, i) * book.noise
+            if rng is not None:
+                move += rng.gauss(0.0, book.noise * jitter)
+            raw = (1.0 + move) / (probs[i] * scale)
+            raw = MIN_PRICE if raw < MIN_PRICE else MAX_PRICE if raw > MAX_PRICE else raw
+            prices[side] = round(raw * factor) / factor
+        line = Line(prices, hdp, label, book.max_stake if mdef.kind in (M.ML3, M.ML2) else None)
+        out.append(line)
+    return out

@@ -1,0 +1,200 @@
+"""Each bookmaker's markets on each event: opening them, requoting them, closing prices.
+
+Quotes are made lazily: an event gets its quotes the first time anything needs them (it goes
+live, comes within a day of kickoff, or a reader asks), deterministically from the seed, as if
+they had been there all along. Events more than three days out carry only the core markets;
+the rest open when they come closer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from typing import Any
+
+from oddstui.service.world import markets as M
+from oddstui.service.world.history import History, LineKey
+from oddstui.service.world.markets import MARKETS_BY_SPORT, MarketDef
+from oddstui.service.world.model import LIVE, Bookmaker, Event, Line, Market, Scores
+from oddstui.service.world.pricing import book_quotes_market, price_lines
+from oddstui.service.world.sports import SPORT_BY_SLUG
+from oddstui.service.world.truth import EventTruth, Line3, LiveView, mix, true_lines, unit
+
+FULL_MARKETS_WITHIN = 3 * 86400.0
+CLOSING_TIER = 1  # closing prices keep the markets up to this tier
+CLOSING_CACHE = 400  # events
+
+
+def _same(old: list[Line], new: list[Line]) -> bool:
+    if len(old) != len(new):
+        return False
+    for a, b in zip(old, new, strict=True):
+        if a.hdp != b.hdp or a.label != b.label or a.prices != b.prices:
+            return False
+    return True
+
+
+class Quoter:
+    def __init__(self, seed: int, bookmakers: dict[str, Bookmaker], history: History) -> None:
+        self.seed = seed
+        self.books = bookmakers
+        self.history = history
+        self.truths: dict[int, EventTruth] = {}
+        self.views: dict[int, LiveView] = {}  # live events; pending ones use a pre-match view
+        # event -> (book, market) -> the truth version at which the market was withdrawn
+        self.withdrawn: dict[int, dict[tuple[str, str], int]] = {}
+        self._lines: dict[tuple[int, str, int, int], list[Line3]] = {}
+        self._closing: OrderedDict[tuple[int, str], list[dict[str, Any]]] = OrderedDict()
+        self._defs = {slug: {m.name: m for m in ms} for slug, ms in MARKETS_BY_SPORT.items()}
+        self._rank = {slug: {m.name: i for i, m in enumerate(ms)}
+                      for slug, ms in MARKETS_BY_SPORT.items()}
+
+    # -- truth and views ------------------------------------------------------------------
+    def truth_for(self, event: Event, z: float, players: list[str]) -> EventTruth:
+        truth = self.truths.get(event.id)
+        if truth is None:
+            salt = mix(self.seed, event.id, 3)
+            shares = [(name, 0.6 + 0.8 * unit(salt, i)) for i, name in enumerate(players)]
+            truth = self.truths[event.id] = EventTruth(z, shares, salt)
+        return truth
+
+    def view(self, event: Event) -> LiveView:
+        view = self.views.get(event.id)
+        if view is None:
+            return LiveView(SPORT_BY_SLUG[event.sport.slug], event.scores)
+        return view
+
+    def clear_step_cache(self) -> None:
+        self._lines.clear()
+
+    def lines_for(self, event: Event, mdef: MarketDef, alt: int) -> list[Line3]:
+        truth = self.truths[event.id]
+        key = (event.id, mdef.name, alt, truth.version)
+        lines = self._lines.get(key)
+        if lines is None:
+            lines = self._lines[key] = true_lines(mdef, self.view(event), truth, alt)
+        return lines
+
+    def defs(self, event: Event) -> dict[str, MarketDef]:
+        return self._defs[event.sport.slug]
+
+    def offered(self, event: Event, book: Bookmaker, tier_cap: int) -> list[MarketDef]:
+        return [m for m in MARKETS_BY_SPORT[event.sport.slug]
+                if m.tier <= tier_cap and book_quotes_market(book, m, event.id)]
+
+    # -- opening --------------------------------------------------------------------------
+    def open_event(self, event: Event, truth: EventTruth, now: float, open_ts: float) -> None:
+        """Give every book of the event its opening markets (no jitter: deterministic)."""
+        truth.tier_cap = 3 if event.start - now < FULL_MARKETS_WITHIN or event.status == LIVE \
+            else 0
+        for name in event.bookmakers:
+            book = self.books[name]
+            shift = 1200.0 * unit(truth.salt, book.id)
+            ts = max(open_ts, now - shift) if open_ts < now else now
+            markets: dict[str, Market] = {}
+            for mdef in self.offered(event, book, truth.tier_cap):
+                lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
+                                    event.id, None)
+                if lines:
+                    markets[mdef.name] = Market(mdef.name, ts, lines, truth.version)
+            event.quotes[name] = markets
+
+    # -- requoting --------------------------------------------------------------------------
+    def dirty(self, event: Event, book: Bookmaker, limit: int) -> list[MarketDef]:
+        truth = self.truths[event.id]
+        quotes = event.quotes.get(book.name, {})
+        out = []
+        for mdef in self.offered(event, book, truth.tier_cap):
+            changed = truth.changed_at.get(mdef.name, 0)
+            market = quotes.get(mdef.name)
+            if market is not None:
+                synced = market.version
+            else:
+                synced = self.withdrawn.get(event.id, {}).get((book.name, mdef.name), -1)
+            if changed > synced:
+                out.append(mdef)
+                if len(out) >= limit:
+                    break
+        return out
+
+    def requote(
+        self, event: Event, book: Bookmaker, mdefs: list[MarketDef], now: float,
+        rng: random.Random,
+    ) -> bool:
+        """Reprice these markets of this book; True when anything visible changed."""
+        truth = self.truths[event.id]
+        quotes = event.quotes.setdefault(book.name, {})
+        changed = False
+        for mdef in mdefs:
+            lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
+                                event.id, rng)
+            old = quotes.get(mdef.name)
+            if not lines:
+                self.withdrawn.setdefault(event.id, {})[(book.name, mdef.name)] = truth.version
+                if old is not None:
+                    del quotes[mdef.name]
+                    changed = True
+                continue
+            if old is not None and _same(old.lines, lines):
+                old.version = truth.version
+                continue
+            self._record(event.id, book.name, mdef.name, old, lines, now)
+            if old is None:
+                quotes[mdef.name] = Market(mdef.name, now, lines, truth.version)
+            else:
+                old.lines = lines
+                old.updated_at = now
+                old.version = truth.version
+            changed = True
+        if changed:
+            # Keep the wire order stable: the sport's market order.
+            rank = self._rank[event.sport.slug]
+            ranks = [rank[name] for name in quotes]
+            if ranks != sorted(ranks):
+                event.quotes[book.name] = dict(sorted(quotes.items(), key=lambda kv: rank[kv[0]]))
+        return changed
+
+    def _record(self, event_id: int, book: str, market: str, old: Market | None,
+                lines: list[Line], now: float) -> None:
+        before: dict[tuple[float | None, str | None], Line] = {}
+        if old is not None:
+            before = {(line.hdp, line.label): line for line in old.lines}
+        for line in lines:
+            prev = before.get((line.hdp, line.label))
+            if prev is not None and prev.prices == line.prices:
+                continue
+            key: LineKey = (book, market, line.hdp, line.label)
+            prior = (old.updated_at, prev.prices) if prev is not None and old else None
+            self.history.record(event_id, key, prior, (now, line.prices))
+
+    # -- closing prices ---------------------------------------------------------------------
+    def closing_wire(self, event: Event, truth: EventTruth, book: Bookmaker) -> list[dict]:
+        """The book's markets at kickoff, for settled and cancelled events (cached)."""
+        key = (event.id, book.name)
+        cached = self._closing.get(key)
+        if cached is not None:
+            self._closing.move_to_end(key)
+            return cached
+        spec = SPORT_BY_SLUG[event.sport.slug]
+        view = LiveView(spec, Scores())
+        ts = event.start - 60.0 - 600.0 * unit(truth.salt, book.id)
+        wire = []
+        for mdef in MARKETS_BY_SPORT[event.sport.slug]:
+            if mdef.tier > CLOSING_TIER or not book_quotes_market(book, mdef, event.id):
+                continue
+            lines = price_lines(book, mdef, true_lines(mdef, view, truth, book.alt_lines),
+                                event.id, None)
+            if lines:
+                wire.append(Market(mdef.name, ts, lines).to_wire(book.precision))
+        self._closing[key] = wire
+        if len(self._closing) > CLOSING_CACHE * 30:
+            self._closing.popitem(last=False)
+        return wire
+
+    def drop_event(self, event_id: int) -> None:
+        self.views.pop(event_id, None)
+        self.withdrawn.pop(event_id, None)
+
+
+def is_moneyline(mdef: MarketDef) -> bool:
+    return mdef.kind in (M.ML3, M.ML2)
