@@ -39,6 +39,8 @@ def event_view(event: models.Event, arrived_at: float) -> EventView:
         periods=dict(scores.periods),
         clock=clock_reading(event.clock, arrived_at),
         bookmaker_count=event.bookmaker_count,
+        home_id=event.home_id,
+        away_id=event.away_id,
     )
 
 

@@ -50,6 +50,8 @@ class EventView:
     bookmaker_count: int | None = None
     # False after a reconnect until a fresh score arrives: scores are not replayed.
     score_fresh: bool = True
+    home_id: int | None = None  # participant ids, for the crests
+    away_id: int | None = None
 
     @property
     def title(self) -> str:
