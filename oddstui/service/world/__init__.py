@@ -26,6 +26,28 @@ Evolution:
   journal entry with a fresh seq, then listeners are told: `on_odds(entries)`, then
   `on_score(event)` per score change and `on_status(event)` per status transition.
 - `async run(interval=0.05)`: calls `step()` forever.
+
+Also provided (world.py):
+- `advance(seconds)`: move simulated time on by `seconds` and step (tests; with
+  `real_clock=lambda: 0.0` the world is fully deterministic).
+- `subscribe(listener)` (alias `add_listener`), `unsubscribe(listener)`; a listener has
+  `on_odds(entries)`, `on_score(event)`, `on_status(event)`; its exceptions are logged.
+- `live_events()`, `quoted_events()` (pending/live events whose quotes exist: scan these for
+  value bets, arbitrage, dropping odds), `market_types(sport=None)`, `engine(event_id)`.
+- `deep_link(event, bookie)` (alias `bookie_url`): a URL or "N/A";
+  `bookmaker_event_id(event, bookie)` (alias `bookie_fixture_id`).
+- `Sport.has_draw`: ML is three-way in that sport.
+- Journal (`journal.py`): `journal.seq`, `journal.replay_since(last_seq)` (compacted, or None
+  outside the window), `journal.changed_since(ts)`; `JournalEntry(seq, event_id, bookie, type,
+  timestamp)` with aliases `.kind` and `.ts`. `world.changed_since(ts, bookmakers=None)` filters.
+- History (`history.py`): `movements(event_id, bookie, market, hdp=None, label=None)` -> every
+  tick `(ts, {side: price})` of one line, opening first (None: no such line);
+  `price_at(event_id, bookie, market, hdp, label, ts)`; `line_window(...)` -> `WindowPrices`
+  (opening, h12, h24, h48, current, last_moved_at) for dropping odds; `open_ts(event_id)`.
+- Settled/cancelled events keep no live quotes (`event.quotes` is emptied); their closing prices
+  come from `markets_wire`/`odds_record`.
+- Score keys: `ot` holds the cumulative score after overtime (so a match decided in overtime
+  has top-level == `ot`); after a shoot-out top-level == `ft` and `ap` holds the tally.
 """
 
 from oddstui.service.world.journal import Journal, JournalEntry

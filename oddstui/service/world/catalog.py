@@ -36,7 +36,7 @@ def build_catalog(rng: random.Random, bookmakers: int) -> Catalog:
     used_names: set[str] = set()
     specials = list(N.SPECIAL_TEAMS)
     for spec in SPORTS:
-        cat.sports[spec.slug] = Sport(spec.slug, spec.name)
+        cat.sports[spec.slug] = Sport(spec.slug, spec.name, spec.draw)
         for slug, name, knockout in spec.leagues:
             cat.leagues[slug] = League(slug, name, spec.slug)
             if knockout:

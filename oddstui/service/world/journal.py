@@ -23,6 +23,16 @@ class JournalEntry(NamedTuple):
     type: str
     timestamp: float  # simulated Unix seconds
 
+    @property
+    def kind(self) -> str:
+        """Alias of `type`."""
+        return self.type
+
+    @property
+    def ts(self) -> float:
+        """Alias of `timestamp`."""
+        return self.timestamp
+
 
 class Journal:
     def __init__(

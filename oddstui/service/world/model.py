@@ -24,6 +24,7 @@ def iso(ts: float) -> str:
 class Sport:
     slug: str
     name: str
+    has_draw: bool = False  # a regulation draw is possible: ML is three-way (home/draw/away)
 
     def to_wire(self) -> dict[str, str]:
         return {"name": self.name, "slug": self.slug}

@@ -297,6 +297,13 @@ class World:
         record["urls"] = urls
         return record
 
+    # Names other modules know these by.
+    def bookie_url(self, event: Event, bookie: str) -> str:
+        return self.deep_link(event, bookie)
+
+    def bookie_fixture_id(self, event: Event, bookie: str) -> str:
+        return self.bookmaker_event_id(event, bookie)
+
     # -- history --------------------------------------------------------------------------
     def movements(
         self, event_id: int, bookie: str, market: str, hdp: float | None = None,
@@ -379,6 +386,8 @@ class World:
     # -- listeners --------------------------------------------------------------------------
     def subscribe(self, listener: WorldListener) -> None:
         self._listeners.append(listener)
+
+    add_listener = subscribe
 
     def unsubscribe(self, listener: WorldListener) -> None:
         if listener in self._listeners:
