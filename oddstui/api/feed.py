@@ -27,7 +27,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -672,7 +672,7 @@ class FeedClient:
         floors: dict[int, int] = {}
         records: list[OddsRecord] = []
         for part_records, seq in parts:
-            records.extend(part_records)
+            records.extend(self._subscribed_only(r) for r in part_records)
             if seq > low:
                 for record in part_records:
                     floors[record.event.id] = max(seq, floors.get(record.event.id, seq))
@@ -690,6 +690,18 @@ class FeedClient:
         if set(self._snapshot_ids()) - fetched:
             self._needs_snapshot = True  # track() added events while this one ran
             self._start_resync("new events to track", self._generation)
+
+    def _subscribed_only(self, record: OddsRecord) -> OddsRecord:
+        """The record without the markets the feed does not carry: the feed would never update
+        them, so they would sit in the book looking live while going stale."""
+        if "odds" not in self.filters.channels or not self.filters.markets:
+            return record
+        wanted = {name.casefold() for name in self.filters.markets}
+        books = {
+            bookie: tuple(q for q in quotes if q.name.casefold() in wanted)
+            for bookie, quotes in record.bookmakers.items()
+        }
+        return replace(record, bookmakers=books)
 
     # ------------------------------------------------------------------ liveness and state
 

@@ -16,8 +16,9 @@ from typing import Any
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.messages import Message, OddsMessage
 from oddstui.api.models import OddsRecord
+from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
-from oddstui.book.views import book_view, record_view, view_differences
+from oddstui.book.views import OddsView, book_view, record_view, view_differences
 
 FAST = FeedTimings(
     backoff_base=0.05,
@@ -40,16 +41,16 @@ def timings(**changes: Any) -> FeedTimings:
 
 
 class RecordingBook(OddsBook):
-    """The real book, plus a ledger of the odds seqs applied since each snapshot install."""
+    """The real book, plus a ledger of the odds messages applied since each snapshot install."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.epochs: list[list[int]] = [[]]
+        self.epochs: list[list[OddsMessage]] = [[]]
         self.installs = 0
 
     def apply(self, message: Message) -> None:
         if isinstance(message, OddsMessage):
-            self.epochs[-1].append(message.seq)
+            self.epochs[-1].append(message)
         super().apply(message)
 
     def install_snapshot(
@@ -62,7 +63,8 @@ class RecordingBook(OddsBook):
     def applied_twice(self) -> list[int]:
         """Seqs applied more than once, or out of order, within one snapshot epoch."""
         bad: list[int] = []
-        for seqs in self.epochs:
+        for messages in self.epochs:
+            seqs = [m.seq for m in messages]
             bad.extend(b for a, b in zip(seqs, seqs[1:], strict=False) if b <= a)
         return bad
 
@@ -77,6 +79,67 @@ def differences(book: OddsBook, records: Iterable[OddsRecord]) -> list[str]:
         for line in view_differences(record_view(record), book_view(book, record.event.id)):
             found.append(f"event {record.event.id}: {line}")
     return found
+
+
+def subscribed(view: OddsView, markets: Iterable[str]) -> OddsView:
+    """The view restricted to the markets the feed carries (REST answers with all of them)."""
+    wanted = {name.casefold() for name in markets}
+    kept = {
+        bookie: {name: lines for name, lines in held.items() if name.casefold() in wanted}
+        for bookie, held in view.items()
+    }
+    return {bookie: held for bookie, held in kept.items() if held}
+
+
+def rolled_forward(
+    records: Iterable[OddsRecord], messages: Iterable[OddsMessage], markets: Iterable[str]
+) -> dict[int, OddsView]:
+    """The REST snapshot moved forward by the feed messages after its seq (merge by market
+    name, as the feed contract says): what the book must hold at that later cursor."""
+    views = {r.event.id: subscribed(record_view(r), markets) for r in records}
+    wanted = {name.casefold() for name in markets}
+    for message in messages:
+        view = views.get(message.event_id)
+        if view is None:
+            continue
+        if message.kind in ("deleted", "no_markets"):
+            view.pop(message.bookie, None)
+            continue
+        held = view.setdefault(message.bookie, {})
+        for quote in message.markets:
+            if quote.name.casefold() in wanted:
+                held[quote.name] = {line.key: (dict(line.prices), line.max) for line in quote.lines}
+        if not held:
+            view.pop(message.bookie)
+    return views
+
+
+async def assert_matches_service(
+    client: FeedClient,
+    book: RecordingBook,
+    api: ApiClient,
+    event_ids: Iterable[int],
+    bookmakers: Iterable[str],
+) -> None:
+    """The invariant: GET /odds/multi (includeSeq) rolled forward to the client's cursor equals
+    the book, and no odds message was applied twice."""
+    ids = list(event_ids)[:10]
+    records, seq = await api.odds_multi_with_seq(ids, list(bookmakers))
+    await wait_until(
+        lambda: client.last_seq is not None and client.last_seq >= seq, what=f"seq {seq}"
+    )
+    with client.lock:
+        cursor = client.last_seq
+        assert cursor is not None
+        later = [m for m in book.epochs[-1] if seq < m.seq <= cursor]
+        expected = rolled_forward(records, later, client.filters.markets)
+        found: list[str] = []
+        for event_id, view in expected.items():
+            for line in view_differences(view, book_view(book, event_id)):
+                found.append(f"event {event_id}: {line}")
+        twice = book.applied_twice()
+    assert found == [], "\n".join(found)
+    assert twice == []
 
 
 async def wait_until(

@@ -1,0 +1,113 @@
+"""The real built-in service as a subprocess for the feed tests, restartable on the same port."""
+
+from __future__ import annotations
+
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+READY = re.compile(r"serving (http://\S+/v3)")
+FEED_KEY = "k-feed-9d2c61e0a7"
+OTHER_FEED_KEY = "k-feed-other-31b7"
+NO_FEED_KEY = "k-nofeed-5a0e"
+LEAN_KEY = "k-lean-feed-c4"  # feed on, 2 REST requests an hour: the resync budget runs out
+BOOKMAKERS = ["Bet365", "Pinnacle", "Unibet", "William Hill", "SingBet"]
+ACCOUNTS = f"""
+[[account]]
+key = "{FEED_KEY}"
+plan = "paid"
+feed = true
+bookmakers = {BOOKMAKERS!r}
+
+[[account]]
+key = "{OTHER_FEED_KEY}"
+plan = "paid"
+feed = true
+bookmakers = {BOOKMAKERS!r}
+
+[[account]]
+key = "{NO_FEED_KEY}"
+plan = "paid"
+feed = false
+
+[[account]]
+key = "{LEAN_KEY}"
+plan = "paid"
+feed = true
+requests_per_hour = 2
+bookmakers = {BOOKMAKERS!r}
+"""
+
+
+class FeedService:
+    """`oddstui serve` with the accounts above; `restart()` brings it back on the same port."""
+
+    def __init__(self, folder: Path, *flags: str) -> None:
+        self.accounts = folder / "accounts.toml"
+        self.accounts.write_text(ACCOUNTS.replace("'", '"'))
+        self.flags = flags
+        self.port = 0
+        self.base_url = ""
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self, timeout: float = 30.0) -> FeedService:
+        command = [
+            sys.executable, "-m", "oddstui", "serve", "--port", str(self.port),
+            "--accounts", str(self.accounts), *self.flags,
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        self.process = process
+        assert process.stdout is not None
+        selector = selectors.DefaultSelector()
+        selector.register(process.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"oddstui serve exited with {process.returncode}")
+            if selector.select(timeout=0.2):
+                match = READY.search(process.stdout.readline())
+                if match:
+                    self.base_url = match.group(1)
+                    self.port = urlsplit(self.base_url).port or 0
+                    return self
+        self.stop()
+        raise RuntimeError("oddstui serve did not print its ready line in time")
+
+    def stop(self) -> None:
+        process = self.process
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+    def restart(self) -> None:
+        self.stop()
+        for _ in range(50):  # the port may take a moment to be free again
+            try:
+                self.start()
+                return
+            except RuntimeError:
+                time.sleep(0.1)
+        raise RuntimeError("the service did not come back on its port")
+
+    def __enter__(self) -> FeedService:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

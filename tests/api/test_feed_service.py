@@ -1,0 +1,298 @@
+"""Feed faults against the real built-in service (`oddstui serve --port 0`).
+
+Transport faults go through `FaultProxy`, a TCP proxy in front of the service; everything else
+(replay, resync_required, snapshots, replaced connections, 401/403, the hourly limit) is the
+service's own behaviour. Each recovery test ends on the invariant of `assert_matches_service`:
+GET /odds/multi, rolled forward to the client's cursor, equals the book, and no odds message was
+applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oddstui.api.feed import FeedClient
+from oddstui.api.feed_state import FeedState, FeedStatus
+from oddstui.api.models import OddsRecord
+from oddstui.api.rest import ApiClient
+from tests.api.fault_proxy import FaultProxy
+from tests.api.feed_harness import (
+    RecordingBook,
+    assert_matches_service,
+    running,
+    timings,
+    wait_until,
+)
+from tests.api.feed_service import (
+    FEED_KEY,
+    LEAN_KEY,
+    NO_FEED_KEY,
+    OTHER_FEED_KEY,
+    FeedService,
+)
+
+pytestmark = pytest.mark.timeout(90)
+SERVICE_FLAGS = ("--seed", "5", "--speed", "30", "--updates-per-second", "1500")
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[FeedService]:
+    with FeedService(tmp_path, *SERVICE_FLAGS) as running_service:
+        yield running_service
+
+
+@contextlib.asynccontextmanager
+async def rest(
+    service: FeedService, key: str = FEED_KEY, **kwargs: Any
+) -> AsyncIterator[ApiClient]:
+    async with ApiClient(service.base_url, key, **kwargs) as api:
+        yield api
+
+
+async def busy_events(api: ApiClient, count: int = 10) -> list[int]:
+    """Live events first (their prices move most), then the next ones to start."""
+    live = [event.id for event in await api.live_events()]
+    upcoming = [event.id for event in await api.events("football", status="pending")]
+    return list(dict.fromkeys([*live, *upcoming]))[:count]
+
+
+async def selected(api: ApiClient) -> list[str]:
+    return list((await api.selected_bookmakers()).bookmakers)
+
+
+class Watcher:
+    """Collects every state the client passes through."""
+
+    def __init__(self) -> None:
+        self.states: list[FeedState] = []
+        self.details: list[str] = []
+
+    def __call__(self, status: FeedStatus) -> None:
+        self.states.append(status.state)
+        self.details.append(status.detail)
+
+
+def feed_client(
+    base_url: str,
+    key: str,
+    book: RecordingBook,
+    api: Any,
+    ids: Iterable[int],
+    watcher: Watcher | None = None,
+    **kwargs: Any,
+) -> FeedClient:
+    kwargs.setdefault("timings", timings())
+    return FeedClient(
+        base_url,
+        key,
+        book,
+        api,
+        track=ids,
+        rng=random.Random(3),
+        on_state_change=watcher,
+        **kwargs,
+    )
+
+
+async def streaming(client: FeedClient, messages: int = 20) -> None:
+    """Wait until the client is live and has applied some more messages."""
+    await wait_until(lambda: client.state is FeedState.LIVE, what="live")
+    start = client.counters.messages
+    await wait_until(lambda: client.counters.messages >= start + messages, what="traffic")
+
+
+async def test_live_stream_keeps_the_book_equal_to_rest(service: FeedService) -> None:
+    async with rest(service) as api:
+        ids, books = await busy_events(api), await selected(api)
+        book = RecordingBook()
+        client = feed_client(service.base_url, FEED_KEY, book, api, ids)
+        async with running(client):
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, books)
+        assert client.counters.resyncs == 1 and client.counters.connects == 1
+        assert book.odds_applied > 0
+
+
+async def test_connection_dropped_mid_stream_resumes_by_replay(service: FeedService) -> None:
+    async with rest(service) as api, FaultProxy(service.port) as proxy:
+        ids, books = await busy_events(api), await selected(api)
+        book, watcher = RecordingBook(), Watcher()
+        client = feed_client(proxy.base_url, FEED_KEY, book, api, ids, watcher)
+        async with running(client):
+            await streaming(client)
+            proxy.drop()
+            await wait_until(lambda: client.counters.reconnects == 1, what="reconnect")
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, books)
+        assert FeedState.REPLAYING in watcher.states
+        assert client.counters.resyncs == 1  # resumed with lastSeq: no second snapshot
+        assert proxy.feed_links == 2
+
+
+async def test_frame_cut_mid_json_resumes_by_replay(service: FeedService) -> None:
+    async with rest(service) as api, FaultProxy(service.port) as proxy:
+        ids, books = await busy_events(api), await selected(api)
+        book = RecordingBook()
+        client = feed_client(proxy.base_url, FEED_KEY, book, api, ids, compression=None)
+        async with running(client):
+            await streaming(client)
+            proxy.cut_mid_frame()
+            await wait_until(lambda: client.counters.reconnects == 1, what="reconnect")
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, books)
+        assert client.counters.resyncs == 1
+        assert client.counters.malformed == 0  # an incomplete frame is never delivered
+
+
+async def test_silent_half_open_link_goes_stale_then_recovers(service: FeedService) -> None:
+    quick = timings(stale_after=0.5, ping_interval=0.5, ping_timeout=0.5, close_timeout=0.3)
+    async with rest(service) as api, FaultProxy(service.port) as proxy:
+        ids, books = await busy_events(api), await selected(api)
+        book, watcher = RecordingBook(), Watcher()
+        client = feed_client(proxy.base_url, FEED_KEY, book, api, ids, watcher, timings=quick)
+        async with running(client):
+            await streaming(client)
+            proxy.blackhole()
+            await wait_until(lambda: client.state is FeedState.STALE, timeout=5, what="stale")
+            await wait_until(lambda: client.counters.reconnects == 1, what="reconnect")
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, books)
+        assert client.counters.resyncs == 1
+
+
+async def test_service_restart_resyncs_and_resets_the_cursor(service: FeedService) -> None:
+    async with rest(service) as api:
+        ids, books = await busy_events(api), await selected(api)
+        book = RecordingBook()
+        client = feed_client(service.base_url, FEED_KEY, book, api, ids)
+        async with running(client):
+            await streaming(client)
+            before = client.last_seq
+            assert before is not None
+            await asyncio.to_thread(service.restart)
+            await wait_until(lambda: client.counters.resyncs == 2, timeout=30, what="resync")
+            assert client.last_seq is not None and client.last_seq < before  # reset, not max
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, books)
+        assert client.counters.reconnects >= 1
+
+
+@pytest.mark.parametrize("resume_from", [1, 10**12], ids=["too-old", "ahead"])
+async def test_resync_required_rebuilds_from_a_snapshot(tmp_path: Path, resume_from: int) -> None:
+    with FeedService(tmp_path, *SERVICE_FLAGS, "--replay-window", "1") as service:
+        async with rest(service) as api:
+            ids, books = await busy_events(api), await selected(api)
+            await asyncio.sleep(1.5)  # seq 1 falls out of the one-second replay window
+            book, watcher = RecordingBook(), Watcher()
+            client = feed_client(
+                service.base_url, FEED_KEY, book, api, ids, watcher, last_seq=resume_from
+            )
+            async with running(client):
+                await wait_until(lambda: client.counters.resyncs == 1, what="resync")
+                await streaming(client)
+                await assert_matches_service(client, book, api, ids, books)
+            assert FeedState.RESYNCING in watcher.states
+            assert client.counters.connects == 1  # the socket stayed open through it
+
+
+class SlowSnapshots:
+    """The real ApiClient, with each snapshot held back so live messages race it."""
+
+    def __init__(self, api: ApiClient, before: float, after: float) -> None:
+        self.api, self.before, self.after = api, before, after
+
+    async def odds_multi_with_seq(
+        self, event_ids: Iterable[int | str], bookmakers: Iterable[str] | str
+    ) -> tuple[list[OddsRecord], int]:
+        await asyncio.sleep(self.before)
+        result = await self.api.odds_multi_with_seq(event_ids, bookmakers)
+        await asyncio.sleep(self.after)
+        return result
+
+
+async def test_snapshot_race_buffers_and_applies_only_newer_messages(
+    service: FeedService,
+) -> None:
+    async with rest(service) as api:
+        ids, books = await busy_events(api), await selected(api)
+        book = RecordingBook()
+        slow = SlowSnapshots(api, before=0.5, after=0.5)
+        client = feed_client(service.base_url, FEED_KEY, book, slow, ids)
+        async with running(client):
+            await wait_until(lambda: client.counters.resyncs == 1, what="snapshot")
+            # Messages that arrived before the snapshot's seq were dropped, the later applied.
+            assert client.counters.duplicates > 0
+            assert book.installs == 1 and len(book.epochs[1]) > 0
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, books)
+
+
+async def test_replaced_connection_stops_and_never_ping_pongs(service: FeedService) -> None:
+    async with rest(service) as api:
+        ids = await busy_events(api)
+        first, second = RecordingBook(), RecordingBook()
+        old = feed_client(service.base_url, FEED_KEY, first, api, ids)
+        async with running(old):
+            await streaming(old)
+            new = feed_client(service.base_url, FEED_KEY, second, api, ids)
+            async with running(new):
+                await wait_until(lambda: old.state is FeedState.REPLACED, what="replaced")
+                await streaming(new)
+                await asyncio.sleep(1.5)  # many backoff periods at these timings
+                assert old.state is FeedState.REPLACED and new.state is FeedState.LIVE
+                assert (old.counters.connects, new.counters.connects) == (1, 1)
+                assert "another client" in old.detail
+
+
+async def test_other_key_does_not_replace(service: FeedService) -> None:
+    async with rest(service) as api:
+        ids = await busy_events(api)
+        one = feed_client(service.base_url, FEED_KEY, RecordingBook(), api, ids)
+        two = feed_client(service.base_url, OTHER_FEED_KEY, RecordingBook(), None, ids)
+        async with running(one), running(two):
+            await streaming(one)
+            await streaming(two)
+            assert one.counters.connects == two.counters.connects == 1
+
+
+@pytest.mark.parametrize(
+    ("key", "status"), [("not-a-key", "401"), (NO_FEED_KEY, "403")], ids=["401", "403"]
+)
+async def test_refused_key_stops_with_a_clear_state(
+    service: FeedService, key: str, status: str
+) -> None:
+    client = feed_client(service.base_url, key, RecordingBook(), None, ())
+    async with running(client):
+        await wait_until(lambda: client.state is FeedState.UNAUTHORIZED, what=status)
+        await asyncio.sleep(0.5)
+    assert client.counters.connects == 1
+    assert status in client.detail and key not in client.detail and key not in repr(client)
+
+
+async def test_resyncs_without_rest_budget_stay_stale_with_the_socket_open(
+    service: FeedService,
+) -> None:
+    async with rest(service) as finder, rest(service, LEAN_KEY, max_retries=0) as lean:
+        ids = await busy_events(finder, 30)
+        book, watcher = RecordingBook(), Watcher()
+        client = feed_client(service.base_url, LEAN_KEY, book, lean, ids[:10], watcher)
+        async with running(client):
+            await streaming(client)
+            client.track(ids[:20])  # the second request of two this hour
+            await wait_until(lambda: client.counters.resyncs == 2, what="second snapshot")
+            client.track(ids)  # the third: the hourly limit answers 429
+            await wait_until(lambda: client.state is FeedState.STALE, what="stale")
+            sent = lean.requests_sent
+            applied = client.counters.messages
+            await asyncio.sleep(1.5)
+            assert client.state is FeedState.STALE and "limit" in client.detail
+            assert lean.requests_sent == sent  # no retry loop
+            assert client.counters.connects == 1  # the socket stayed open
+            assert client.counters.messages > applied  # and kept streaming
