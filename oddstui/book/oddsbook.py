@@ -199,7 +199,7 @@ class OddsBook:
     ) -> PriceMove | None:
         """The last change of a price (its previous value, direction and when), or None."""
         found = self.market(event_id, bookmaker, market)
-        return None if found is None else found.moves.get((line, side))
+        return None if found is None else found.move(line, side)
 
     def recent_move(
         self,

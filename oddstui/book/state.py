@@ -30,27 +30,38 @@ class PriceMove(NamedTuple):
     """Receive time (the book's clock) of the change."""
 
 
+Move = tuple[float | None, int, float]
+"""A ``PriceMove`` as stored: a plain tuple, because it is made on the hot path."""
+
+
 class MarketState:
     """One bookmaker's current quote of one market."""
 
-    __slots__ = ("quote", "index", "received", "first_seen", "moves")
+    __slots__ = ("quote", "_index", "received", "first_seen", "moves")
 
     def __init__(self, quote: MarketQuote, received: float) -> None:
         self.quote = quote
         """The latest quote as received; its lines are in wire order."""
-        self.index: dict[LineKey, int] = {line.key: i for i, line in enumerate(quote.lines)}
-        """Where each line sits in ``quote.lines``."""
+        self._index: dict[LineKey, int] | None = None
         self.received = received
         """When this market was last received, changed or not."""
         self.first_seen = received
         """When this market appeared; the age of prices that have not moved since."""
-        self.moves: dict[PriceKey, PriceMove] = {}
-        """The prices that changed or appeared after ``first_seen``."""
+        self.moves: dict[PriceKey, Move] = {}
+        """The prices that changed or appeared after ``first_seen``; read them with ``move``."""
 
     @property
     def updated_at(self) -> datetime | None:
         """The bookmaker's own ``updatedAt`` of the market."""
         return self.quote.updated_at
+
+    @property
+    def index(self) -> dict[LineKey, int]:
+        """Where each line sits in ``quote.lines`` (built on first use, kept while the layout
+        of lines stays the same)."""
+        if self._index is None:
+            self._index = {(line.hdp, line.label): i for i, line in enumerate(self.quote.lines)}
+        return self._index
 
     def line(self, key: LineKey) -> Line | None:
         position = self.index.get(key)
@@ -59,11 +70,16 @@ class MarketState:
     def line_keys(self) -> KeysView[LineKey]:
         return self.index.keys()
 
+    def move(self, line: LineKey, side: str) -> PriceMove | None:
+        stored = self.moves.get((line, side))
+        return None if stored is None else PriceMove(*stored)
+
     def merge(self, quote: MarketQuote, received: float) -> bool:
         """Take a newer quote of this market; True when any price or line changed.
 
         The common case keeps the line layout (same handicaps in the same order), so the lines
         are compared pairwise and only a line whose prices differ is looked at side by side.
+        This runs for every market of every feed message, hence the inlined loops.
         """
         old = self.quote
         if quote is old:
@@ -72,52 +88,56 @@ class MarketState:
         self.quote = quote
         new_lines = quote.lines
         old_lines = old.lines
-        changed = False
         if len(new_lines) == len(old_lines):
+            changed = False
+            moves = self.moves
             for line, before in zip(new_lines, old_lines, strict=True):
-                if line.hdp != before.hdp or line.label != before.label:
+                hdp = line.hdp
+                label = line.label
+                if hdp != before.hdp or label != before.label:
                     break
-                if line.prices != before.prices:
+                after = line.prices
+                previous_prices = before.prices
+                if after != previous_prices:
                     changed = True
-                    self._record(line.key, before.prices, line.prices, received)
+                    key = (hdp, label)
+                    for side, price in after.items():
+                        previous = previous_prices.get(side)
+                        if previous != price:
+                            if previous is None:
+                                moves[(key, side)] = (None, 0, received)
+                            elif price > previous:
+                                moves[(key, side)] = (previous, 1, received)
+                            else:
+                                moves[(key, side)] = (previous, -1, received)
                 elif line.max != before.max:
                     changed = True
             else:
                 return changed
         return self._relayout(old_lines, new_lines, received)
 
-    def _record(
-        self, key: LineKey, before: dict[str, float], after: dict[str, float], received: float
-    ) -> None:
-        moves = self.moves
-        for side, price in after.items():
-            previous = before.get(side)
-            if previous != price:
-                if previous is None:
-                    moves[(key, side)] = PriceMove(None, 0, received)
-                else:
-                    moves[(key, side)] = PriceMove(
-                        previous, 1 if price > previous else -1, received
-                    )
-
     def _relayout(
         self, old_lines: tuple[Line, ...], new_lines: tuple[Line, ...], received: float
     ) -> bool:
         """Lines appeared, vanished or moved: match them by key and forget vanished lines."""
-        old_by_key = {line.key: line for line in old_lines}
+        old_by_key = {(line.hdp, line.label): line for line in old_lines}
+        moves = self.moves
         changed = False
         for line in new_lines:
-            before = old_by_key.pop(line.key, None)
-            if before is None:
+            key = (line.hdp, line.label)
+            before = old_by_key.pop(key, None)
+            previous_prices = {} if before is None else before.prices
+            if before is None or previous_prices != line.prices or before.max != line.max:
                 changed = True
-                self._record(line.key, {}, line.prices, received)
-            elif before.prices != line.prices or before.max != line.max:
-                changed = True
-                self._record(line.key, before.prices, line.prices, received)
-        self.index = {line.key: i for i, line in enumerate(new_lines)}
+            for side, price in line.prices.items():
+                previous = previous_prices.get(side)
+                if previous != price:
+                    direction = 0 if previous is None else (1 if price > previous else -1)
+                    moves[(key, side)] = (previous, direction, received)
+        self._index = None
         index = self.index
-        for price_key in [k for k in self.moves if k[0] not in index]:
-            del self.moves[price_key]
+        for price_key in [k for k in moves if k[0] not in index]:
+            del moves[price_key]
         return changed or bool(old_by_key)
 
     def price(self, line: LineKey, side: str) -> float | None:
@@ -127,7 +147,7 @@ class MarketState:
     def changed_at(self, line: LineKey, side: str) -> float:
         """When the price last changed value (or appeared)."""
         move = self.moves.get((line, side))
-        return self.first_seen if move is None else move.since
+        return self.first_seen if move is None else move[2]
 
 
 class BookmakerState:
