@@ -30,8 +30,9 @@ class PriceMove(NamedTuple):
     """Receive time (the book's clock) of the change."""
 
 
-Move = tuple[float | None, int, float]
-"""A ``PriceMove`` as stored: a plain tuple, because it is made on the hot path."""
+# Building the named tuple through tuple.__new__ skips its Python-level __new__: moves are
+# made on the feed's hot path.
+_make_move = tuple.__new__
 
 
 class MarketState:
@@ -47,8 +48,8 @@ class MarketState:
         """When this market was last received, changed or not."""
         self.first_seen = received
         """When this market appeared; the age of prices that have not moved since."""
-        self.moves: dict[PriceKey, Move] = {}
-        """The prices that changed or appeared after ``first_seen``; read them with ``move``."""
+        self.moves: dict[PriceKey, PriceMove] = {}
+        """The prices that changed or appeared after ``first_seen``."""
 
     @property
     def updated_at(self) -> datetime | None:
@@ -71,8 +72,7 @@ class MarketState:
         return self.index.keys()
 
     def move(self, line: LineKey, side: str) -> PriceMove | None:
-        stored = self.moves.get((line, side))
-        return None if stored is None else PriceMove(*stored)
+        return self.moves.get((line, side))
 
     def merge(self, quote: MarketQuote, received: float) -> bool:
         """Take a newer quote of this market; True when any price or line changed.
@@ -105,11 +105,11 @@ class MarketState:
                         previous = previous_prices.get(side)
                         if previous != price:
                             if previous is None:
-                                moves[(key, side)] = (None, 0, received)
+                                moves[(key, side)] = _make_move(PriceMove, (None, 0, received))
                             elif price > previous:
-                                moves[(key, side)] = (previous, 1, received)
+                                moves[(key, side)] = _make_move(PriceMove, (previous, 1, received))
                             else:
-                                moves[(key, side)] = (previous, -1, received)
+                                moves[(key, side)] = _make_move(PriceMove, (previous, -1, received))
                 elif line.max != before.max:
                     changed = True
             else:
@@ -133,7 +133,7 @@ class MarketState:
                 previous = previous_prices.get(side)
                 if previous != price:
                     direction = 0 if previous is None else (1 if price > previous else -1)
-                    moves[(key, side)] = (previous, direction, received)
+                    moves[(key, side)] = PriceMove(previous, direction, received)
         self._index = None
         index = self.index
         for price_key in [k for k in moves if k[0] not in index]:
@@ -147,7 +147,7 @@ class MarketState:
     def changed_at(self, line: LineKey, side: str) -> float:
         """When the price last changed value (or appeared)."""
         move = self.moves.get((line, side))
-        return self.first_seen if move is None else move[2]
+        return self.first_seen if move is None else move.since
 
 
 class BookmakerState:
