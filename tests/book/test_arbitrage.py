@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oddstui.book.arbitrage import (
@@ -77,6 +77,7 @@ def test_no_arbitrage_when_the_booksum_is_one_or_more() -> None:
     assert find_arbitrage({"home": (5.0, "A")}) is None
 
 
+@settings(deadline=None)
 @given(arbitrage_prices(), st.floats(10, 10_000))
 def test_arbitrage_profit_matches_its_stakes(prices: list[float], total: float) -> None:
     best = {f"side{i}": (d, f"book{i}") for i, d in enumerate(prices)}
@@ -93,6 +94,7 @@ def test_arbitrage_profit_matches_its_stakes(prices: list[float], total: float) 
     assert arb.profit_pct > 0
 
 
+@settings(deadline=None)
 @given(price_lists())
 def test_find_arbitrage_agrees_with_the_booksum(prices: list[float]) -> None:
     best = {f"side{i}": (d, "book") for i, d in enumerate(prices)}

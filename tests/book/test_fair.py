@@ -3,7 +3,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 from oddstui.book.fair import (
     METHODS,
@@ -66,6 +66,7 @@ def test_shin_two_way_closed_form_gives_a_proper_distribution() -> None:
 
 
 @pytest.mark.parametrize("method", METHODS)
+@settings(deadline=None)
 @given(prices=price_lists())
 def test_every_method_sums_to_one_and_keeps_the_order(method: str, prices: list[float]) -> None:
     p = fair_probabilities(prices, method)  # type: ignore[arg-type]
@@ -77,12 +78,14 @@ def test_every_method_sums_to_one_and_keeps_the_order(method: str, prices: list[
                 assert p[i] >= p[j]
 
 
+@settings(deadline=None)
 @given(price_lists())
 def test_fair_prices_are_the_inverse_probabilities(prices: list[float]) -> None:
     fair = fair_prices(prices)
     assert [1 / f for f in fair] == pytest.approx(fair_probabilities(prices))
 
 
+@settings(deadline=None)
 @given(price_lists())
 def test_worst_case_is_the_lowest_across_methods(prices: list[float]) -> None:
     for index in range(len(prices)):

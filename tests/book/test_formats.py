@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oddstui.book.formats import (
@@ -40,6 +40,7 @@ def test_american_between_minus_and_plus_100_is_rejected(bad: float) -> None:
         american_to_decimal(bad)
 
 
+@settings(deadline=None)
 @given(st.one_of(st.integers(100, 100_000), st.integers(-100_000, -101)))
 def test_american_round_trips_exactly(american: int) -> None:
     assert decimal_to_american(american_to_decimal(american)) == american
@@ -49,6 +50,7 @@ def test_minus_100_and_plus_100_are_both_evens() -> None:
     assert decimal_to_american(american_to_decimal(-100)) == 100
 
 
+@settings(deadline=None)
 @given(prices)
 def test_decimal_to_american_and_back_is_within_rounding(decimal: float) -> None:
     back = american_to_decimal(decimal_to_american(decimal))
@@ -56,6 +58,7 @@ def test_decimal_to_american_and_back_is_within_rounding(decimal: float) -> None
     assert abs(back - decimal) <= 0.005 + 1e-12
 
 
+@settings(deadline=None)
 @given(prices)
 def test_american_sign_follows_evens(decimal: float) -> None:
     american = decimal_to_american(decimal)
@@ -101,6 +104,7 @@ def test_every_ladder_price_round_trips(fraction: tuple[int, int]) -> None:
     assert decimal_to_fractional(fractional_to_decimal(*fraction)) == fraction
 
 
+@settings(deadline=None)
 @given(prices)
 def test_fractional_is_close_to_the_decimal(decimal: float) -> None:
     numerator, denominator = decimal_to_fractional(decimal)

@@ -45,7 +45,7 @@ def run(steps: list[tuple[str, str, list[dict[str, Any]]]], repeat: bool) -> tup
     return book, model
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(step, max_size=25), st.booleans())
 def test_the_book_equals_a_merge_by_market_name(steps, repeat: bool) -> None:
     book, model = run(steps, repeat)
@@ -53,7 +53,7 @@ def test_the_book_equals_a_merge_by_market_name(steps, repeat: bool) -> None:
     assert book_view(book, 1) == record_view(expected)
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(step, min_size=1, max_size=25))
 def test_changes_name_every_market_that_differs(steps) -> None:
     book = OddsBook(clock=lambda: 0.0)
@@ -75,7 +75,7 @@ def test_changes_name_every_market_that_differs(steps) -> None:
         assert market_changes == differing
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(step, max_size=20), st.lists(step, max_size=20))
 def test_a_snapshot_replaces_whatever_came_before(before, after) -> None:
     book, _ = run(before, repeat=False)

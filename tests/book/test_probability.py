@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 from oddstui.book.probability import booksum, implied, margin, overround, payout
 from tests.book.strategies import price_lists
@@ -16,6 +16,7 @@ def test_two_way_at_1_91() -> None:
     assert payout(prices) == pytest.approx(0.955)
 
 
+@settings(deadline=None)
 @given(price_lists())
 def test_margin_and_payout_add_to_one(prices: list[float]) -> None:
     assert margin(prices) + payout(prices) == pytest.approx(1.0)

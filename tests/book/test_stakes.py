@@ -3,7 +3,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oddstui.book.stakes import (
@@ -20,6 +20,7 @@ totals = st.integers(min_value=20, max_value=5000).map(float)
 steps = st.sampled_from([0.01, 0.1, 0.5, 1.0, 5.0])
 
 
+@settings(deadline=None)
 @given(price_lists(), totals)
 def test_equal_return_stakes_give_equal_returns(prices: list[float], total: float) -> None:
     stakes = equal_return_stakes(prices, total)
@@ -30,6 +31,7 @@ def test_equal_return_stakes_give_equal_returns(prices: list[float], total: floa
     )
 
 
+@settings(deadline=None)
 @given(price_lists(), st.data())
 def test_capped_stakes_hold_the_cap_and_equal_returns(prices: list[float], data) -> None:
     index = data.draw(st.integers(0, len(prices) - 1))
@@ -41,6 +43,7 @@ def test_capped_stakes_hold_the_cap_and_equal_returns(prices: list[float], data)
     assert sum(stakes) == pytest.approx(cap * prices[index] * sum(1 / d for d in prices))
 
 
+@settings(deadline=None)
 @given(arbitrage_prices(), totals, st.data())
 def test_all_on_outcome_breaks_even_elsewhere(prices: list[float], total: float, data) -> None:
     j = data.draw(st.integers(0, len(prices) - 1))
@@ -62,6 +65,7 @@ def naive(prices: list[float], total: float, step: float) -> list[float]:
     return [max(1, round(s / step)) * step for s in equal_return_stakes(prices, total)]
 
 
+@settings(deadline=None)
 @given(arbitrage_prices(), totals, steps)
 def test_rounded_stakes_are_multiples_of_the_step(
     prices: list[float], total: float, step: float
@@ -78,6 +82,7 @@ def test_rounded_stakes_are_multiples_of_the_step(
     assert result.best_case >= result.guaranteed
 
 
+@settings(deadline=None)
 @given(arbitrage_prices(), totals, steps)
 def test_rounded_stakes_never_guarantee_less_than_naive_rounding(
     prices: list[float], total: float, step: float
@@ -88,6 +93,7 @@ def test_rounded_stakes_never_guarantee_less_than_naive_rounding(
     assert result.guaranteed >= guaranteed_result(prices, naive(prices, total, step)) - 1e-9
 
 
+@settings(deadline=None)
 @given(arbitrage_prices(max_size=4), totals, steps)
 def test_rounded_stakes_are_the_best_within_one_step(
     prices: list[float], total: float, step: float

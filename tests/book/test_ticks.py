@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 
 from oddstui.book.ticks import nearest_tick, tick_index, tick_size, ticks_between
 from tests.book.strategies import prices
@@ -54,12 +54,14 @@ def test_ticks_between_examples() -> None:
     assert ticks_between(3.0, 2.9) == pytest.approx(-5)
 
 
+@settings(deadline=None)
 @given(prices, prices)
 def test_ticks_between_is_antisymmetric(a: float, b: float) -> None:
     assert ticks_between(a, b) == pytest.approx(-ticks_between(b, a), abs=1e-9)
     assert (ticks_between(a, b) > 0) == (b > a) or abs(ticks_between(a, b)) < 1e-9
 
 
+@settings(deadline=None)
 @given(prices)
 def test_one_tick_up_is_one_tick(price: float) -> None:
     on_ladder = nearest_tick(price)
@@ -68,6 +70,7 @@ def test_one_tick_up_is_one_tick(price: float) -> None:
         assert ticks_between(on_ladder, up) == pytest.approx(1, abs=1e-6)
 
 
+@settings(deadline=None)
 @given(prices)
 def test_nearest_tick_is_on_the_ladder(price: float) -> None:
     tick = nearest_tick(price)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oddstui.book.value import (
@@ -26,11 +26,13 @@ def test_examples() -> None:
     assert closing_line_value(2.2, 2.0) == pytest.approx(0.1)
 
 
+@settings(deadline=None)
 @given(probabilities, market_prices)
 def test_ev_equals_price_over_fair_price(p: float, d: float) -> None:
     assert expected_value(p, d) == pytest.approx(d / (1 / p) - 1)
 
 
+@settings(deadline=None)
 @given(probabilities, market_prices)
 def test_kelly_is_never_negative_and_zero_without_an_edge(p: float, d: float) -> None:
     f = kelly_fraction(p, d)
@@ -41,6 +43,7 @@ def test_kelly_is_never_negative_and_zero_without_an_edge(p: float, d: float) ->
         assert f > 0.0
 
 
+@settings(deadline=None)
 @given(probabilities, market_prices)
 def test_kelly_maximises_expected_log_growth(p: float, d: float) -> None:
     f = kelly_fraction(p, d)
