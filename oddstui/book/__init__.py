@@ -1,0 +1,10 @@
+"""Local market state and the betting maths: pure, no I/O, no asyncio, no textual.
+
+- ``formats``: decimal / American / fractional odds; ``ticks``: the exchange tick ladder
+- ``probability``: implied probability, booksum, overround, margin, payout
+- ``fair``: margin removal (multiplicative, additive, power, Shin)
+- ``value``: EV, Kelly, closing line value; ``dropping``: drop % and its noise rules
+- ``arbitrage``: best prices, exhaustive sides, arbitrage (profit % = (1/S - 1) · 100)
+- ``stakes``: equal-return, capped, rounded and all-on-one-outcome stakes
+- ``oddsbook``: ``OddsBook``, the client's events and prices; ``views``: comparable snapshots
+"""

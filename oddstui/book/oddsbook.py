@@ -194,6 +194,26 @@ class OddsBook:
                 found.append((line, arb))
         return found
 
+    def arbitrages_in(
+        self, changes: Iterable[ChangeKey]
+    ) -> list[tuple[int, str, LineKey, Arbitrage]]:
+        """Client-side detection: every arbitrage in the markets named by these change keys.
+
+        Pass what ``take_changes`` returned; each (event, market) is checked once, on every line.
+        """
+        seen: set[tuple[int, str]] = set()
+        found = []
+        for key in changes:
+            if len(key) != 3:
+                continue
+            event_market = (key[0], key[2])
+            if event_market in seen:
+                continue
+            seen.add(event_market)
+            for line, arb in self.arbitrages(*event_market):
+                found.append((event_market[0], event_market[1], line, arb))
+        return found
+
     def movement(
         self, event_id: int, bookmaker: str, market: str, line: LineKey, side: str
     ) -> PriceMove | None:

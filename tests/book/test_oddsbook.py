@@ -231,3 +231,23 @@ def test_remove_event() -> None:
     book.remove_event(7)
     assert 7 not in book and len(book) == 0
     assert book.take_changes() == {(7,)}
+
+
+def test_arbitrages_in_the_changed_markets() -> None:
+    book = OddsBook(clock=FakeClock())
+    book.install_snapshot(
+        [
+            record(5, {"A": [ml(2.0, 1.9)], "B": [ml(1.8, 2.0)]}, sport="tennis"),
+            record(6, {"A": [ml(2.0, 1.9)]}, sport="tennis"),
+        ]
+    )
+    assert book.arbitrages_in(book.take_changes()) == []
+    book.apply(updated(5, "B", [ml(1.8, 2.25)], seq=20))
+    book.apply(updated(6, "B", [ml(1.5, 1.95)], seq=21))
+    found = book.arbitrages_in(book.take_changes())
+    assert [(event_id, market, line) for event_id, market, line, _ in found] == [(5, "ML", ML)]
+    legs = found[0][3].legs
+    assert [(leg.side, leg.price, leg.bookmaker) for leg in legs] == [
+        ("home", 2.0, "A"),
+        ("away", 2.25, "B"),
+    ]
