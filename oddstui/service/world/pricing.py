@@ -50,25 +50,45 @@ def _opinion(base: int, hdp: float | None, label: str | None, side: int) -> floa
     return ((a + b + c) / 1023.0 - 1.5) * 2.0
 
 
+_OPINIONS: dict[tuple[int, float | None, str | None], tuple[float, ...]] = {}
+_OPINIONS_MAX = 300_000
+_UNIFORM_SD = 3.0**0.5 * 2.0  # (random() - 0.5) times this has sd 1
+
+
+def _opinions(base: int, hdp: float | None, label: str | None, sides: int) -> tuple[float, ...]:
+    key = (base, hdp, label)
+    found = _OPINIONS.get(key)
+    if found is None:
+        if len(_OPINIONS) >= _OPINIONS_MAX:
+            _OPINIONS.clear()
+        found = _OPINIONS[key] = tuple(_opinion(base, hdp, label, i) for i in range(sides))
+    return found
+
+
 def price_lines(
     book: Bookmaker, mdef: MarketDef, lines: list[Line3], event_id: int,
     rng: random.Random | None, jitter: float = 0.3,
 ) -> list[Line]:
     """The book's lines for these true lines; `rng=None` quotes without jitter."""
     sides = M.SIDES[mdef.kind]
+    count = len(sides)
     base = mix(book.id, event_id, MARKET_IDS[mdef.name])
     scale = 1.0 + book.margin
-    out: list[Line] = []
+    noise = book.noise
+    wobble = noise * jitter * _UNIFORM_SD
     factor = 10**book.precision
+    stake = book.max_stake if mdef.kind in (M.ML3, M.ML2) else None
+    rand = rng.random if rng is not None else None
+    out: list[Line] = []
     for hdp, label, probs in lines:
+        opinions = _opinions(base, hdp, label, count)
         prices: dict[str, float] = {}
-        for i, side in enumerate(sides):
-            move = _opinion(base, hdp, label, i) * book.noise
-            if rng is not None:
-                move += rng.gauss(0.0, book.noise * jitter)
+        for i in range(count):
+            move = opinions[i] * noise
+            if rand is not None:
+                move += (rand() - 0.5) * wobble
             raw = (1.0 + move) / (probs[i] * scale)
             raw = MIN_PRICE if raw < MIN_PRICE else MAX_PRICE if raw > MAX_PRICE else raw
-            prices[side] = round(raw * factor) / factor
-        line = Line(prices, hdp, label, book.max_stake if mdef.kind in (M.ML3, M.ML2) else None)
-        out.append(line)
+            prices[sides[i]] = round(raw * factor) / factor
+        out.append(Line(prices, hdp, label, stake))
     return out

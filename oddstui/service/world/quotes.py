@@ -46,6 +46,7 @@ class Quoter:
         self._lines: dict[tuple[int, str, int, int], list[Line3]] = {}
         self._closing: OrderedDict[tuple[int, str], list[dict[str, Any]]] = OrderedDict()
         self._defs = {slug: {m.name: m for m in ms} for slug, ms in MARKETS_BY_SPORT.items()}
+        self._offered: dict[int, dict[tuple[str, int], list[MarketDef]]] = {}
         self._rank = {slug: {m.name: i for i, m in enumerate(ms)}
                       for slug, ms in MARKETS_BY_SPORT.items()}
 
@@ -79,8 +80,13 @@ class Quoter:
         return self._defs[event.sport.slug]
 
     def offered(self, event: Event, book: Bookmaker, tier_cap: int) -> list[MarketDef]:
-        return [m for m in MARKETS_BY_SPORT[event.sport.slug]
-                if m.tier <= tier_cap and book_quotes_market(book, m, event.id)]
+        key = (book.name, tier_cap)
+        cache = self._offered.setdefault(event.id, {})
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = [m for m in MARKETS_BY_SPORT[event.sport.slug]
+                                  if m.tier <= tier_cap and book_quotes_market(book, m, event.id)]
+        return found
 
     # -- opening --------------------------------------------------------------------------
     def open_event(self, event: Event, truth: EventTruth, now: float, open_ts: float) -> None:
@@ -194,6 +200,7 @@ class Quoter:
     def drop_event(self, event_id: int) -> None:
         self.views.pop(event_id, None)
         self.withdrawn.pop(event_id, None)
+        self._offered.pop(event_id, None)
 
 
 def is_moneyline(mdef: MarketDef) -> bool:
