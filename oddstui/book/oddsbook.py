@@ -72,12 +72,14 @@ class OddsBook:
     ) -> None:
         """Replace the state of these events with REST odds records (GET /odds, /odds/multi).
 
-        Markets and bookmakers missing from a record are removed. Prices that differ from what
-        the book held are recorded as moves, so a resync still flashes what changed. It runs
-        to completion before the caller can read the book, so no one sees half a snapshot.
+        Markets and bookmakers missing from a record are removed. Several records of one event
+        (a snapshot fetched in chunks of 30 bookmakers) are joined first. Prices that differ
+        from what the book held are recorded as moves, so a resync still flashes what changed.
+        It runs to completion before the caller can read the book, so no one sees half a
+        snapshot.
         """
         now = self._clock() if received is None else received
-        for record in list(records):
+        for record in _joined(records):
             self._install_record(record, now)
 
     def update_events(self, events: Iterable[Event], received: float | None = None) -> None:
@@ -375,6 +377,23 @@ class OddsBook:
             found = book.markets.get(market)
             if found is not None:
                 yield found
+
+
+def _joined(records: Iterable[OddsRecord]) -> list[OddsRecord]:
+    """One record per event: bookmakers, links and ids of an event's records put together."""
+    by_event: dict[int, OddsRecord] = {}
+    for record in records:
+        held = by_event.get(record.event.id)
+        if held is None:
+            by_event[record.event.id] = record
+            continue
+        by_event[record.event.id] = OddsRecord(
+            event=record.event,
+            bookmakers={**held.bookmakers, **record.bookmakers},
+            urls={**held.urls, **record.urls},
+            bookmaker_ids={**held.bookmaker_ids, **record.bookmaker_ids},
+        )
+    return list(by_event.values())
 
 
 def _line_order(key: LineKey) -> tuple[str, float]:

@@ -251,3 +251,13 @@ def test_arbitrages_in_the_changed_markets() -> None:
         ("home", 2.0, "A"),
         ("away", 2.25, "B"),
     ]
+
+
+def test_a_snapshot_fetched_in_bookmaker_chunks_keeps_every_chunk() -> None:
+    book, _ = snapshot_book()
+    first = record(7, {"Bet365": [ml(2.1, 3.5, 3.4)]})
+    second = record(7, {"Unibet": [ml(2.0, 3.6, 3.5)]})
+    book.install_snapshot([first, second])
+    assert book.bookmakers(7) == ["Bet365", "Unibet"]
+    state = book.event(7)
+    assert state is not None and set(state.urls) == {"Bet365", "Unibet"}
