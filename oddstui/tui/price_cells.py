@@ -1,0 +1,50 @@
+"""The grid's columns and cells made from `price_rows` figures, in the trader's odds format."""
+
+from __future__ import annotations
+
+from oddstui.book.formats import OddsFormat, format_price
+from oddstui.tui.price_rows import GridRow, PriceFigure, age_text, margin_text, side_label
+from oddstui.tui.text import clean
+from oddstui.tui.widgets.price_grid import Cell, GridColumn, safe_link
+
+BOOK_WIDTH, PRICE_WIDTH, MARGIN_WIDTH, AGE_WIDTH = 20, 9, 6, 4
+ARROWS = {1: "▲ ", -1: "▼ ", 0: ""}
+MISSING = Cell("–", ("muted",))
+
+
+def grid_columns(sides: list[str]) -> list[GridColumn]:
+    return [
+        GridColumn("book", "Bookmaker", BOOK_WIDTH, "left"),
+        *(GridColumn(side, side_label(side), PRICE_WIDTH) for side in sides),
+        GridColumn("margin", "Margin", MARGIN_WIDTH),
+        GridColumn("age", "Age", AGE_WIDTH),
+    ]
+
+
+def price_cell(figure: PriceFigure, fmt: OddsFormat, stale: bool) -> Cell:
+    if figure.price is None:
+        return MISSING
+    roles: list[str] = []
+    if figure.best:
+        roles.append("best")
+    if figure.move > 0:
+        roles.append("up")
+    elif figure.move < 0:
+        roles.append("down")
+    if stale:
+        roles.append("stale")
+    return Cell(ARROWS[figure.move] + format_price(figure.price, fmt), tuple(roles))
+
+
+def row_cells(row: GridRow, sides: list[str], fmt: OddsFormat) -> dict[str, Cell]:
+    """Every cell of one bookmaker's row; the name is literal and links only to http(s)."""
+    link = safe_link(row.url)
+    muted = ("muted", "stale") if row.stale else ("muted",)
+    cells = {
+        "book": Cell(clean(row.bookmaker), ("link",) if link else (), link),
+        "margin": Cell(margin_text(row.margin), muted),
+        "age": Cell(age_text(row.age), muted),
+    }
+    for side, figure in zip(sides, row.prices, strict=True):
+        cells[side] = price_cell(figure, fmt, row.stale)
+    return cells

@@ -1,0 +1,211 @@
+"""The figures of the Event screen's grid, read from an `OddsBook`: one row per bookmaker.
+
+Pure code (no textual): which markets and lines exist, which one is the main line, and for one
+market and line, each bookmaker's prices, the best price per side, moves still flashing, the
+margin and the price age. The grid turns these figures into cells.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from oddstui.book.oddsbook import OddsBook
+from oddstui.book.probability import margin
+from oddstui.book.state import LineKey
+from oddstui.tui.text import clean
+
+#: How long a changed price shows ▲/▼, in seconds.
+FLASH_SECONDS = 3.0
+#: A price unchanged for this long (seconds) is dimmed: live, and before kick-off.
+STALE_LIVE, STALE_PENDING = 90.0, 1800.0
+
+# Sides in the order a trader reads them; unknown sides follow in name order.
+SIDE_ORDER = (
+    "home",
+    "draw",
+    "away",
+    "over",
+    "under",
+    "yes",
+    "no",
+    "odd",
+    "even",
+    "layHome",
+    "layDraw",
+    "layAway",
+)
+SIDE_LABELS = {
+    "home": "Home",
+    "draw": "Draw",
+    "away": "Away",
+    "over": "Over",
+    "under": "Under",
+    "yes": "Yes",
+    "no": "No",
+    "odd": "Odd",
+    "even": "Even",
+    "layHome": "Lay 1",
+    "layDraw": "Lay X",
+    "layAway": "Lay 2",
+}
+# The markets a trader looks at first; the rest follow in name order.
+FIRST_MARKETS = ("ML", "Spread", "Totals")
+
+
+@dataclass(frozen=True, slots=True)
+class PriceFigure:
+    """One bookmaker's price on one side."""
+
+    price: float | None
+    move: int = 0  # +1 / -1 while the last change still flashes, else 0
+    best: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GridRow:
+    """One bookmaker's line of the grid."""
+
+    bookmaker: str
+    url: str | None
+    prices: tuple[PriceFigure, ...]  # in the order of the sides asked for
+    margin: float | None  # the bookmaker's hold on this line, when every side is quoted
+    age: float | None  # seconds since any price of this line last changed
+    stale: bool
+    received: float  # receive stamp of the newest message behind this row
+
+
+def side_order(sides: Iterable[str]) -> list[str]:
+    rank = {side: i for i, side in enumerate(SIDE_ORDER)}
+    return sorted(set(sides), key=lambda side: (rank.get(side, len(rank)), side))
+
+
+def side_label(side: str) -> str:
+    return SIDE_LABELS.get(side) or clean(side).capitalize()
+
+
+def market_order(names: Iterable[str]) -> list[str]:
+    rank = {name: i for i, name in enumerate(FIRST_MARKETS)}
+    return sorted(set(names), key=lambda name: (rank.get(name, len(rank)), name.lower()))
+
+
+def line_text(market: str, line: LineKey) -> str:
+    """`-1.5` for a handicap, `2.5` for a total, the label (player) first when there is one."""
+    hdp, label = line
+    parts = []
+    if label:
+        parts.append(clean(label))
+    if hdp is not None:
+        signed = "spread" in market.lower() or "handicap" in market.lower()
+        parts.append(f"{hdp:+g}" if signed else f"{hdp:g}")
+    return " ".join(parts) if parts else "–"
+
+
+def main_line(book: OddsBook, event_id: int, market: str) -> LineKey | None:
+    """The line most bookmakers quote; among those, the most balanced (prices closest)."""
+    best: tuple[int, float, LineKey] | None = None
+    for line in book.lines(event_id, market):
+        quotes = book.quotes(event_id, market, line)
+        balance = _balance(quotes.values())
+        candidate = (len(quotes), -balance, line)
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    return None if best is None else best[2]
+
+
+def _balance(quotes: Iterable[dict[str, float]]) -> float:
+    """How far apart the first two sides are, on average (0 for an even line)."""
+    gaps = []
+    for prices in quotes:
+        values = [prices[side] for side in side_order(prices)[:2]]
+        if len(values) == 2:
+            gaps.append(abs(math.log(values[0] / values[1])))
+    return sum(gaps) / len(gaps) if gaps else math.inf
+
+
+def sides_of(book: OddsBook, event_id: int, market: str, line: LineKey) -> list[str]:
+    quotes = book.quotes(event_id, market, line)
+    return side_order(side for prices in quotes.values() for side in prices)
+
+
+def grid_rows(
+    book: OddsBook,
+    event_id: int,
+    market: str,
+    line: LineKey,
+    sides: list[str],
+    now: float,
+    *,
+    live: bool,
+    trusted: bool = True,
+) -> list[GridRow]:
+    """Every bookmaker quoting this market (on any line), in name order.
+
+    `now` is on the book's clock (the feed's receive stamps). A bookmaker that quotes the
+    market but not this line gets a row of missing prices, so rows don't come and go as
+    lines move.
+    """
+    state = book.event(event_id)
+    if state is None:
+        return []
+    best = book.best(event_id, market, line, sides)
+    stale_after = STALE_LIVE if live else STALE_PENDING
+    rows = []
+    for name in sorted(state.books):
+        bookmaker = state.books[name]
+        quote = bookmaker.markets.get(market)
+        if quote is None:
+            continue
+        entry = quote.line(line)
+        prices = entry.prices if entry is not None else {}
+        figures = []
+        changed = -math.inf
+        for side in sides:
+            price = prices.get(side)
+            if price is None:
+                figures.append(PriceFigure(None))
+                continue
+            changed = max(changed, quote.changed_at(line, side))
+            move = quote.moves.get((line, side))
+            flashing = move is not None and move.direction and now - move.since < FLASH_SECONDS
+            top = best.get(side)
+            figures.append(
+                PriceFigure(
+                    price,
+                    move.direction if flashing and move is not None else 0,
+                    top is not None and price >= top[0],
+                )
+            )
+        quoted = [figure.price for figure in figures if figure.price is not None]
+        hold = margin(quoted) if sides and len(quoted) == len(sides) >= 2 else None
+        age = max(now - changed, 0.0) if changed > -math.inf else None
+        rows.append(
+            GridRow(
+                bookmaker=name,
+                url=bookmaker.url,
+                prices=tuple(figures),
+                margin=hold,
+                age=age,
+                stale=not trusted or (age is not None and age > stale_after),
+                received=quote.received,
+            )
+        )
+    return rows
+
+
+def age_text(seconds: float | None) -> str:
+    """`4s`, `12m`, `3h`; coarse on purpose, so the column changes rarely."""
+    if seconds is None:
+        return "–"
+    if seconds < 60:
+        return f"{int(seconds)}s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)}m"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)}h"
+    return f"{int(seconds // 86400)}d"
+
+
+def margin_text(value: float | None) -> str:
+    return "–" if value is None else f"{value * 100:.1f}%"

@@ -1,0 +1,92 @@
+"""The benchmark's baseline: a DataTable updated cell by cell on every feed message.
+
+This is how a grid is usually first written: the feed thread hands each odds message to the UI,
+which calls `update_cell(..., update_width=True)` for every price in it. `benchmarks/tui_live.py`
+runs it (`ODDSTUI_NAIVE_GRID=1`) to show what coalescing and cell-region repaints save. It is
+never used otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from oddstui.api.messages import OddsMessage
+from oddstui.book.formats import OddsFormat, format_price
+from oddstui.book.state import LineKey
+from oddstui.tui.paint_log import PaintLog
+from oddstui.tui.text import plain
+
+
+class NaiveGrid(DataTable[Text]):
+    """Rows = bookmakers, columns = sides; one `update_cell` per price of every message."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row")
+        self._book: Any = None
+        self._original_apply: Any = None
+        self._target: tuple[int, str, LineKey] | None = None
+        self._sides: list[str] = []
+        self._fmt: OddsFormat = "decimal"
+        self._log: PaintLog | None = None
+
+    def attach(
+        self,
+        book: Any,
+        event_id: int,
+        market: str,
+        line: LineKey,
+        sides: list[str],
+        fmt: OddsFormat,
+        log: PaintLog | None,
+    ) -> None:
+        """Show this market and line, and from now on take every message of the event."""
+        self.detach()
+        self.clear(columns=True)
+        self._target, self._sides, self._fmt, self._log = (event_id, market, line), sides, fmt, log
+        self.add_column("Bookmaker", key="book")
+        for side in sides:
+            self.add_column(side.capitalize(), key=side)
+        loop = asyncio.get_running_loop()
+        original = book.apply
+
+        def apply(message: Any) -> None:
+            original(message)
+            if type(message) is OddsMessage and message.event_id == event_id:
+                loop.call_soon_threadsafe(self._take_message, message)
+
+        self._book, self._original_apply = book, original
+        book.apply = apply
+
+    def detach(self) -> None:
+        if self._book is not None:
+            self._book.apply = self._original_apply
+            self._book = None
+
+    def on_unmount(self) -> None:
+        self.detach()
+
+    def _take_message(self, message: OddsMessage) -> None:
+        if self._target is None:
+            return
+        _, market, line = self._target
+        updated = False
+        for quote in message.markets:
+            if quote.name != market:
+                continue
+            for entry in quote.lines:
+                if entry.key != line:
+                    continue
+                row = message.bookie
+                if row not in self.rows:
+                    self.add_row(plain(row), *[Text("") for _ in self._sides], key=row)
+                for side in self._sides:
+                    price = entry.prices.get(side)
+                    text = Text(format_price(price, self._fmt), justify="right")
+                    self.update_cell(row, side, text, update_width=True)
+                    updated = True
+        if updated and self._log is not None:
+            self.call_after_refresh(self._log.painted, message.received)
