@@ -68,7 +68,10 @@ class OddsBook:
             self.apply(message)
 
     def install_snapshot(
-        self, records: Iterable[OddsRecord], received: float | None = None
+        self,
+        records: Iterable[OddsRecord],
+        received: float | None = None,
+        requested: Iterable[int] = (),
     ) -> None:
         """Replace the state of these events with REST odds records (GET /odds, /odds/multi).
 
@@ -76,11 +79,22 @@ class OddsBook:
         (a snapshot fetched in chunks of 30 bookmakers) are joined first. Prices that differ
         from what the book held are recorded as moves, so a resync still flashes what changed.
         It runs to completion before the caller can read the book, so no one sees half a
-        snapshot.
+        snapshot. Events in ``requested`` that the service no longer returned lose their
+        bookmakers (their header and scores stay).
         """
         now = self._clock() if received is None else received
-        for record in _joined(records):
+        joined = _joined(records)
+        for record in joined:
             self._install_record(record, now)
+        returned = {record.event.id for record in joined}
+        for event_id in requested:
+            state = self._events.get(event_id)
+            if event_id not in returned and state is not None:
+                for bookie, held in state.books.items():
+                    for name in held.markets:
+                        self._changes.add((event_id, bookie, name))
+                    self._changes.add((event_id, bookie))
+                state.books = {}
 
     def update_events(self, events: Iterable[Event], received: float | None = None) -> None:
         """Refresh headers, status, scores and clocks from REST events (/events, /events/live)."""

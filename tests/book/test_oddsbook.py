@@ -261,3 +261,12 @@ def test_a_snapshot_fetched_in_bookmaker_chunks_keeps_every_chunk() -> None:
     assert book.bookmakers(7) == ["Bet365", "Unibet"]
     state = book.event(7)
     assert state is not None and set(state.urls) == {"Bet365", "Unibet"}
+
+
+def test_a_requested_event_missing_from_the_snapshot_loses_its_prices() -> None:
+    book, _ = snapshot_book()
+    book.take_changes()
+    book.install_snapshot([], requested=[7])
+    assert book.bookmakers(7) == []
+    assert 7 in book
+    assert (7, "Pinnacle", "ML") in book.take_changes()
