@@ -347,6 +347,9 @@ class FeedClient:
         url = feed_url(self._base_url, self._key, self.filters, resume_from)
         self._set_state(FeedState.CONNECTING, "connecting")
         ws = await self._handshake(url)
+        if self._stop_requested:  # stop() arrived during the handshake
+            await ws.close()
+            raise _Retry(0.0, "stopped")
         if self.counters.connects > 1:
             self.counters.reconnects += 1
         opened = self._clock()
@@ -483,20 +486,13 @@ class FeedClient:
         applied_before = counters.messages
         with self.lock:
             for message in messages:
-                kind = type(message)
-                if self._buffer is not None and (
-                    kind is OddsMessage or kind is ScoreMessage or kind is StatusMessage
-                ):
-                    self._buffer.append(message)
-                elif kind is OddsMessage:
-                    self._apply_odds(message)  # type: ignore[arg-type]
-                elif kind is ScoreMessage or kind is StatusMessage:
-                    self.book.apply(message)
-                    counters.messages += 1
-                elif kind is Welcome:
-                    self._on_welcome(message, gen)  # type: ignore[arg-type]
-                elif kind is ResyncRequired:
-                    self._on_resync_required(message, gen)  # type: ignore[arg-type]
+                try:
+                    self._dispatch(message, gen)
+                except Exception:  # a message the book cannot take must not end the feed
+                    counters.malformed += 1
+                    if now - self._last_malformed_warning >= 60.0:
+                        self._last_malformed_warning = now
+                        log.exception("feed: a message could not be applied; skipped")
         refresh = self._silent
         self._silent = False
         if self._replay_target is not None and self._resync_task is None:
@@ -506,6 +502,22 @@ class FeedClient:
             refresh = True
         if refresh:
             self._refresh_state()
+
+    def _dispatch(self, message: Message, gen: int) -> None:
+        kind = type(message)
+        if self._buffer is not None and (
+            kind is OddsMessage or kind is ScoreMessage or kind is StatusMessage
+        ):
+            self._buffer.append(message)
+        elif kind is OddsMessage:
+            self._apply_odds(message)  # type: ignore[arg-type]
+        elif kind is ScoreMessage or kind is StatusMessage:
+            self.book.apply(message)
+            self.counters.messages += 1
+        elif kind is Welcome:
+            self._on_welcome(message, gen)  # type: ignore[arg-type]
+        elif kind is ResyncRequired:
+            self._on_resync_required(message, gen)  # type: ignore[arg-type]
 
     def _apply_odds(self, message: OddsMessage) -> bool:
         """Apply one odds message unless its seq is at or below the cursor (or its event's floor
