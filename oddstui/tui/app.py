@@ -75,7 +75,7 @@ class OddsApp(App[int]):
         Binding("5", "switch_mode('value')", "Value", show=False, id="screen-value"),
         Binding("6", "switch_mode('dropping')", "Drops", show=False, id="screen-dropping"),
         Binding("escape", "back", "Back", id="back"),
-        Binding("question_mark", "help", "Help", id="help"),
+        Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("r", "reconnect", "Reconnect", show=False, id="reconnect"),
         Binding("q", "quit", "Quit", id="quit"),
     ]

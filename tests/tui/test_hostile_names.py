@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from textual.app import App, ComposeResult
 
 from oddstui.tui import cells
-from oddstui.tui.text import plain
 from oddstui.tui.state import EventView, FeedStatus
+from oddstui.tui.text import plain
 from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.status_bar import FeedBanner
 from tests.tui.screen_text import screen_segments, screen_text

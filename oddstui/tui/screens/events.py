@@ -15,9 +15,9 @@ from oddstui.tui.widgets.patch_table import PatchTable
 COLUMNS = [
     ("star", "★", 1),
     ("start", "Start", 12),
-    ("event", "Event", 34),
-    ("status", "Status", 9),
-    ("score", "Score", 7),
+    ("event", "Event", 26),
+    ("status", "Status", 8),
+    ("score", "Score", 6),
     ("clock", "Clock", 6),
     ("books", "Books", 5),
 ]

@@ -18,7 +18,7 @@ COLUMNS = [
     ("sport", "Sport", 10),
     ("event", "Event", 27),
     ("score", "Score", 6),
-    ("clock", "Clock", 5),
+    ("clock", "Clock", 6),
     ("detail", "Period", 10),
     ("periods", "Periods", 20),
     ("books", "Books", 5),

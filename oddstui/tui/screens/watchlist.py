@@ -21,7 +21,7 @@ COLUMNS = [
     ("start", "Start", 12),
     ("status", "Status", 9),
     ("score", "Score", 6),
-    ("clock", "Clock", 5),
+    ("clock", "Clock", 6),
     ("league", "League", 28),
 ]
 

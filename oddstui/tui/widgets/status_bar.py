@@ -30,7 +30,7 @@ BANNERS = {
         "Replaced: another client opened a feed with this key. Figures are frozen. "
         "Press r to take the feed back."
     ),
-    "unauthorized": "Unauthorized: the service refused the API key. Figures are not live.",
+    "unauthorized": "Unauthorized: the service refused this API key. Figures are not live.",
 }
 
 
