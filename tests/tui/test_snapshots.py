@@ -1,5 +1,7 @@
 """Snapshots of every screen at 120x40 and 80x24, from a recorded state with time frozen.
 
+The Event screen's snapshots live with the Event screen's tests (tests/tui/test_event_*.py).
+
 Regenerate after an intended change: `pytest tests/tui/test_snapshots.py --snapshot-update`.
 """
 
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.tui.recorded import live_ids, load, recorded_app
+from tests.tui.recorded import load, recorded_app
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -45,7 +47,6 @@ SCREENS: dict[str, tuple[str, Callable[[Any], object] | None]] = {
     "sports": ("sports", None),
     "leagues": ("sports", lambda app: app.open_sport("football")),
     "events": ("sports", lambda app: app.open_league("football", load()["league"])),
-    "event": ("live", lambda app: app.open_event(live_ids(load())[0])),
     "watchlist": ("watchlist", None),
     "arbitrage": ("arbitrage", None),
     "value": ("value", None),
