@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -53,14 +54,17 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
 
 
 def _feed_hub(svc: ServiceContext) -> Any:
-    """The feed's hook: `oddstui.service.feed.FeedHub(world, accounts)`, if it is there.
+    """The feed's hook: `FeedHub(world, accounts)` from `oddstui.service.feed.hub`, if present.
 
     The hub gives `routes()` (mounted under /v3) and `async shutdown()` (called on SIGTERM before
     the HTTP server stops, so clients see close code 1001).
     """
-    try:
-        from oddstui.service.feed import FeedHub  # type: ignore[attr-defined]
-    except ImportError:
-        log.debug("no feed hub; serving REST only")
-        return None
-    return FeedHub(svc.world, svc.accounts)
+    for name in ("oddstui.service.feed.hub", "oddstui.service.feed"):
+        try:
+            hub = getattr(importlib.import_module(name), "FeedHub", None)
+        except ImportError:
+            continue
+        if hub is not None:
+            return hub(svc.world, svc.accounts)
+    log.debug("no feed hub; serving REST only")
+    return None

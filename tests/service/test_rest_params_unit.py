@@ -36,10 +36,28 @@ def parse(**raw: str) -> dict:
 
 
 def test_defaults_and_types() -> None:
-    values = parse(limit="7", minDrop="2.5", flag="TRUE", window="12h", ids="3, 1,3",
-                   books="A,,B", to="2026-09-20T13:00:00Z", query=" abc ", other="ignored")
-    assert values == {"limit": 7, "minDrop": 2.5, "flag": True, "window": "12h", "ids": [3, 1],
-                      "books": ["A", "B"], "to": 1789909200.0, "query": "abc", "need": "x"}
+    values = parse(
+        limit="7",
+        minDrop="2.5",
+        flag="TRUE",
+        window="12h",
+        ids="3, 1,3",
+        books="A,,B",
+        to="2026-09-20T13:00:00Z",
+        query=" abc ",
+        other="ignored",
+    )
+    assert values == {
+        "limit": 7,
+        "minDrop": 2.5,
+        "flag": True,
+        "window": "12h",
+        "ids": [3, 1],
+        "books": ["A", "B"],
+        "to": 1789909200.0,
+        "query": "abc",
+        "need": "x",
+    }
     assert parse()["limit"] == 50 and parse(limit="")["limit"] == 50
 
 

@@ -171,7 +171,7 @@ ROUTES = (
                 NUMBER,
                 "minimum drop in percent in the window",
                 default=0.0,
-                minimum=-100,
+                minimum=0,
                 maximum=100,
             ),
             Param(

@@ -1,0 +1,102 @@
+"""Keys, plans, the hourly limit and its headers, and the bookmaker selection."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import httpx
+
+from tests.service.conftest import PAID_SELECTION, Service
+from tests.service.helpers import error, get, ok, parse_time
+
+KEYED = ["/leagues?sport=football", "/bookmakers/selected", "/events/live"]
+
+
+def test_missing_or_unknown_key_is_401_without_rate_headers(
+    http: httpx.Client, service: Service
+) -> None:
+    for path in KEYED:
+        response = http.get(path)
+        error(response, 401, "apiKey")
+        assert "x-ratelimit-limit" not in response.headers
+        error(http.get(path, params={"apiKey": "k-not-an-account"}), 401, "apiKey")
+
+
+def test_error_never_echoes_the_key(http: httpx.Client, service: Service) -> None:
+    response = http.get("/leagues", params={"apiKey": "k-secret-guess-123"})
+    assert "k-secret-guess-123" not in response.text
+    response = get(http, service, "/leagues", sport="no-such-sport")
+    assert service.key not in response.text
+
+
+def test_rate_headers_on_every_keyed_response(http: httpx.Client, service: Service) -> None:
+    before = get(http, service, "/bookmakers/selected", key=service.keys.default)
+    after = get(http, service, "/leagues", key=service.keys.default)  # 400: counted too
+    assert after.status_code == 400
+    for response in (before, after):
+        assert response.headers["x-ratelimit-limit"] == "5000"
+        reset = parse_time(response.headers["x-ratelimit-reset"])
+        now = datetime.now(UTC)
+        assert now - timedelta(seconds=5) < reset <= now + timedelta(hours=1, seconds=5)
+    assert int(after.headers["x-ratelimit-remaining"]) == (
+        int(before.headers["x-ratelimit-remaining"]) - 1
+    )
+
+
+def test_sports_and_bookmakers_are_not_counted(http: httpx.Client, service: Service) -> None:
+    first = get(http, service, "/bookmakers/selected", key=service.keys.nofeed)
+    for _ in range(3):
+        ok(http.get("/sports", params={"apiKey": service.keys.nofeed}))
+        ok(http.get("/bookmakers"))
+    second = get(http, service, "/bookmakers/selected", key=service.keys.nofeed)
+    assert int(second.headers["x-ratelimit-remaining"]) == (
+        int(first.headers["x-ratelimit-remaining"]) - 1
+    )
+    assert "x-ratelimit-limit" not in http.get("/sports").headers
+
+
+def test_over_the_hourly_limit_is_429_with_retry_after(
+    http: httpx.Client, service: Service
+) -> None:
+    tiny = service.keys.tiny
+    remaining = [get(http, service, "/bookmakers/selected", key=tiny) for _ in range(3)]
+    assert [r.status_code for r in remaining] == [200, 200, 200]
+    assert [r.headers["x-ratelimit-remaining"] for r in remaining] == ["2", "1", "0"]
+    refused = get(http, service, "/bookmakers/selected", key=tiny)
+    error(refused, 429, "limit")
+    retry = int(refused.headers["retry-after"])
+    assert 3500 <= retry <= 3600
+    assert refused.headers["x-ratelimit-remaining"] == "0"
+    # other keys are not affected, and unkeyed endpoints still answer
+    ok(get(http, service, "/bookmakers/selected"))
+    ok(http.get("/sports"))
+
+
+def test_free_plan_gets_403_on_dropping_odds_only(http: httpx.Client, service: Service) -> None:
+    error(get(http, service, "/dropping-odds", key=service.keys.free), 403, "paid")
+    ok(get(http, service, "/dropping-odds", key=service.keys.paid))
+    ok(get(http, service, "/leagues", key=service.keys.free, sport="tennis"))
+
+
+def test_selection_from_the_accounts_file_and_default(http: httpx.Client, service: Service) -> None:
+    paid = ok(get(http, service, "/bookmakers/selected"))
+    assert paid == {"bookmakers": list(PAID_SELECTION), "count": len(PAID_SELECTION)}
+    default = ok(get(http, service, "/bookmakers/selected", key=service.keys.free))
+    assert 8 <= default["count"] == len(default["bookmakers"]) <= 16
+    known = {b["name"] for b in ok(http.get("/bookmakers"))}
+    assert set(default["bookmakers"]) <= known
+
+
+def test_put_selection(http: httpx.Client, service: Service) -> None:
+    key = service.keys.nofeed
+    url = "/bookmakers/selected/select"
+    chosen = ok(http.put(url, params={"apiKey": key, "bookmakers": "Pinnacle, Bet365,Pinnacle"}))
+    assert chosen == {"bookmakers": ["Pinnacle", "Bet365"], "count": 2}
+    assert ok(get(http, service, "/bookmakers/selected", key=key)) == chosen
+    bad = http.put(url, params={"apiKey": key, "bookmakers": "Bet365,bet365,Nope Bet"})
+    error(bad, 400, "bookmakers")
+    assert bad.json()["invalidBookmakers"] == ["bet365", "Nope Bet"]
+    assert ok(get(http, service, "/bookmakers/selected", key=key)) == chosen  # unchanged
+    error(http.put(url, params={"apiKey": key}), 400, "bookmakers", "required")
+    error(http.put(url, params={"bookmakers": "Bet365"}), 401)
+    error(http.get(url, params={"apiKey": key}), 405)
