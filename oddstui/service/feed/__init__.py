@@ -1,0 +1,8 @@
+"""The service's WebSocket feed at `{base}/ws`: filters, fan-out, replay, backpressure.
+
+`FeedHub(world, accounts)` gives `routes()` to mount under `/v3` and `async shutdown()`.
+"""
+
+from oddstui.service.feed.hub import FeedHub
+
+__all__ = ["FeedHub"]

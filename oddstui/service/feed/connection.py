@@ -1,0 +1,173 @@
+"""One accepted feed connection: its filters, its bounded send queue and its two tasks.
+
+The hub fills a connection synchronously (`add`, then `flush` once per tick); a writer task
+drains the queue to the socket and a reader task waits for the client to go away, ignoring any
+text it sends. The queue is bounded in characters: a client that stops reading is closed with
+4008 instead of stalling the others or growing the service's memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from oddstui.service.feed.params import FeedFilter
+
+REPLACED = (4000, "replaced by a newer connection")
+SLOW_CONSUMER = (4008, "slow consumer")
+GOING_AWAY = (1001, "service shutting down")
+
+
+class Socket(Protocol):
+    """The part of Starlette's WebSocket the connection uses."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+    async def receive(self) -> Any: ...
+
+
+class FeedConnection:
+    """A connection's state; every method except `run` is synchronous and never blocks."""
+
+    def __init__(
+        self,
+        socket: Socket,
+        key: str,
+        feed_filter: FeedFilter,
+        *,
+        queue_limit: int,
+        frame_limit: int,
+        close_timeout: float,
+    ) -> None:
+        self.socket = socket
+        self.key = key
+        self.filter = feed_filter
+        self.market_key = feed_filter.market_key
+        self._queue_limit = queue_limit
+        self._bound = queue_limit  # raised once to make room for a replay
+        self._frame_limit = frame_limit
+        self._close_timeout = close_timeout
+        self._pending: list[str] = []
+        self._frames: deque[str] = deque()
+        self._queued = 0
+        self._wake = asyncio.Event()
+        self._closing: tuple[int, str] | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+
+    @property
+    def closing(self) -> bool:
+        return self._closing is not None
+
+    @property
+    def queued(self) -> int:
+        """Characters waiting in the send queue (the frame being written is not counted)."""
+        return self._queued
+
+    def add(self, text: str) -> None:
+        """One message for the frame of the current tick."""
+        if self._closing is None:
+            self._pending.append(text)
+
+    def add_all(self, texts: Iterable[str]) -> None:
+        if self._closing is None:
+            self._pending.extend(texts)
+
+    def flush(self, *, allowance: bool = False) -> None:
+        """End of tick: the pending messages become newline-joined frames on the queue.
+
+        With `allowance` (the welcome and replay) the bound grows by what this flush queues,
+        so a large compacted replay does not count as slowness; it shrinks back once drained.
+        """
+        if not self._pending or self._closing is not None:
+            self._pending.clear()
+            return
+        frames = list(self._frames_of(self._pending))
+        self._pending = []
+        size = sum(len(frame) for frame in frames)
+        if allowance:
+            self._bound = self._queued + size + self._queue_limit
+        elif self._queued + size > self._bound:
+            self.close(*SLOW_CONSUMER)
+            return
+        self._frames.extend(frames)
+        self._queued += size
+        self._wake.set()
+
+    def _frames_of(self, texts: list[str]) -> Iterable[str]:
+        # One frame per tick, split only when it would be unreasonably large for a client.
+        start, size = 0, 0
+        for index, text in enumerate(texts):
+            if size and size + len(text) > self._frame_limit:
+                yield "\n".join(texts[start:index])
+                start, size = index, 0
+            size += len(text) + 1
+        yield "\n".join(texts[start:])
+
+    def close(self, code: int, reason: str) -> None:
+        """Drop what is queued and close with `code` as soon as the socket takes it.
+
+        A client that never reads again cannot take a close frame either; after
+        `close_timeout` the connection is abandoned (its queue is already freed).
+        """
+        if self._closing is not None:
+            return
+        self._closing = (code, reason)
+        self._pending.clear()
+        self._frames.clear()
+        self._queued = 0
+        self._wake.set()
+        if self._writer is not None and not self._writer.done():
+            loop = asyncio.get_running_loop()
+            self._deadline = loop.call_later(self._close_timeout, self._writer.cancel)
+
+    async def run(self) -> None:
+        """Serve until the client leaves or the connection is closed; never raises."""
+        self._writer = asyncio.create_task(self._write())
+        reader = asyncio.create_task(self._read())
+        try:
+            done, _ = await asyncio.wait(
+                {self._writer, reader}, return_when=asyncio.FIRST_COMPLETED
+            )
+            if self._writer in done and not reader.done():
+                # The close frame went out: give the client a moment to answer it.
+                await asyncio.wait({reader}, timeout=self._close_timeout)
+        finally:
+            if self._closing is None:
+                self._closing = (1000, "")
+            for task in (self._writer, reader):
+                task.cancel()
+            with contextlib.suppress(BaseException):
+                await asyncio.gather(self._writer, reader, return_exceptions=True)
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._frames.clear()
+            self._queued = 0
+
+    async def _write(self) -> None:
+        with contextlib.suppress(Exception):
+            while self._closing is None:
+                if not self._frames:
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                frame = self._frames.popleft()
+                self._queued -= len(frame)
+                if self._queued <= self._queue_limit:
+                    self._bound = self._queue_limit
+                await self.socket.send_text(frame)
+            code, reason = self._closing
+            await self.socket.close(code, reason)
+
+    async def _read(self) -> None:
+        # Text from the client is ignored; only its going away matters.
+        with contextlib.suppress(Exception):
+            while True:
+                message = await self.socket.receive()
+                if message.get("type") == "websocket.disconnect":
+                    return

@@ -1,0 +1,259 @@
+"""The feed hub: handshake, one connection per key, fan-out of world changes, replay, shutdown.
+
+Consistency rests on one rule: the world mutates only inside `step()`, which never awaits, and
+the hub reads the journal and registers a connection in one synchronous block. So a connection
+that opens with `lastSeq=S` (for instance the `X-Service-Seq` of a REST snapshot) gets every
+change after S exactly once: those already journaled through the replay, later ones live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.responses import JSONResponse
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket
+
+from oddstui.service.feed.connection import GOING_AWAY, REPLACED, FeedConnection
+from oddstui.service.feed.fanout import TickCache
+from oddstui.service.feed.logs import quiet_denials
+from oddstui.service.feed.messages import (
+    DELETED,
+    RESYNC_AHEAD,
+    RESYNC_TOO_OLD,
+    resync_text,
+    score_text,
+    status_text,
+    welcome_text,
+)
+from oddstui.service.feed.params import ODDS, SCORES, STATUS, BadFilter, FeedFilter, parse_filter
+from oddstui.service.feed.source import OddsChange, WorldView
+from oddstui.service.world.model import LIVE, PENDING, Event
+
+BAD_KEY = "Invalid or missing API key. Pass it as the apiKey query parameter"
+NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"
+SHUTTING_DOWN = "The service is shutting down"
+
+QUEUE_LIMIT = 4 * 1024 * 1024  # characters queued per connection before it is a slow consumer
+FRAME_LIMIT = 256 * 1024  # a tick's frame is split beyond this, for clients' message limits
+CLOSE_TIMEOUT = 5.0
+
+
+class FeedHub:
+    """The WebSocket feed at `{base}/ws` over a `World` and the service's `Accounts`."""
+
+    def __init__(
+        self,
+        world: Any,
+        accounts: Any,
+        *,
+        queue_limit: int = QUEUE_LIMIT,
+        frame_limit: int = FRAME_LIMIT,
+        close_timeout: float = CLOSE_TIMEOUT,
+    ) -> None:
+        self._view = WorldView(world)
+        self._accounts = accounts
+        self._queue_limit = queue_limit
+        self._frame_limit = frame_limit
+        self._close_timeout = close_timeout
+        self._by_key: dict[str, FeedConnection] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._dirty: set[FeedConnection] = set()
+        self._flush_handle: asyncio.Handle | None = None
+        self._stopping = False
+        # Events seen live, so that a status filter also sees a live match being cancelled.
+        self._was_live = {event.id for event in world.events.values() if event.status == LIVE}
+        world.subscribe(self)
+        quiet_denials()
+
+    def routes(self) -> list[Any]:
+        return [WebSocketRoute("/ws", self.endpoint)]
+
+    @property
+    def connections(self) -> int:
+        return len(self._by_key)
+
+    # -- the handshake -------------------------------------------------------------------------
+
+    async def endpoint(self, websocket: WebSocket) -> None:
+        query = websocket.query_params
+        key = query.get("apiKey") or ""
+        account = self._accounts.get(key)
+        try:
+            if self._stopping:
+                raise _Denied(503, SHUTTING_DOWN)
+            if account is None:
+                raise _Denied(401, BAD_KEY)
+            if not account.feed:
+                raise _Denied(403, NO_FEED)
+            try:
+                feed_filter = parse_filter(query)
+            except BadFilter as error:
+                raise _Denied(400, str(error)) from None
+        except _Denied as denial:
+            response = JSONResponse({"error": denial.text}, status_code=denial.status)
+            await websocket.send_denial_response(response)
+            return
+        try:
+            await websocket.accept()
+        except Exception:  # the client left during the handshake
+            return
+        connection = FeedConnection(
+            websocket,
+            key,
+            feed_filter,
+            queue_limit=self._queue_limit,
+            frame_limit=self._frame_limit,
+            close_timeout=self._close_timeout,
+        )
+        self._open(connection, account)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await connection.run()
+        finally:
+            self._tasks.discard(task)
+            self._dirty.discard(connection)
+            if self._by_key.get(key) is connection:
+                del self._by_key[key]
+
+    def _open(self, connection: FeedConnection, account: Any) -> None:
+        """Register, then queue welcome and replay; synchronous, so no change slips between."""
+        older = self._by_key.get(connection.key)
+        if older is not None:
+            older.close(*REPLACED)
+        self._by_key[connection.key] = connection
+        if self._stopping:
+            connection.close(*GOING_AWAY)
+            return
+        seq = self._view.seq
+        feed_filter = connection.filter
+        selection = account.selection
+        connection.add(welcome_text(feed_filter, selection, seq))
+        if feed_filter.last_seq is not None and feed_filter.wants(ODDS):
+            if feed_filter.last_seq > seq:
+                connection.add(resync_text(RESYNC_AHEAD, seq))
+            else:
+                changes = self._view.replay_since(feed_filter.last_seq)
+                if changes is None:
+                    connection.add(resync_text(RESYNC_TOO_OLD, seq))
+                else:
+                    cache = TickCache(self._view)
+                    books = set(selection)
+                    connection.add_all(
+                        cache.text(change, connection.market_key)
+                        for change in changes
+                        if self._odds_wanted(feed_filter, books, change)
+                    )
+        connection.flush(allowance=True)
+
+    # -- the world's listener interface (called inside `World.step()`) ----------------------------
+
+    def on_odds(self, entries: Any) -> None:
+        listeners = [c for c in self._by_key.values() if c.filter.wants(ODDS) and not c.closing]
+        if not listeners:
+            return
+        changes = self._view.changes(entries)
+        cache = TickCache(self._view)
+        for connection in listeners:
+            account = self._accounts.get(connection.key)
+            books = set(account.selection) if account is not None else set()
+            feed_filter = connection.filter
+            texts = [
+                cache.text(change, connection.market_key)
+                for change in changes
+                if self._odds_wanted(feed_filter, books, change)
+            ]
+            if texts:
+                connection.add_all(texts)
+                self._mark(connection)
+
+    def on_score(self, event: Event) -> None:
+        text: str | None = None
+        for connection in self._by_key.values():
+            feed_filter = connection.filter
+            if not feed_filter.wants(SCORES) or not self._event_wanted(feed_filter, event):
+                continue
+            if not feed_filter.matches_status(event.status):
+                continue
+            if text is None:
+                text = score_text(event.id, self._view.now_iso(), event.scores.to_wire())
+            connection.add(text)
+            self._mark(connection)
+
+    def on_status(self, event: Event) -> None:
+        # A transition is seen by a status filter that matches either end of it.
+        before = _previous_status(event.status, event.id in self._was_live)
+        if event.status == LIVE:
+            self._was_live.add(event.id)
+        else:
+            self._was_live.discard(event.id)
+        text: str | None = None
+        for connection in self._by_key.values():
+            feed_filter = connection.filter
+            if not feed_filter.wants(STATUS) or not self._event_wanted(feed_filter, event):
+                continue
+            if not feed_filter.matches_status(event.status, *before):
+                continue
+            if text is None:
+                text = status_text(
+                    event.id, self._view.now_iso(), event.status, event.scores.to_wire()
+                )
+            connection.add(text)
+            self._mark(connection)
+
+    # -- filters -------------------------------------------------------------------------------
+
+    def _event_wanted(self, feed_filter: FeedFilter, event: Event) -> bool:
+        return feed_filter.matches_event(event.sport.slug, event.league.slug, event.id)
+
+    def _odds_wanted(self, feed_filter: FeedFilter, books: set[str], change: OddsChange) -> bool:
+        if change.bookie not in books:
+            return False
+        event = self._view.event(change.event_id)
+        if event is None:
+            return change.kind == DELETED
+        if not self._event_wanted(feed_filter, event):
+            return False
+        # A removal always reaches a client that may hold the event, whatever its status.
+        return change.kind == DELETED or feed_filter.matches_status(event.status)
+
+    # -- ticks and shutdown --------------------------------------------------------------------
+
+    def _mark(self, connection: FeedConnection) -> None:
+        self._dirty.add(connection)
+        if self._flush_handle is None:
+            # Runs right after the world's step returns: one frame per connection per tick.
+            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_handle = None
+        dirty, self._dirty = self._dirty, set()
+        for connection in dirty:
+            connection.flush()
+
+    async def shutdown(self) -> None:
+        """Close every connection with 1001 and wait (bounded) until they are gone."""
+        self._stopping = True
+        for connection in list(self._by_key.values()):
+            connection.close(*GOING_AWAY)
+        tasks = [task for task in self._tasks if not task.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=self._close_timeout + 1.0)
+
+
+class _Denied(Exception):
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+        self.text = text
+
+
+def _previous_status(status: str, was_live: bool) -> tuple[str, ...]:
+    if status == LIVE:
+        return (PENDING,)
+    if status == PENDING:
+        return ()
+    return (LIVE,) if was_live else (PENDING,)

@@ -1,0 +1,65 @@
+"""The feed's read-only view of the world: journal entries as `OddsChange`, markets, links.
+
+Everything the feed needs from `oddstui.service.world` goes through here, so the rest of the
+feed depends on this small surface only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from oddstui.service.world.model import Event, Market, iso
+
+
+class OddsChange(NamedTuple):
+    """One journal entry: the (event, bookie) pair that changed at `seq`."""
+
+    seq: int
+    kind: str  # created, updated, deleted or no_markets
+    event_id: int
+    bookie: str
+    timestamp: str  # ISO-8601, simulated time of the change
+
+
+class WorldView:
+    def __init__(self, world: Any) -> None:
+        self.world = world
+
+    @property
+    def seq(self) -> int:
+        return int(self.world.journal.seq)
+
+    def now_iso(self) -> str:
+        return iso(self.world.now())
+
+    def event(self, event_id: int) -> Event | None:
+        return self.world.events.get(event_id)
+
+    def changes(self, entries: Any) -> list[OddsChange]:
+        return [self._change(entry) for entry in entries]
+
+    def replay_since(self, last_seq: int) -> list[OddsChange] | None:
+        entries = self.world.journal.replay_since(last_seq)
+        return None if entries is None else self.changes(entries)
+
+    def _change(self, entry: Any) -> OddsChange:
+        return OddsChange(
+            seq=entry.seq,
+            kind=entry.kind,
+            event_id=entry.event_id,
+            bookie=entry.bookie,
+            timestamp=iso(entry.ts),
+        )
+
+    def url(self, event_id: int, bookie: str) -> str:
+        return str(self.world.bookie_url(self.world.events[event_id], bookie))
+
+    def markets(self, event_id: int, bookie: str) -> list[Market]:
+        """The bookie's current markets of the event, in the order of `markets_wire`."""
+        event = self.world.events.get(event_id)
+        if event is None:
+            return []
+        return list(event.quotes.get(bookie, {}).values())
+
+    def market_wire(self, market: Market, bookie: str) -> dict[str, Any]:
+        return market.to_wire(self.world.bookmakers[bookie].precision)
