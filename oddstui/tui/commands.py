@@ -22,6 +22,8 @@ SCREENS = (
 )
 #: The palette searches at most this many events (the most recent listings first).
 EVENT_LIMIT = 3000
+#: Hits shown per query.
+MAX_HITS = 30
 
 
 class JumpCommands(Provider):
@@ -58,10 +60,15 @@ class JumpCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
+        scored = []
         for text, command, help_text in self._targets():
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, _highlight(matcher, text), command, text=text, help=help_text)
+                scored.append((score, text, command, help_text))
+        # Only the best few: the palette draws every hit it gets, and thousands are slow.
+        scored.sort(key=lambda item: item[0], reverse=True)
+        for score, text, command, help_text in scored[:MAX_HITS]:
+            yield Hit(score, _highlight(matcher, text), command, text=text, help=help_text)
 
 
 def _highlight(matcher: Any, text: str) -> Content:
