@@ -18,7 +18,7 @@ class _EntryTexts:
 
     def __init__(self, head: str, markets: list[tuple[str, Any]] | None) -> None:
         self.head = head
-        self.markets = markets  # (casefolded name, Market), or None for deleted/no_markets
+        self.markets = markets  # (casefolded name, wire market), or None without markets
         self.by_filter: dict[frozenset[str], str] = {}
 
 
@@ -53,7 +53,7 @@ class TickCache:
         markets = None
         if change.kind in WITH_MARKETS:
             markets = [
-                (market.name.casefold(), market)
+                (str(market["name"]).casefold(), market)
                 for market in world.markets(change.event_id, change.bookie)
             ]
         return _EntryTexts(head, markets)
@@ -68,7 +68,7 @@ class TickCache:
             cache_key = (change.seq, folded)
             text = self._market_json.get(cache_key)
             if text is None:
-                text = dumps(self._world.market_wire(market, change.bookie))
+                text = dumps(market)
                 self._market_json[cache_key] = text
             texts.append(text)
         return odds_text(entry.head, texts)

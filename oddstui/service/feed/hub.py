@@ -9,7 +9,10 @@ change after S exactly once: those already journaled through the replay, later o
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from starlette.responses import JSONResponse
 from starlette.routing import WebSocketRoute
@@ -30,6 +33,23 @@ from oddstui.service.feed.messages import (
 from oddstui.service.feed.params import ODDS, SCORES, STATUS, BadFilter, FeedFilter, parse_filter
 from oddstui.service.feed.source import OddsChange, WorldView
 from oddstui.service.world.model import LIVE, PENDING, Event
+
+log = logging.getLogger("oddstui.service.feed")
+_Listener = TypeVar("_Listener", bound=Callable[..., None])
+
+
+def _guarded(method: _Listener) -> _Listener:
+    """A listener the world calls inside `step()`: a feed bug must never stop the world."""
+
+    @functools.wraps(method)
+    def guarded(*args: Any) -> None:
+        try:
+            method(*args)
+        except Exception:
+            log.exception("feed listener %s failed", method.__name__)
+
+    return guarded  # type: ignore[return-value]
+
 
 BAD_KEY = "Invalid or missing API key. Pass it as the apiKey query parameter"
 NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"
@@ -151,6 +171,7 @@ class FeedHub:
 
     # -- the world's listener interface (called inside `World.step()`) ----------------------------
 
+    @_guarded
     def on_odds(self, entries: Any) -> None:
         listeners = [c for c in self._by_key.values() if c.filter.wants(ODDS) and not c.closing]
         if not listeners:
@@ -170,6 +191,7 @@ class FeedHub:
                 connection.add_all(texts)
                 self._mark(connection)
 
+    @_guarded
     def on_score(self, event: Event) -> None:
         text: str | None = None
         for connection in self._by_key.values():
@@ -183,6 +205,7 @@ class FeedHub:
             connection.add(text)
             self._mark(connection)
 
+    @_guarded
     def on_status(self, event: Event) -> None:
         # A transition is seen by a status filter that matches either end of it.
         before = _previous_status(event.status, event.id in self._was_live)

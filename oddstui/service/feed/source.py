@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from oddstui.service.world.model import Event, Market, iso
+from oddstui.service.world.model import Event, iso
 
 
 class OddsChange(NamedTuple):
@@ -52,14 +52,11 @@ class WorldView:
         )
 
     def url(self, event_id: int, bookie: str) -> str:
-        return str(self.world.bookie_url(self.world.events[event_id], bookie))
+        return str(self.world.deep_link(self.world.events[event_id], bookie))
 
-    def markets(self, event_id: int, bookie: str) -> list[Market]:
-        """The bookie's current markets of the event, in the order of `markets_wire`."""
+    def markets(self, event_id: int, bookie: str) -> list[dict[str, Any]]:
+        """The bookie's current markets of the event: exactly `bookmakers[bookie]` of GET /odds."""
         event = self.world.events.get(event_id)
         if event is None:
             return []
-        return list(event.quotes.get(bookie, {}).values())
-
-    def market_wire(self, market: Market, bookie: str) -> dict[str, Any]:
-        return market.to_wire(self.world.bookmakers[bookie].precision)
+        return list(self.world.markets_wire(event, bookie))
