@@ -1,0 +1,135 @@
+"""Helpers for the feed's socket tests (no tests here): connect, read messages, REST calls.
+
+Every helper talks to a real `oddstui serve` over loopback with the `websockets` client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from tests.service.conftest import Service
+
+MARKETS = "ML,Spread,Totals"
+ODDS_TYPES = ("created", "updated", "deleted", "no_markets")
+
+
+def feed_url(service: Service, key: str | None = None, **params: Any) -> str:
+    query: dict[str, Any] = {"apiKey": service.key if key is None else key}
+    query.update({name: value for name, value in params.items() if value is not None})
+    if query["apiKey"] == "":
+        del query["apiKey"]
+    return service.base_url.replace("http://", "ws://", 1) + "/ws?" + urlencode(query)
+
+
+async def denied(service: Service, key: str | None = None, **params: Any) -> tuple[int, Any]:
+    """Open a handshake that must be refused; returns the HTTP status and the JSON body."""
+    try:
+        async with connect(feed_url(service, key, **params), open_timeout=10, proxy=None):
+            pass
+    except InvalidStatus as refused:
+        response = refused.response
+        assert response.headers["content-type"].startswith("application/json")
+        return response.status_code, json.loads(response.body or b"null")
+    raise AssertionError("the handshake was accepted")
+
+
+class Feed:
+    """A connected client that splits frames into JSON messages."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.frames = 0
+        self.welcome: dict[str, Any] = {}
+        self._buffer: list[dict[str, Any]] = []
+
+    async def next(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message; raises TimeoutError, or ConnectionClosed when the feed ends."""
+        while not self._buffer:
+            frame = await asyncio.wait_for(self.socket.recv(), timeout)
+            assert isinstance(frame, str), "the feed sends text frames"
+            self.frames += 1
+            self._buffer.extend(json.loads(line) for line in frame.split("\n") if line)
+        return self._buffer.pop(0)
+
+    async def collect(self, seconds: float) -> list[dict[str, Any]]:
+        """Every message that arrives within `seconds` (the connection must stay open)."""
+        messages: list[dict[str, Any]] = []
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                messages.append(await self.next(timeout=left))
+            except TimeoutError:
+                break
+        return messages
+
+    async def until(
+        self, done: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+    ) -> list[dict[str, Any]]:
+        """Messages up to and including the first for which `done` is true."""
+        messages: list[dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching message within {timeout} s")
+            message = await self.next(timeout=left)
+            messages.append(message)
+            if done(message):
+                return messages
+
+    async def closed(self, timeout: float = 15.0) -> tuple[int | None, str | None]:
+        """Read until the server closes; returns its close code and reason."""
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                await self.next(timeout=deadline - time.monotonic())
+        except ConnectionClosed as closed:
+            received = closed.rcvd
+            return (received.code, received.reason) if received else (None, None)
+        raise AssertionError("the connection stayed open")
+
+
+async def open_feed(service: Service, key: str | None = None, **params: Any) -> Feed:
+    """Connect and read the welcome message, checking it comes first."""
+    options: dict[str, Any] = {"open_timeout": 10, "proxy": None, "max_size": None}
+    options.update(params.pop("connect_options", {}))
+    socket = await connect(feed_url(service, key, **params), **options)
+    feed = Feed(socket)
+    welcome = await feed.next()
+    assert welcome["type"] == "welcome", welcome
+    feed.welcome = welcome
+    return feed
+
+
+def rest(service: Service, path: str, key: str | None = None, **params: Any) -> httpx.Response:
+    params["apiKey"] = service.key if key is None else key
+    return httpx.get(service.url(path), params=params, timeout=30.0)
+
+
+def rest_json(service: Service, path: str, **params: Any) -> Any:
+    response = rest(service, path, **params)
+    assert response.status_code == 200, (response.status_code, response.text[:300])
+    return response.json()
+
+
+def select_bookmakers(service: Service, names: list[str], key: str | None = None) -> list[str]:
+    response = httpx.put(
+        service.url("/bookmakers/selected/select"),
+        params={"apiKey": service.key if key is None else key, "bookmakers": ",".join(names)},
+        timeout=30.0,
+    )
+    assert response.status_code == 200, (response.status_code, response.text[:300])
+    return list(response.json()["bookmakers"])
+
+
+def odds_only(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in messages if m["type"] in ODDS_TYPES]
