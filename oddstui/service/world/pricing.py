@@ -15,6 +15,7 @@ from oddstui.service.world.model import Bookmaker, Line
 from oddstui.service.world.truth import Line3, mix
 
 MIN_PRICE, MAX_PRICE = 1.01, 501.0
+IN_PLAY_MARGIN = 2.5
 
 
 def book_quotes_market(book: Bookmaker, mdef: MarketDef, event_id: int) -> bool:
@@ -67,13 +68,14 @@ def _opinions(base: int, hdp: float | None, label: str | None, sides: int) -> tu
 
 def price_lines(
     book: Bookmaker, mdef: MarketDef, lines: list[Line3], event_id: int,
-    rng: random.Random | None, jitter: float = 0.3,
+    rng: random.Random | None, jitter: float = 0.3, live: bool = False,
 ) -> list[Line]:
-    """The book's lines for these true lines; `rng=None` quotes without jitter."""
+    """The book's lines for these true lines; `rng=None` quotes without jitter. In play, soft
+    books widen their margin."""
     sides = M.SIDES[mdef.kind]
     count = len(sides)
     base = mix(book.id, event_id, MARKET_IDS[mdef.name])
-    scale = 1.0 + book.margin
+    scale = 1.0 + book.margin * (IN_PLAY_MARGIN if live and not book.sharp else 1.0)
     noise = book.noise
     wobble = noise * jitter * _UNIFORM_SD
     factor = 10**book.precision

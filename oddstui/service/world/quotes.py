@@ -100,7 +100,7 @@ class Quoter:
             markets: dict[str, Market] = {}
             for mdef in self.offered(event, book, truth.tier_cap):
                 lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
-                                    event.id, None)
+                                    event.id, None, live=event.status == LIVE)
                 if lines:
                     markets[mdef.name] = Market(mdef.name, ts, lines, truth.version)
             event.quotes[name] = markets
@@ -133,7 +133,7 @@ class Quoter:
         changed = False
         for mdef in mdefs:
             lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
-                                event.id, rng)
+                                event.id, rng, live=event.status == LIVE)
             old = quotes.get(mdef.name)
             if not lines:
                 self.withdrawn.setdefault(event.id, {})[(book.name, mdef.name)] = truth.version

@@ -181,10 +181,12 @@ def true_lines(mdef: MarketDef, view: LiveView, truth: EventTruth, alt: int) -> 
             sigma = k * math.sqrt(max(rem_total / 2, 0.0))
         sigma_t = sigma * 1.1
         c = _centre(expect, mdef.step, mdef.half)
+        already = cur_h + cur_a if kind == M.TOTALS else \
+            (cur_h if kind == M.TEAM_HOME else cur_a)
         out = []
         for i in range(-alt, alt + 1):
             hdp = round(c + i * mdef.step, 2)
-            if hdp <= 0:
+            if hdp <= 0 or hdp < already:  # over has already won
                 continue
             p = phi((expect - hdp) / sigma_t) if sigma_t > 1e-6 else float(expect > hdp)
             out.append((hdp, None, (p, 1.0 - p)))

@@ -46,9 +46,8 @@ log = logging.getLogger(__name__)
 
 OPEN_QUOTES_WITHIN = 6 * 3600.0  # pending events this close get their quotes ahead of need
 OPEN_PER_STEP = 1
-DECAY_EVERY = 240.0  # simulated seconds between time-decay reprices of a live event
-MAX_MARKETS_PER_REQUOTE = 4
-RESCORE_DELAY = 30.0  # high-scoring sports reprice at most this often after scores
+DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live event
+MAX_MARKETS_PER_REQUOTE = 12
 LOW_SCORING = 15.0  # sports with fewer expected points suspend their books after a score
 DIRTY_BACKLOG_SECONDS = 2.0  # keep about this many seconds of follow-up work queued
 
@@ -114,9 +113,11 @@ class World:
         self._cancels: list[tuple[float, int]] = []  # heap of (cancel_at, id)
         self._opened_upto = 0  # how far through the start order quotes were opened
         self._due: dict[tuple[int, str], float] = {}
-        self._due_heap: list[tuple[float, int, str]] = []
+        self._due_heap: list[tuple[float, int, str]] = []  # pre-match follow-ups
+        self._due_live: list[tuple[float, int, str]] = []  # in-play follow-ups, served first
         self._suspended: dict[tuple[int, str], float] = {}
         self._next_decay: dict[int, float] = {}
+        self._inplay: dict[int, list[str]] = {}  # live event -> the books quoting in play
         self._wire: dict[tuple[int, str], list[dict[str, Any]]] = {}
         self._budget = 0.0
         self._pool: tuple[float, list[Event], list[float]] | None = None
@@ -180,6 +181,7 @@ class World:
             if fixture.start <= now:
                 engine = self._start_engine(event)
                 engine.advance(now - fixture.start)
+                self._refresh_view(event, engine)
                 if engine.finished:
                     event.status = SETTLED
                     del self._engines[event.id]
@@ -188,11 +190,15 @@ class World:
                 event.clock = engine.clock
                 self._live[event.id] = event
                 self._ensure_quotes(event)
+                self._choose_inplay(event)
                 continue
             heapq.heappush(self._upcoming, (event.start, event.id))
             if fixture.cancel_at is not None:
                 heapq.heappush(self._cancels, (fixture.cancel_at, event.id))
         self._open_upcoming(now, limit=12)
+        # What building touched is the starting state, not a change.
+        self._changed.clear()
+        self._created.clear()
 
     def _make_event(self, fixture: Fixture) -> Event:
         event_id = self._scheduler.next_event_id()
@@ -482,11 +488,13 @@ class World:
             self._quoter.truths[event_id].tier_cap = 3
             engine = self._start_engine(event)
             engine.advance(now - event.start)
+            self._refresh_view(event, engine)
             event.status = LIVE
             event.clock = engine.clock
             self._live[event_id] = event
             self._transition(event)
             kicked.add(event_id)
+            self._choose_inplay(event)
             self._reprice_all(event, now)
         return kicked
 
@@ -503,12 +511,16 @@ class World:
                 self._settle(event)
                 continue
             event.clock = engine.clock
-            self._refresh_view(event, engine)
+            # Prices follow the match in snapshots: at each score and every DECAY_EVERY
+            # seconds, so that books differ by how late they follow, not by when they
+            # happened to requote.
             if changed:
+                self._refresh_view(event, engine)
                 self._after_score(event, now)
             elif now >= self._next_decay.get(event_id, 0.0):
                 self._next_decay[event_id] = now + DECAY_EVERY
-                self._reprice_all(event, now)
+                self._refresh_view(event, engine)
+                self._reprice_all(event, now, core_only=True)
 
     def _settle(self, event: Event) -> None:
         event.status = SETTLED
@@ -517,6 +529,7 @@ class World:
         del self._live[event.id]
         del self._engines[event.id]
         self._next_decay.pop(event.id, None)
+        self._inplay.pop(event.id, None)
         self._close_books(event)
         self.history.drop_event(event.id)
         self._quoter.drop_event(event.id)
@@ -531,32 +544,56 @@ class World:
     # -- prices -----------------------------------------------------------------------------
     def _after_score(self, event: Event, now: float) -> None:
         spec = SPORT_BY_SLUG[event.sport.slug]
-        if spec.engine != "timed" or spec.total >= LOW_SCORING:
-            # Points come often here: reprice soon, not at every point.
-            soon = now + RESCORE_DELAY
-            if self._next_decay.get(event.id, soon) > soon:
-                self._next_decay[event.id] = soon
-            return
-        # A goal: every book moves; many suspend first and come back after their latency.
         truth = self._quoter.truths[event.id]
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
-        for name in event.bookmakers:
+        goal = spec.engine == "timed" and spec.total < LOW_SCORING
+        for name in self._quoting(event):
             book = self.bookmakers[name]
-            delay = book.latency * self.rng.uniform(0.5, 1.5)
-            if self._budget >= 2 and not book.sharp and self.rng.random() < 0.5:
+            if goal and self._budget >= 2 and not book.sharp and self.rng.random() < 0.5:
+                # After a goal many books suspend, then come back after their latency.
+                delay = book.latency * self.rng.uniform(0.5, 1.5)
                 self._suspended[(event.id, name)] = now + delay + 5.0
                 self._wire.pop((event.id, name), None)
                 self._touch(event.id, name)
                 self._budget -= 2  # the suspension and the return
             else:
-                self._schedule(event.id, name, now + delay)
+                self._follow(event.id, book, now)
 
-    def _reprice_all(self, event: Event, now: float) -> None:
+    def _reprice_all(self, event: Event, now: float, core_only: bool = False) -> None:
         truth = self._quoter.truths[event.id]
-        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
+        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
+                          if not core_only or m.tier <= 1])
+        for name in self._quoting(event):
+            self._follow(event.id, self.bookmakers[name], now)
+
+    def _quoting(self, event: Event) -> list[str]:
+        """The books quoting the event now: all of them before kickoff, a subset in play."""
+        inplay = self._inplay.get(event.id)
+        return event.bookmakers if inplay is None else inplay
+
+    def _follow(self, event_id: int, book: Bookmaker, now: float) -> None:
+        """Schedule a book to follow a move: sharp books at once and first, others after
+        their latency (which is where stale quotes, value bets and arbitrage come from)."""
+        if event_id in self._live:
+            # In play everyone is quicker (and in-play work goes first, see _follow_ups).
+            delay = 0.0 if book.sharp else (0.5 + 0.15 * book.latency) * self.rng.uniform(0.5, 1.5)
+        else:
+            delay = 0.0 if book.sharp else book.latency * self.rng.uniform(0.3, 1.6)
+        self._schedule(event_id, book.name, now + delay)
+
+    def _choose_inplay(self, event: Event) -> None:
+        """Fewer books quote in play: sharp, exchange and big books mostly, others rarely.
+        The rest show no markets until the event ends."""
+        keep = []
         for name in event.bookmakers:
-            delay = self.bookmakers[name].latency * self.rng.uniform(0.3, 1.6)
-            self._schedule(event.id, name, now + delay)
+            book = self.bookmakers[name]
+            share = 0.95 if book.sharp or book.tier >= 2 or book.margin < 0.03 else 0.3
+            if mix(self.seed, event.id, book.id, 5) < share * 4294967296.0:
+                keep.append(name)
+            else:
+                event.quotes[name] = {}
+                self._touch(event.id, name)
+        self._inplay[event.id] = keep
 
     def _schedule(self, event_id: int, bookie: str, at: float) -> None:
         key = (event_id, bookie)
@@ -564,7 +601,8 @@ class World:
         if current is not None and current <= at:
             return
         self._due[key] = at
-        heapq.heappush(self._due_heap, (at, event_id, bookie))
+        heap = self._due_live if event_id in self._live else self._due_heap
+        heapq.heappush(heap, (at, event_id, bookie))
 
     def _resume_books(self, now: float) -> None:
         if not self._suspended:
@@ -581,7 +619,10 @@ class World:
             self._touch(*key)
 
     def _follow_ups(self, now: float) -> None:
-        heap = self._due_heap
+        self._follow_heap(self._due_live, now)
+        self._follow_heap(self._due_heap, now)
+
+    def _follow_heap(self, heap: list[tuple[float, int, str]], now: float) -> None:
         guard = int(self._budget * 3) + 10
         while heap and heap[0][0] <= now and self._budget >= 1 and guard > 0:
             guard -= 1
@@ -598,10 +639,13 @@ class World:
             if self._requote(event, self.bookmakers[bookie], now, MAX_MARKETS_PER_REQUOTE):
                 self._budget -= 1
             if self._quoter.dirty(event, self.bookmakers[bookie], 1):
-                self._schedule(event_id, bookie, now + 1.0)  # more markets still to follow
+                self._schedule(event_id, bookie, at + 1.0)  # more markets still to follow
 
     def _requote(self, event: Event, book: Bookmaker, now: float, limit: int) -> bool:
         self._ensure_quotes(event)
+        inplay = self._inplay.get(event.id)
+        if inplay is not None and book.name not in inplay:
+            return False
         dirty = self._quoter.dirty(event, book, limit)
         if not dirty:
             return False
@@ -650,9 +694,8 @@ class World:
                 truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
                     + self.rng.gauss(0.0, size)
             truth.bump([m.name for m in picked], [])
-            for name in event.bookmakers:
-                delay = self.bookmakers[name].latency * self.rng.uniform(0.3, 1.6)
-                self._schedule(event.id, name, now + delay)
+            for name in self._quoting(event):
+                self._follow(event.id, self.bookmakers[name], now)
 
     def _jitter(self, now: float) -> None:
         """Fill the rest of the budget with books nudging one of their prices."""
@@ -663,7 +706,7 @@ class World:
             return
         count = int(self._budget)
         for event in self.rng.choices(events, cum_weights=cum, k=count):
-            name = self.rng.choice(event.bookmakers)
+            name = self.rng.choice(self._quoting(event))
             if (event.id, name) in self._suspended:
                 continue
             book = self.bookmakers[name]
