@@ -1,0 +1,157 @@
+"""The stake ticket's numbers: stakes per leg from a total or a capped leg, rounded to a step.
+
+All the maths is `oddstui.book.stakes`; this module only reads the trader's text, picks the
+function and says in one line why an input is refused. No textual here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oddstui.book.stakes import (
+    best_case_result,
+    capped_stakes,
+    equal_return_stakes,
+    guaranteed_result,
+    rounded_stakes,
+)
+
+#: How far back a price move counts as "moving" for the place-first hint, in seconds.
+MOVING_WITHIN = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class TicketLeg:
+    """One leg as the ticket shows it."""
+
+    side: str
+    bookmaker: str
+    price: float
+    label: str = ""
+    age: float | None = None
+    """Seconds since the price last changed, when known."""
+    previous: float | None = None
+    """The price before its last move, when it moved."""
+    moved_ago: float | None = None
+    """Seconds since that move."""
+
+    @property
+    def direction(self) -> int:
+        if self.previous is None or self.previous == self.price:
+            return 0
+        return 1 if self.price > self.previous else -1
+
+
+@dataclass(frozen=True, slots=True)
+class StakePlan:
+    """What the ticket computed: the stakes and what they guarantee."""
+
+    stakes: tuple[float, ...]
+    returns: tuple[float, ...]
+    total: float
+    guaranteed: float
+    best_case: float
+    exact_guaranteed: float
+    """The guaranteed profit of the unrounded stakes, for comparison."""
+    step: float | None
+
+    @property
+    def guaranteed_pct(self) -> float:
+        return self.guaranteed / self.total * 100.0
+
+
+def parse_amount(text: str, what: str) -> float:
+    """A positive finite number, or `ValueError` naming `what` and the rule."""
+    cleaned = text.strip().replace(",", "")
+    if not cleaned:
+        raise ValueError(f"{what} is empty: type a number")
+    try:
+        value = float(cleaned)
+    except ValueError:
+        raise ValueError(f"{what} must be a number, not {text.strip()!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number")
+    if value < 0:
+        raise ValueError(f"{what} cannot be negative")
+    if value == 0:
+        raise ValueError(f"{what} must be above zero")
+    return value
+
+
+def parse_step(text: str) -> float | None:
+    """The rounding step; empty text (or 0) means no rounding."""
+    cleaned = text.strip()
+    if cleaned in ("", "0", "0.0", "none"):
+        return None
+    return parse_amount(cleaned, "rounding step")
+
+
+def plan_stakes(
+    prices: Sequence[float], amount_text: str, step_text: str, capped_leg: int | None = None
+) -> StakePlan:
+    """Stakes for `prices` from the trader's text.
+
+    `capped_leg` None: `amount_text` is the total stake, split for equal returns.
+    Otherwise it is that leg's stake (a bookmaker's limit) and the others match its return.
+    Raises `ValueError` with the reason the ticket shows inline.
+    """
+    what = "total stake" if capped_leg is None else f"stake on leg {capped_leg + 1}"
+    amount = parse_amount(amount_text, what)
+    step = parse_step(step_text)
+    if step is not None and step > amount:
+        raise ValueError(f"rounding step {step:g} is larger than the {what} {amount:g}")
+    if capped_leg is None:
+        exact = equal_return_stakes(prices, amount)
+    else:
+        exact = capped_stakes(prices, capped_leg, amount)
+    exact_guaranteed = guaranteed_result(prices, exact)
+    if step is None:
+        stakes = tuple(exact)
+        return _plan(prices, stakes, exact_guaranteed, None)
+    total = sum(exact)
+    rounded = rounded_stakes(prices, total, step)
+    if capped_leg is not None:
+        # The search may nudge the capped leg above its limit: take a step off the total.
+        for _ in range(len(prices) + 1):
+            if rounded.stakes[capped_leg] <= amount + 1e-9 or total - step < step:
+                break
+            total -= step
+            rounded = rounded_stakes(prices, total, step)
+    return _plan(prices, rounded.stakes, exact_guaranteed, step)
+
+
+def _plan(
+    prices: Sequence[float], stakes: Sequence[float], exact_guaranteed: float, step: float | None
+) -> StakePlan:
+    return StakePlan(
+        stakes=tuple(stakes),
+        returns=tuple(s * d for s, d in zip(stakes, prices, strict=True)),
+        total=sum(stakes),
+        guaranteed=guaranteed_result(prices, stakes),
+        best_case=best_case_result(prices, stakes),
+        exact_guaranteed=exact_guaranteed,
+        step=step,
+    )
+
+
+def place_first(legs: Sequence[TicketLeg]) -> int | None:
+    """The leg to place first: the one whose price moved most recently (it may move again)."""
+    moving = [
+        (leg.moved_ago, index)
+        for index, leg in enumerate(legs)
+        if leg.moved_ago is not None and leg.moved_ago <= MOVING_WITHIN and leg.direction
+    ]
+    return min(moving)[1] if moving else None
+
+
+def clipboard_text(title: str, legs: Sequence[TicketLeg], plan: StakePlan) -> str:
+    """The stakes as plain lines for a bet slip (what `c` copies)."""
+    lines = [title]
+    for leg, stake in zip(legs, plan.stakes, strict=True):
+        lines.append(f"{leg.bookmaker}\t{leg.label or leg.side}\t@ {leg.price:.3f}\t{stake:.2f}")
+    lines.append(
+        f"total {plan.total:.2f}\tguaranteed {plan.guaranteed:+.2f}\tbest {plan.best_case:+.2f}"
+    )
+    return "\n".join(lines)

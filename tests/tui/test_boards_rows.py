@@ -1,0 +1,137 @@
+"""The arbitrage board's model: merging SVC and LOCAL, vanishing, stable order, filters."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from oddstui.api.models import ArbitrageBet, ArbitrageLeg, EventSummary, Named
+from oddstui.book.arbitrage import Arbitrage, ArbLeg
+from oddstui.tui.arb_rows import LOCAL, SVC, VANISH_GRACE, ArbRows, ordered_keys, row_key
+from oddstui.tui.board_filters import ArbFilter
+
+
+def service_arb(
+    event_id: int,
+    market: str,
+    hdp: float | None,
+    prices: tuple[float, float],
+    books: tuple[str, str] = ("Bet365", "Pinnacle"),
+) -> ArbitrageBet:
+    legs = tuple(
+        ArbitrageLeg(book, side, side.title(), price, None, None, None)
+        for book, side, price in zip(books, ("over", "under"), prices, strict=True)
+    )
+    s = sum(1 / p for p in prices)
+    return ArbitrageBet(
+        id=f"{event_id}{market}",
+        event_id=event_id,
+        event=EventSummary("Home [bold]", "Away", None, Named("Football", "football"), None),
+        implied_probability=s,
+        profit_margin=(1 / s - 1) * 100,
+        total_stake=100.0,
+        updated_at=datetime(2026, 11, 21, 7, 0, tzinfo=UTC),
+        market_name=market,
+        market_hdp=hdp,
+        legs=legs,
+        optimal_stakes=(),
+    )
+
+
+def local_arb(
+    prices: tuple[float, float], books: tuple[str, str] = ("Bwin", "Unibet")
+) -> Arbitrage:
+    legs = tuple(
+        ArbLeg(side, price, book)
+        for side, price, book in zip(("over", "under"), prices, books, strict=True)
+    )
+    return Arbitrage(legs, sum(1 / p for p in prices))
+
+
+def test_service_and_local_merge_into_one_row_marked_both() -> None:
+    rows = ArbRows()
+    rows.set_service([service_arb(7, "Totals", 2.5, (2.1, 2.1))], now=0.0)
+    key = row_key(7, "Totals", 2.5, None)
+    assert rows.rows[key].source_label == "SVC"
+    rows.set_local([(7, "Totals", (2.5, None), local_arb((2.2, 2.05)))], [(7, "Totals")], now=1.0)
+    row = rows.rows[key]
+    assert row.sources == {SVC, LOCAL} and row.source_label == "BOTH"
+    # The feed's prices are shown: they are fresher than the service's answer.
+    assert [leg.price for leg in row.legs] == [2.2, 2.05]
+    assert row.profit_pct == pytest.approx((1 / (1 / 2.2 + 1 / 2.05) - 1) * 100)
+    assert len(rows.rows) == 1
+
+
+def test_local_only_row_loses_its_source_when_its_market_is_checked_again() -> None:
+    rows = ArbRows()
+    rows.set_local([(3, "ML", (None, None), local_arb((2.1, 2.1)))], [(3, "ML")], now=0.0)
+    key = row_key(3, "ML", None, None)
+    assert rows.rows[key].source_label == "LOCAL"
+    # Another market of the same event checked: this row is untouched.
+    rows.set_local([], [(3, "Totals")], now=1.0)
+    assert rows.rows[key].vanished_at is None
+    rows.set_local([], [(3, "ML")], now=2.0)
+    assert rows.rows[key].vanished_at == 2.0 and rows.rows[key].source_label == "gone"
+    assert rows.sweep(2.0 + VANISH_GRACE - 0.1) == []
+    assert rows.sweep(2.0 + VANISH_GRACE) == [key]
+    assert key not in rows.rows
+
+
+def test_a_vanished_row_that_comes_back_is_current_again() -> None:
+    rows = ArbRows()
+    item = service_arb(5, "Totals", 3.0, (2.2, 2.2))
+    rows.set_service([item], now=0.0)
+    rows.set_service([], now=1.0)
+    key = row_key(5, "Totals", 3.0, None)
+    assert rows.rows[key].vanished_at == 1.0
+    rows.set_service([item], now=2.0)
+    assert rows.rows[key].vanished_at is None and rows.sweep(100.0) == []
+
+
+def test_order_is_by_shown_profit_and_stable_for_ties() -> None:
+    rows = ArbRows()
+    rows.set_service(
+        [
+            service_arb(1, "Totals", 1.5, (2.10, 2.10)),
+            service_arb(2, "Totals", 1.5, (2.10, 2.10)),
+            service_arb(3, "Totals", 1.5, (2.50, 2.00)),
+        ],
+        now=0.0,
+    )
+    k1, k2, k3 = (row_key(i, "Totals", 1.5, None) for i in (1, 2, 3))
+    assert ordered_keys(rows.rows, []) == [k3, k1, k2]
+    # Equal profit: the current order wins, so the rows under the cursor stay put.
+    assert ordered_keys(rows.rows, [k3, k2, k1]) == [k3, k2, k1]
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "reason"),
+    [
+        ("min_profit", "abc", "minimum profit must be a number"),
+        ("min_profit", "-2", "minimum profit must be at least 0"),
+        ("max_age", "0", "maximum leg age must be at least 1"),
+        ("max_age", "inf", "maximum leg age must be a finite number"),
+        ("sports", "football,,tennis", "sports: an empty name between commas"),
+    ],
+)
+def test_filter_refuses_bad_values_with_a_reason(field: str, text: str, reason: str) -> None:
+    good = ArbFilter().with_field("min_profit", "1.5")
+    with pytest.raises(ValueError, match=reason):
+        good.with_field(field, text)
+    assert good.min_profit == 1.5
+
+
+def test_filter_accepts_by_profit_sport_bookmakers_and_age() -> None:
+    rows = ArbRows()
+    rows.set_service([service_arb(1, "Totals", 1.5, (2.5, 2.0))], now=0.0)
+    row = next(iter(rows.rows.values()))  # +11.1 %, legs at Bet365 and Pinnacle
+    f = ArbFilter()
+    assert f.accepts(row, ("Football", "football"), 10.0)
+    assert not f.with_field("min_profit", "12").accepts(row, ("Football",), 10.0)
+    assert f.with_field("sports", "FOOTBALL").accepts(row, ("Football", "football"), None)
+    assert not f.with_field("sports", "tennis").accepts(row, ("Football", "football"), None)
+    assert f.with_field("bookmakers", "bet365, pinnacle, bwin").accepts(row, (), None)
+    assert not f.with_field("bookmakers", "bet365").accepts(row, (), None)
+    assert not f.with_field("max_age", "30s").accepts(row, (), 31.0)
+    assert f.with_field("max_age", "30s").accepts(row, (), 29.0)
