@@ -18,7 +18,8 @@ from oddstui.tui.commands import JumpCommands
 from oddstui.tui.feed_port import FeedPort
 from oddstui.tui.hub import FeedHub
 from oddstui.tui.messages import EventChosen, WatchToggled
-from oddstui.tui.screens.coming import arbitrage_screen, dropping_odds_screen, value_bets_screen
+from oddstui.tui.screens.arbitrage import ArbitrageScreen
+from oddstui.tui.screens.coming import dropping_odds_screen, value_bets_screen
 from oddstui.tui.screens.help import HelpModal
 from oddstui.tui.screens.live import LiveScreen
 from oddstui.tui.screens.sports import SportsScreen
@@ -62,7 +63,7 @@ class OddsApp(App[int]):
         "sports": SportsScreen,
         "live": LiveScreen,
         "watchlist": WatchlistScreen,
-        "arbitrage": arbitrage_screen,
+        "arbitrage": ArbitrageScreen,
         "value": value_bets_screen,
         "dropping": dropping_odds_screen,
     }
