@@ -88,7 +88,9 @@ def stop_service(process: subprocess.Popen[str]) -> None:
 
 @pytest.fixture(scope="session")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    running = start_service(tmp_path_factory.mktemp("service"), "--seed", "7", "--speed", "30")
+    # Real-time speed: the service's simulated clock then equals the wall clock, which
+    # /odds/updated (`since` at most 90 s old, in service time) needs.
+    running = start_service(tmp_path_factory.mktemp("service"), "--seed", "7", "--speed", "1")
     try:
         yield running
     finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import time
 import traceback
 from datetime import timedelta
 
@@ -114,11 +115,12 @@ async def test_movements_and_odds_updated(api: ApiClient):
     assert moves.opening is not None
     stamps = [tick.timestamp_ms for tick in moves.ticks]
     assert stamps == sorted(stamps)
-    # `since` is in the service's (simulated) time: take it from the newest quote.
-    newest = max(q.updated_at for qs in record.bookmakers.values() for q in qs if q.updated_at)
-    since = (newest - timedelta(seconds=30)).timestamp()
-    updated = await api.odds_updated(since, book, "football")
+    # `since` is in service time, which is wall-clock time at --speed 1.
+    updated = await api.odds_updated(time.time() - 60, book, "football")
     assert all(r.event.sport.slug == "football" for r in updated)
+    assert all(set(r.bookmakers) <= {book} for r in updated)
+    with pytest.raises(BadRequest, match="since"):
+        await api.odds_updated(time.time() - 3600, book, "football")
 
 
 async def test_derived_feeds(api: ApiClient):
