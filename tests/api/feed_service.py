@@ -17,19 +17,17 @@ FEED_KEY = "k-feed-9d2c61e0a7"
 OTHER_FEED_KEY = "k-feed-other-31b7"
 NO_FEED_KEY = "k-nofeed-5a0e"
 LEAN_KEY = "k-lean-feed-c4"  # feed on, 2 REST requests an hour: the resync budget runs out
-BOOKMAKERS = ["Bet365", "Pinnacle", "Unibet", "William Hill", "SingBet"]
+# Every account gets the service's default selection of about 12 bookmakers.
 ACCOUNTS = f"""
 [[account]]
 key = "{FEED_KEY}"
 plan = "paid"
 feed = true
-bookmakers = {BOOKMAKERS!r}
 
 [[account]]
 key = "{OTHER_FEED_KEY}"
 plan = "paid"
 feed = true
-bookmakers = {BOOKMAKERS!r}
 
 [[account]]
 key = "{NO_FEED_KEY}"
@@ -41,7 +39,6 @@ key = "{LEAN_KEY}"
 plan = "paid"
 feed = true
 requests_per_hour = 2
-bookmakers = {BOOKMAKERS!r}
 """
 
 
@@ -50,7 +47,7 @@ class FeedService:
 
     def __init__(self, folder: Path, *flags: str) -> None:
         self.accounts = folder / "accounts.toml"
-        self.accounts.write_text(ACCOUNTS.replace("'", '"'))
+        self.accounts.write_text(ACCOUNTS)
         self.flags = flags
         self.port = 0
         self.base_url = ""

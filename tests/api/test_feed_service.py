@@ -12,16 +12,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from oddstui.api.feed import FeedClient
 from oddstui.api.feed_state import FeedState, FeedStatus
+from oddstui.api.feed_thread import FeedThread
 from oddstui.api.models import OddsRecord
 from oddstui.api.rest import ApiClient
+from oddstui.book.oddsbook import OddsBook
 from tests.api.fault_proxy import FaultProxy
 from tests.api.feed_harness import (
     RecordingBook,
@@ -39,12 +42,22 @@ from tests.api.feed_service import (
 )
 
 pytestmark = pytest.mark.timeout(90)
-SERVICE_FLAGS = ("--seed", "5", "--speed", "30", "--updates-per-second", "1500")
+# ~180 odds messages a second reach a client: a busy stream that a loaded 2-core box sustains.
+SERVICE_FLAGS = ("--seed", "5", "--speed", "30", "--updates-per-second", "300")
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[FeedService]:
-    with FeedService(tmp_path, *SERVICE_FLAGS) as running_service:
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FeedService]:
+    """One service for the tests that leave it as they found it (one xdist worker each)."""
+    with FeedService(tmp_path_factory.mktemp("feed"), *SERVICE_FLAGS) as running_service:
+        yield running_service
+
+
+@pytest.fixture(scope="module")
+def short_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FeedService]:
+    """A service with a one-second replay window, for resync_required and the restart."""
+    folder = tmp_path_factory.mktemp("feed-short")
+    with FeedService(folder, *SERVICE_FLAGS, "--replay-window", "1") as running_service:
         yield running_service
 
 
@@ -167,7 +180,28 @@ async def test_silent_half_open_link_goes_stale_then_recovers(service: FeedServi
         assert client.counters.resyncs == 1
 
 
-async def test_service_restart_resyncs_and_resets_the_cursor(service: FeedService) -> None:
+@pytest.mark.parametrize("resume_from", [1, 10**12], ids=["too-old", "ahead"])
+async def test_resync_required_rebuilds_from_a_snapshot(
+    short_window: FeedService, resume_from: int
+) -> None:
+    service = short_window
+    async with rest(service) as api:
+        ids, books = await busy_events(api), await selected(api)
+        await asyncio.sleep(1.2)  # seq 1 is out of the one-second replay window by now
+        book, watcher = RecordingBook(), Watcher()
+        client = feed_client(
+            service.base_url, FEED_KEY, book, api, ids, watcher, last_seq=resume_from
+        )
+        async with running(client):
+            await wait_until(lambda: client.counters.resyncs == 1, what="resync")
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, books)
+        assert FeedState.RESYNCING in watcher.states
+        assert client.counters.connects == 1  # the socket stayed open through it
+
+
+async def test_service_restart_resyncs_and_resets_the_cursor(short_window: FeedService) -> None:
+    service = short_window
     async with rest(service) as api:
         ids, books = await busy_events(api), await selected(api)
         book = RecordingBook()
@@ -182,24 +216,6 @@ async def test_service_restart_resyncs_and_resets_the_cursor(service: FeedServic
             await streaming(client)
             await assert_matches_service(client, book, api, ids, books)
         assert client.counters.reconnects >= 1
-
-
-@pytest.mark.parametrize("resume_from", [1, 10**12], ids=["too-old", "ahead"])
-async def test_resync_required_rebuilds_from_a_snapshot(tmp_path: Path, resume_from: int) -> None:
-    with FeedService(tmp_path, *SERVICE_FLAGS, "--replay-window", "1") as service:
-        async with rest(service) as api:
-            ids, books = await busy_events(api), await selected(api)
-            await asyncio.sleep(1.5)  # seq 1 falls out of the one-second replay window
-            book, watcher = RecordingBook(), Watcher()
-            client = feed_client(
-                service.base_url, FEED_KEY, book, api, ids, watcher, last_seq=resume_from
-            )
-            async with running(client):
-                await wait_until(lambda: client.counters.resyncs == 1, what="resync")
-                await streaming(client)
-                await assert_matches_service(client, book, api, ids, books)
-            assert FeedState.RESYNCING in watcher.states
-            assert client.counters.connects == 1  # the socket stayed open through it
 
 
 class SlowSnapshots:
@@ -285,14 +301,44 @@ async def test_resyncs_without_rest_budget_stay_stale_with_the_socket_open(
         client = feed_client(service.base_url, LEAN_KEY, book, lean, ids[:10], watcher)
         async with running(client):
             await streaming(client)
-            client.track(ids[:20])  # the second request of two this hour
-            await wait_until(lambda: client.counters.resyncs == 2, what="second snapshot")
-            client.track(ids)  # the third: the hourly limit answers 429
+            assert lean.requests_sent == 1
+            client.track(ids[:20])  # two requests; the second is over the limit of two an hour
             await wait_until(lambda: client.state is FeedState.STALE, what="stale")
             sent = lean.requests_sent
             applied = client.counters.messages
             await asyncio.sleep(1.5)
             assert client.state is FeedState.STALE and "limit" in client.detail
-            assert lean.requests_sent == sent  # no retry loop
+            assert lean.requests_sent == sent == 3  # no retry loop
+            assert client.counters.resyncs == 1
             assert client.counters.connects == 1  # the socket stayed open
             assert client.counters.messages > applied  # and kept streaming
+
+
+def wait(predicate: object, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_feed_thread_reads_while_the_ui_thread_is_blocked(service: FeedService) -> None:
+    live = httpx.get(f"{service.base_url}/events/live", params={"apiKey": FEED_KEY}).json()
+    ids = [event["id"] for event in live][:10]
+    api = ApiClient(service.base_url, FEED_KEY)
+    client = FeedClient(service.base_url, FEED_KEY, OddsBook(), api, track=ids, timings=timings())
+    feed = FeedThread(client, cleanup=api.aclose)
+    feed.start()
+    try:
+        wait(lambda: feed.status().state is FeedState.LIVE)
+        before = feed.status().counters.frames
+        time.sleep(1.0)  # the UI thread is stuck writing to a slow terminal
+        assert feed.status().counters.frames > before + 5
+        changes = feed.take_changes()
+        assert any(key[0] in ids for key in changes)  # the snapshot, at least
+        with feed.lock:
+            assert all(event_id in client.book for event_id in ids)
+        feed.track(ids[:3])
+    finally:
+        feed.stop()
+    assert not feed.alive and feed.error is None
+    assert feed.status().state is FeedState.OFFLINE
