@@ -72,7 +72,7 @@ class StatusBar(Static):
         line.append(f"● {state}", style="bold")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
         line.append(f"  {clock_text}")
-        self.update(line)
+        self.update(line, layout=False)  # one line high; a layout pass repaints the whole screen
 
 
 class FeedBanner(Static):
