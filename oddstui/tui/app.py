@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from oddstui import config
@@ -108,6 +109,15 @@ class OddsApp(App[int]):
         )
         self._start_mode = start_mode or self.DEFAULT_MODE
         self._reported: set[str] = set()
+
+    @property
+    def _background_screens(self) -> list[Screen[object]]:
+        # Textual 8.2.8 counts the screen below the top one as visible even when the top one is
+        # opaque; a hidden board that repaints then forces a full-terminal repaint, twice a
+        # second. Only a see-through top screen (a modal) shows the ones below.
+        if self.screen_stack and self.screen_stack[-1].styles.background.a == 1:
+            return []
+        return super()._background_screens
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in themes lack our variables; the dark values keep them readable.
