@@ -75,6 +75,8 @@ class EventScreen(BoardScreen):
         self._lines: list[LineKey] = []
         self._sides: list[str] = []
         self._bar: Text | None = None
+        self._heading: Text | None = None
+        self._notice: str | None = None
         self._opened = time.monotonic()
         self._crests_loading = False
         self._log = paint_log()
@@ -155,7 +157,9 @@ class EventScreen(BoardScreen):
         scoreboard.show(event, now, self.hub.status.trustworthy)
         star = "★ " if self.hub.is_watched(self.event_id) else ""
         heading = Text(star).append_text(plain(f"{event.sport_name} › {event.league_name}"))
-        self.query_one(".heading", Static).update(heading)
+        if heading != self._heading:
+            self._heading = heading
+            self.query_one(".heading", Static).update(heading, layout=False)
         if not self._crests_loading and (event.home_id or event.away_id):
             self._load_crests()
 
@@ -305,9 +309,12 @@ class EventScreen(BoardScreen):
                 notice.display = False
                 grid.display = True
             return
-        notice.update(Text(message))
-        notice.display = True
-        grid.display = False
+        if message != self._notice:
+            self._notice = message
+            notice.update(Text(message))
+        if not notice.display:
+            notice.display = True
+            grid.display = False
 
     def _show_bar(self, bookmakers: int = 0) -> None:
         bar = Text(no_wrap=True, overflow="ellipsis")
@@ -329,7 +336,7 @@ class EventScreen(BoardScreen):
                 bar.append(f"   {bookmakers} bookmakers", style="dim")
         if bar != self._bar:
             self._bar = bar
-            self.query_one("#market-bar", Static).update(bar)
+            self.query_one("#market-bar", Static).update(bar, layout=False)
 
     # ------------------------------------------------------------------ keys
 

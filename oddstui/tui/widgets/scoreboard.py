@@ -44,7 +44,7 @@ class Scoreboard(Static):
     """Repaints only when its text changes (the clock moves once a second, prices never)."""
 
     DEFAULT_CSS = """
-    Scoreboard { width: 1fr; height: auto; content-align: center middle; }
+    Scoreboard { width: 1fr; height: 4; content-align: center middle; }
     """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -57,13 +57,14 @@ class Scoreboard(Static):
         if self._shown is not None and text == self._shown:
             return False
         self._shown = text
-        self.update(text)
+        self.update(text, layout=False)  # a fixed height: the size never changes
         return True
 
     def show_message(self, message: str) -> None:
         text = Text(message, justify="center")
-        self._shown = text
-        self.update(text)
+        if text != self._shown:
+            self._shown = text
+            self.update(text, layout=False)
 
     @property
     def shown(self) -> str:

@@ -1,0 +1,254 @@
+"""The TUI under load: the real app in a pseudo-terminal (120x40) on the Event screen of a busy
+event, fed by the real service, once with the patched grid and once with a naive DataTable.
+
+    python benchmarks/tui_live.py [--seconds 30] [--updates-per-second 2000] [--speed 10]
+
+Steps:
+1. Start `oddstui serve --port 0` with the given odds-change rate (about half of the world's
+   changes are quotes of the ~12 bookmakers the demo key selects, so 2000 gives ~1,000 odds
+   messages a second on the app's feed).
+2. Probe the feed for a few seconds to measure the message rate and pick the busiest event.
+3. For each variant, run `oddstui`'s app (`build_app`, one feed, the Event screen of that event)
+   under a pty of 120x40, with `ODDSTUI_PAINT_LOG` set (and `ODDSTUI_NAIVE_GRID=1` for the naive
+   one). After a warm-up, measure for `--seconds`:
+   - message-to-paint latency: for each paint, now minus the receive stamp of the newest
+     message painted (both in the app process, `time.monotonic()`), p50 and p95
+   - terminal bytes per second read from the pty
+   - CPU of the app process (all threads, feed reader included), in % of one core
+   - event-loop lag: how late a 50 ms sleep wakes in the app's loop, p99
+Targets: p95 <= 250 ms, <= 30 KiB/s, CPU <= 30 %, >= 5x fewer bytes than naive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import fcntl
+import json
+import os
+import pty
+import re
+import selectors
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+READY = re.compile(r"serving (http://\S+/v3)")
+KEY = "demo"
+COLUMNS, ROWS = 120, 40
+WARM_UP = 8.0
+
+
+# --------------------------------------------------------------------------- the service
+
+
+def start_service(rate: float, speed: float) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--seed", "7"]
+    command += ["--speed", str(speed), "--updates-per-second", str(rate)]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+    )
+    assert process.stdout is not None
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if selector.select(0.2):
+            match = READY.search(process.stdout.readline())
+            if match:
+                return process, match.group(1)
+        if process.poll() is not None:
+            break
+    process.kill()
+    raise SystemExit("oddstui serve did not start")
+
+
+async def probe_feed(base_url: str, seconds: float) -> tuple[float, int]:
+    """(odds messages per second on the app's feed, the event with the most of them)."""
+    from websockets.asyncio.client import connect
+
+    from oddstui.api.feed_url import FeedFilters, feed_url
+
+    counts: collections.Counter[int] = collections.Counter()
+    total = 0
+    async with connect(feed_url(base_url, KEY, FeedFilters(), None), max_size=2**26) as ws:
+        started = time.monotonic()
+        while time.monotonic() - started < seconds:
+            frame = await ws.recv()
+            for line in (frame if isinstance(frame, str) else frame.decode()).splitlines():
+                message = json.loads(line)
+                if message.get("type") in ("created", "updated"):
+                    counts[int(message["id"])] += 1
+                    total += 1
+    return total / seconds, counts.most_common(1)[0][0]
+
+
+# --------------------------------------------------------------------------- one run of the app
+
+
+@dataclass
+class Figures:
+    p50_ms: float
+    p95_ms: float
+    bytes_per_s: float
+    cpu_percent: float
+    lag_p99_ms: float
+    paints: int
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(int(share * len(ordered)), len(ordered) - 1)]
+
+
+def run_app(base_url: str, event_id: int, seconds: float, naive: bool) -> Figures:
+    folder = Path(tempfile.mkdtemp(prefix="oddstui-tui-bench-"))
+    log = folder / "paint.log"
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLUMNS": str(COLUMNS),
+        "LINES": str(ROWS),
+        "ODDSTUI_HOME": str(folder),
+        "ODDSTUI_PAINT_LOG": str(log),
+        "ODDSTUI_NAIVE_GRID": "1" if naive else "0",
+    }
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--child", base_url, str(event_id)],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    received: list[tuple[float, int]] = []
+    reader = threading.Thread(target=_drain, args=(master, received), daemon=True)
+    reader.start()
+    try:
+        time.sleep(WARM_UP)
+        process = psutil.Process(child.pid)
+        cpu_before = sum(process.cpu_times()[:2])
+        start = time.monotonic()
+        time.sleep(seconds)
+        end = time.monotonic()
+        cpu = (sum(process.cpu_times()[:2]) - cpu_before) / (end - start) * 100
+        os.write(master, b"q")
+        try:
+            child.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGKILL)
+            child.wait()
+    finally:
+        if child.poll() is None:
+            child.kill()
+        reader.join(timeout=2)
+        os.close(master)
+    terminal = sum(size for stamp, size in list(received) if start <= stamp < end)
+    latencies, lags = [], []
+    for line in log.read_text().splitlines():
+        kind, *values = line.split()
+        if kind == "paint" and start <= float(values[0]) < end:
+            latencies.append((float(values[0]) - float(values[1])) * 1000)
+        elif kind == "lag":
+            lags.append(float(values[0]) * 1000)
+    return Figures(
+        p50_ms=statistics.median(latencies) if latencies else float("nan"),
+        p95_ms=percentile(latencies, 0.95),
+        bytes_per_s=terminal / (end - start),
+        cpu_percent=cpu,
+        lag_p99_ms=percentile(lags[len(lags) // 4 :], 0.99),  # skip the start-up quarter
+        paints=len(latencies),
+    )
+
+
+def _drain(master: int, received: list[tuple[float, int]]) -> None:
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            return
+        if not chunk:
+            return
+        received.append((time.monotonic(), len(chunk)))
+
+
+# --------------------------------------------------------------------------- the child: the app
+
+
+def child(base_url: str, event_id: int) -> None:
+    from oddstui.tui.launch import build_app
+
+    app = build_app(base_url, KEY)
+
+    async def open_event(pilot: object) -> None:
+        await asyncio.sleep(1.0)
+        app.open_event(event_id)
+
+    app.run(auto_pilot=open_event)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        child(sys.argv[2], int(sys.argv[3]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--updates-per-second", type=float, default=2000.0)
+    parser.add_argument("--speed", type=float, default=10.0)
+    args = parser.parse_args()
+    service, base_url = start_service(args.updates_per_second, args.speed)
+    try:
+        time.sleep(2.0)
+        rate, event_id = asyncio.run(probe_feed(base_url, 5.0))
+        print(f"service {base_url}: {rate:.0f} odds messages/s on the app's feed")
+        print(f"Event screen of event {event_id}, pty {COLUMNS}x{ROWS}, {args.seconds:.0f} s each")
+        results = {
+            name: run_app(base_url, event_id, args.seconds, name == "naive")
+            for name in ("patched", "naive")
+        }
+    finally:
+        service.send_signal(signal.SIGTERM)
+        service.wait(timeout=15)
+    print(
+        f"{'variant':<8} {'p50 ms':>8} {'p95 ms':>8} {'KiB/s':>8} {'CPU %':>7} "
+        f"{'lag p99 ms':>10} {'paints':>7}"
+    )
+    for name, figures in results.items():
+        print(
+            f"{name:<8} {figures.p50_ms:8.1f} {figures.p95_ms:8.1f} "
+            f"{figures.bytes_per_s / 1024:8.1f} {figures.cpu_percent:7.1f} "
+            f"{figures.lag_p99_ms:10.1f} {figures.paints:7d}"
+        )
+    patched, naive = results["patched"], results["naive"]
+    ratio = naive.bytes_per_s / patched.bytes_per_s if patched.bytes_per_s else float("inf")
+    print(f"naive / patched terminal bytes: {ratio:.1f}x")
+    checks = [
+        ("p95 <= 250 ms", patched.p95_ms <= 250),
+        ("<= 30 KiB/s", patched.bytes_per_s <= 30 * 1024),
+        ("CPU <= 30 %", patched.cpu_percent <= 30),
+        (">= 5x fewer bytes than naive", ratio >= 5),
+    ]
+    print("targets: " + ", ".join(f"{name} {'met' if ok else 'MISSED'}" for name, ok in checks))
+
+
+if __name__ == "__main__":
+    main()
