@@ -32,6 +32,7 @@ class Engine:
         self.knockout = knockout
         self.elapsed = 0.0
         self.finished = False
+        self.ended_at: float | None = None  # match time of the final whistle
         self.in_overtime = False
         self._changed = False
 

@@ -38,6 +38,7 @@ class RoundsEngine(Engine):
                 self._set_period("ft", *((1, 0) if winner == 0 else (0, 1)))
                 self._add_total(*self.scores.periods["ft"])
                 self.finished = True
+                self.ended_at = self._stoppage_at
                 return
             if self._round_end > t:
                 return
@@ -59,6 +60,7 @@ class RoundsEngine(Engine):
         self._set_period("ft", *result)
         self._add_total(*result)
         self.finished = True
+        self.ended_at = self._round_end
 
     @property
     def progress(self) -> float:
@@ -89,6 +91,7 @@ class RaceEngine(Engine):
             self._set_period("ft", *result)
             self._add_total(*result)
             self.finished = True
+            self.ended_at = self.spec.real_s
 
     @property
     def progress(self) -> float:

@@ -77,6 +77,7 @@ class UnitEngine(Engine):
             if max(self.scores.home, self.scores.away) >= self.sets_to_win:
                 self._set_period("ft", self.scores.home, self.scores.away)
                 self.finished = True
+                self.ended_at = at
                 return
             self.set_index += 1
             self.units = [0, 0]
@@ -157,6 +158,8 @@ class TennisEngine(Engine):
                     self.points = [3, 3]
                 self._set_period("currentgame", *self._display_points())
         self._next_at = at + gap
+        if self.finished:
+            self.ended_at = at
 
     def _display_points(self) -> tuple[int, int]:
         h, a = self.points

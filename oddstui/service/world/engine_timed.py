@@ -174,21 +174,22 @@ class TimedEngine(Engine):
         self._add_total(h, a)
         self._add_period(phase.key, h, a)
         if phase.key == "ot" and self.rule in (S.OT_SUDDEN, S.OT_SHOOTOUT):
-            self._finish()
+            self._finish(at)
             return
         if self.batting and phase.key == "p2" and self.scores.away > self.scores.home:
             self._set_period("ft", self.scores.home, self.scores.away)  # the chase is complete
-            self._finish()
+            self._finish(at)
             return
         self._draw_next_score(at)
 
     def _end_phase(self, phase: Phase) -> None:
+        end = phase.start + phase.real
         last_regulation = phase.kind == PLAY and phase.key == f"p{self.spec.periods}"
         index = self._index + 1
         if last_regulation:
             self._set_period("ft", self.scores.home, self.scores.away)
             if self.scores.home != self.scores.away or self.rule == S.NO_OT:
-                self._finish()
+                self._finish(end)
                 return
             if self.rule == S.SHOOTOUT:
                 self._append_shootout()
@@ -201,7 +202,7 @@ class TimedEngine(Engine):
             elif tied and self.rule in (S.OT_REPEAT, S.OT_SUDDEN):
                 self._append_overtime()
             else:
-                self._finish()
+                self._finish(end)
                 return
         self._enter(index)
 
@@ -220,7 +221,7 @@ class TimedEngine(Engine):
             self._kick_tally[side] += 1
         self._set_period("ap", self._kick_tally[0], self._kick_tally[1])
         if self._shootout_decided():
-            self._finish()
+            self._finish(at)
         else:
             self._next_score = at + KICK_INTERVAL
 
@@ -231,8 +232,9 @@ class TimedEngine(Engine):
             return h + (rounds - th) < a or a + (rounds - ta) < h
         return th == ta and h != a
 
-    def _finish(self) -> None:
+    def _finish(self, at: float) -> None:
         self.finished = True
+        self.ended_at = at
         if "ft" not in self.scores.periods:
             self._set_period("ft", self.scores.home, self.scores.away)
         self._changed = True

@@ -51,13 +51,13 @@ def _opinion(base: int, hdp: float | None, label: str | None, side: int) -> floa
     return ((a + b + c) / 1023.0 - 1.5) * 2.0
 
 
-_OPINIONS: dict[tuple[int, float | None, str | None], tuple[float, ...]] = {}
+_OPINIONS: dict[tuple[int, float | None, str | None, int], tuple[float, ...]] = {}
 _OPINIONS_MAX = 300_000
 _UNIFORM_SD = 3.0**0.5 * 2.0  # (random() - 0.5) times this has sd 1
 
 
 def _opinions(base: int, hdp: float | None, label: str | None, sides: int) -> tuple[float, ...]:
-    key = (base, hdp, label)
+    key = (base, hdp, label, sides)
     found = _OPINIONS.get(key)
     if found is None:
         if len(_OPINIONS) >= _OPINIONS_MAX:

@@ -89,11 +89,13 @@ class Quoter:
         return found
 
     # -- opening --------------------------------------------------------------------------
-    def open_event(self, event: Event, truth: EventTruth, now: float, open_ts: float) -> None:
-        """Give every book of the event its opening markets (no jitter: deterministic)."""
+    def open_event(
+        self, event: Event, truth: EventTruth, now: float, open_ts: float, books: list[str]
+    ) -> None:
+        """Give these books of the event their opening markets (no jitter: deterministic)."""
         truth.tier_cap = 3 if event.start - now < FULL_MARKETS_WITHIN or event.status == LIVE \
             else 0
-        for name in event.bookmakers:
+        for name in books:
             book = self.books[name]
             shift = 1200.0 * unit(truth.salt, book.id)
             ts = max(open_ts, now - shift) if open_ts < now else now

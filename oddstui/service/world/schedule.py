@@ -7,18 +7,20 @@ sport's horizon, and `Scheduler.extend(now)` keeps adding fixtures as time passe
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass
 
 from oddstui.service.world.catalog import Catalog
 from oddstui.service.world.engines import make_engine
-from oddstui.service.world.sports import SPORTS, SportSpec
+from oddstui.service.world.sports import SPORT_BY_SLUG, SPORTS, SportSpec
 from oddstui.service.world.truth import mix
 
 DAY = 86400.0
 HISTORY_DAYS = 45.0
-HISTORY_THINNING = 15.0  # past fixtures are this many times sparser
+HISTORY_THINNING = 25.0  # past fixtures are this many times sparser
+FAR_AFTER = 7 * DAY  # beyond this, fixtures are half as dense (not all are published yet)
 CANCEL_SHARE = 0.02
 FIRST_EVENT_ID = 61_000_000
 BOOKS_PER_EVENT = {
@@ -31,11 +33,17 @@ DEFAULT_BOOKS = (10, 28)
 
 def sport_duration(spec: SportSpec) -> float:
     """The mean simulated length of a match, from a few played-out engines."""
+    return _duration(spec.slug)
+
+
+@functools.cache
+def _duration(slug: str) -> float:
+    spec = SPORT_BY_SLUG[slug]
     total = 0.0
     for seed in range(6):
         engine = make_engine(spec, 1000 + seed, rating=0.0, knockout=False)
         engine.play_out()
-        total += engine.elapsed
+        total += engine.ended_at or engine.elapsed
     return total / 6
 
 
@@ -89,7 +97,7 @@ class Scheduler:
             horizon = self.start + spec.horizon_days * DAY
             while t < horizon:
                 out.append(self._fixture(spec, rng, t, historical=False))
-                t += step * rng.uniform(0.6, 1.4)
+                t += self._gap(spec, rng, t - self.start)
             self._next[spec.slug] = t
         # Someone always kicks off within the next five minutes.
         soon_rng = random.Random(mix(self.seed, 99))
@@ -109,10 +117,14 @@ class Scheduler:
             while t < horizon:
                 fixture = self._fixture(spec, rng, t, historical=False, created=now)
                 out.append(fixture)
-                t += self.interval(spec) * rng.uniform(0.6, 1.4)
+                t += self._gap(spec, rng, t - now)
             self._next[spec.slug] = t
         out.sort(key=lambda f: f.start)
         return out
+
+    def _gap(self, spec: SportSpec, rng: random.Random, ahead: float) -> float:
+        """The time to the next kickoff of the sport, `ahead` seconds from now."""
+        return self.interval(spec) * rng.uniform(0.6, 1.4) * (2.0 if ahead > FAR_AFTER else 1.0)
 
     def next_event_id(self) -> int:
         self._last_event_id += 1 + mix(self.seed, self._last_event_id) % 9

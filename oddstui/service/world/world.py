@@ -39,7 +39,7 @@ from oddstui.service.world.model import (
 )
 from oddstui.service.world.quotes import Quoter
 from oddstui.service.world.schedule import Fixture, Scheduler
-from oddstui.service.world.sports import SPORT_BY_SLUG
+from oddstui.service.world.sports import SPORT_BY_SLUG, SportSpec
 from oddstui.service.world.truth import EventTruth, LiveView, mix
 
 log = logging.getLogger(__name__)
@@ -173,9 +173,9 @@ class World:
                 if fixture.cancel_at is not None:
                     event.status = CANCELLED
                 else:
-                    engine = make_engine(SPORT_BY_SLUG[fixture.sport], mix(self.seed, event.id),
-                                         event.scores, self._rating(event), meta.knockout)
-                    engine.play_out()
+                    event.scores = _final_scores(SPORT_BY_SLUG[fixture.sport],
+                                                 mix(self.seed, event.id), self._rating(event),
+                                                 meta.knockout)
                     event.status = SETTLED
                 continue
             if fixture.start <= now:
@@ -189,13 +189,11 @@ class World:
                 event.status = LIVE
                 event.clock = engine.clock
                 self._live[event.id] = event
-                self._ensure_quotes(event)
                 self._choose_inplay(event)
                 continue
             heapq.heappush(self._upcoming, (event.start, event.id))
             if fixture.cancel_at is not None:
                 heapq.heappush(self._cancels, (fixture.cancel_at, event.id))
-        self._open_upcoming(now, limit=12)
         # What building touched is the starting state, not a change.
         self._changed.clear()
         self._created.clear()
@@ -241,12 +239,20 @@ class World:
         truth = self._quoter.truths.get(event.id)
         if truth is None:
             truth = self._truth(event)
-            self._quoter.open_event(event, truth, self._sim, self._meta[event.id].open_ts)
+            self._quoter.open_event(event, truth, self._sim, self._meta[event.id].open_ts,
+                                    self._quoting(event))
         return truth
 
     def _open_upcoming(self, now: float, limit: int) -> None:
-        """Open the quotes of pending events that kick off soon (a few per step)."""
+        """Open the quotes of live events and of pending events that kick off soon (a few per
+        step, so that neither building the world nor any one step pays for all of them)."""
         opened = 0
+        for event in self._live.values():
+            if opened >= limit:
+                return
+            if event.id not in self._quoter.truths:
+                self._ensure_quotes(event)
+                opened += 1
         for start, event_id in heapq.nsmallest(limit + 10, self._upcoming):
             if start > now + OPEN_QUOTES_WITHIN or opened >= limit:
                 break
@@ -544,7 +550,9 @@ class World:
     # -- prices -----------------------------------------------------------------------------
     def _after_score(self, event: Event, now: float) -> None:
         spec = SPORT_BY_SLUG[event.sport.slug]
-        truth = self._quoter.truths[event.id]
+        truth = self._quoter.truths.get(event.id)
+        if truth is None:  # not opened yet; it will open at the current score
+            return
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
         goal = spec.engine == "timed" and spec.total < LOW_SCORING
         for name in self._quoting(event):
@@ -560,7 +568,9 @@ class World:
                 self._follow(event.id, book, now)
 
     def _reprice_all(self, event: Event, now: float, core_only: bool = False) -> None:
-        truth = self._quoter.truths[event.id]
+        truth = self._quoter.truths.get(event.id)
+        if truth is None:
+            return
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
                           if not core_only or m.tier <= 1])
         for name in self._quoting(event):
@@ -591,8 +601,9 @@ class World:
             if mix(self.seed, event.id, book.id, 5) < share * 4294967296.0:
                 keep.append(name)
             else:
+                if event.quotes.get(name):
+                    self._touch(event.id, name)
                 event.quotes[name] = {}
-                self._touch(event.id, name)
         self._inplay[event.id] = keep
 
     def _schedule(self, event_id: int, bookie: str, at: float) -> None:
@@ -661,6 +672,8 @@ class World:
         weights: list[float] = []
         total = 0.0
         for event in self._live.values():
+            if event.id not in self._quoter.truths:
+                continue
             total += 8.0
             events.append(event)
             weights.append(total)
@@ -764,6 +777,23 @@ class World:
             method(arg)
         except Exception:
             log.exception("world listener failed")
+
+
+_FINAL_SCORES: dict[tuple[str, int, float, bool], Scores] = {}
+
+
+def _final_scores(spec: SportSpec, seed: int, rating: float, knockout: bool) -> Scores:
+    """A played-out result, remembered per process (worlds built from one seed share them)."""
+    key = (spec.slug, seed, rating, knockout)
+    scores = _FINAL_SCORES.get(key)
+    if scores is None:
+        engine = make_engine(spec, seed, Scores(), rating, knockout)
+        engine.play_out()
+        scores = engine.scores
+        if len(_FINAL_SCORES) > 50_000:
+            _FINAL_SCORES.clear()
+        _FINAL_SCORES[key] = scores
+    return Scores(scores.home, scores.away, dict(scores.periods))
 
 
 def _matches(line_hdp: float | None, line_label: str | None, hdp: float | None,
