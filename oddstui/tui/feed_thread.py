@@ -82,11 +82,16 @@ class ThreadedFeed:
                     updates.append(FeedUpdate("odds", event_id, key=key))
                     continue
                 state = self.book.event(event_id)
-                if state is None or state.scores_stale or not state.status:
+                if state is None or state.scores_stale:
                     continue
+                # The book learns a status only from status messages; scores come alone.
                 updates.append(
                     FeedUpdate(
-                        "status", event_id, scores=state.scores, status=state.status, key=key
+                        "status" if state.status else "score",
+                        event_id,
+                        scores=state.scores,
+                        status=state.status or None,
+                        key=key,
                     )
                 )
         return updates

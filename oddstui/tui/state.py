@@ -121,6 +121,9 @@ class Board:
         event = self.events.get(event_id)
         if event is None:
             return
+        same = (event.score_home, event.score_away, event.periods) == (home, away, periods)
+        if same and event.score_fresh:
+            return
         event.score_home, event.score_away, event.periods = home, away, dict(periods)
         event.score_fresh = True
         self._dirty_events.add(event_id)

@@ -56,9 +56,9 @@ async def test_replaced_by_a_second_connection_and_taken_back() -> None:
                 await wait_for(lambda: "Replaced:" in screen_text(app), pilot, timeout=10)
                 assert "● replaced" in screen_text(app)
                 assert app.screen.has_class("-stale")
-                await pilot.pause(1.5)
-                # It never reconnects on its own.
-                assert app.hub.status.state == "replaced"
+            # The other client is gone, yet it never reconnects on its own.
+            await pilot.pause(1.5)
+            assert app.hub.status.state == "replaced"
             await pilot.press("r")
             await wait_for(lambda: app.hub.status.state == "live", pilot, timeout=15)
             assert "Replaced:" not in screen_text(app)

@@ -1,6 +1,7 @@
 """Snapshots of every screen at 120x40 and 80x24, from a recorded state with time frozen.
 
-The Event screen's snapshots live with the Event screen's tests (tests/tui/test_event_*.py).
+The Event screen and the part-2 boards (arbitrage, value bets, dropping odds) keep their
+snapshots with their own tests.
 
 Regenerate after an intended change: `pytest tests/tui/test_snapshots.py --snapshot-update`.
 """
@@ -48,9 +49,6 @@ SCREENS: dict[str, tuple[str, Callable[[Any], object] | None]] = {
     "leagues": ("sports", lambda app: app.open_sport("football")),
     "events": ("sports", lambda app: app.open_league("football", load()["league"])),
     "watchlist": ("watchlist", None),
-    "arbitrage": ("arbitrage", None),
-    "value": ("value", None),
-    "dropping": ("dropping", None),
     "help": ("live", lambda app: app.action_help()),
 }
 
