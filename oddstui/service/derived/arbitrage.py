@@ -1,9 +1,12 @@
 """The arbitrage index behind GET /arbitrage-bets.
 
-Arbitrage depends on the requested bookmaker set, so results are cached per set: the first
-request for a set scans every active event; later requests recompute only events that one of
-the set's bookmakers changed since (the world's `on_odds` entries mark them dirty). Each item's
-JSON is encoded once, when its event is recomputed.
+Arbitrage depends on the requested bookmaker set, so state is kept per set (the last few sets
+asked for). For each quoted event it holds the best price per (market, line, side) among the
+set's books and which book holds it. A change of one (event, bookie) pair (the world's `on_odds`
+entries) is applied incrementally: the bookie's prices that beat the best take over, and only
+positions it held and no longer offers are searched again across the set. Only lines whose best
+prices changed are checked for arbitrage again, and an item's JSON is encoded once per distinct
+set of legs.
 """
 
 from __future__ import annotations
@@ -28,25 +31,38 @@ from oddstui.service.derived.sports import DrawingSports
 from oddstui.service.world.model import LIVE, PENDING, Event, iso
 
 TOTAL_STAKE = 100.0
-MAX_BOOK_SETS = 16  # cached bookmaker sets, least recently used dropped first
+MAX_BOOK_SETS = 16  # book sets kept, least recently used dropped first
 BACK_SIDES = frozenset({"home", "draw", "away", "over", "under", "yes", "no", "odd", "even"})
 _SIDE_ORDER = {"home": 0, "draw": 1, "away": 2, "over": 3, "under": 4, "yes": 5, "no": 6}
+
+Key = tuple[str, float | None, str | None]  # (market name, hdp, label)
+Best = tuple[float, str]  # (price, bookmaker)
 
 
 @dataclass(slots=True)
 class ArbItem:
     profit: float
     id: str
+    legs: tuple[tuple[str, Best], ...]  # what it was built from
     plain: bytes  # JSON without event details
     detailed: bytes  # JSON with them
 
 
 @dataclass(slots=True)
+class _EventState:
+    best: dict[Key, dict[str, Best]] = field(default_factory=dict)
+    held: dict[str, set[tuple[Key, str]]] = field(default_factory=dict)  # bookie -> positions
+    arbs: dict[Key, ArbItem] = field(default_factory=dict)
+    # bookie -> market -> the market's updatedAt when last applied
+    stamps: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class _BookSet:
     books: frozenset[str]
-    by_event: dict[int, list[ArbItem]] = field(default_factory=dict)
-    dirty: set[int] = field(default_factory=set)
-    scanned: bool = False
+    events: dict[int, _EventState] = field(default_factory=dict)
+    pending: set[tuple[int, str]] = field(default_factory=set)
+    built: bool = False
 
 
 @lru_cache(maxsize=4096)
@@ -55,6 +71,20 @@ def _required(market: str, has_draw: bool, sides: frozenset[str]) -> tuple[str, 
     if needed is None or not needed <= sides:
         return None
     return tuple(sorted(needed, key=lambda side: _SIDE_ORDER.get(side, 99)))
+
+
+def _beats(price: float, bookie: str, current: Best | None) -> bool:
+    """The same tie rule as `book.arbitrage.best_prices`: higher price, then the name first."""
+    return current is None or price > current[0] or (price == current[0] and bookie < current[1])
+
+
+def _price(market: Any, key: Key, side: str) -> float | None:
+    if market is None:
+        return None
+    for line in market.lines:
+        if line.hdp == key[1] and line.label == key[2]:
+            return line.prices.get(side)  # type: ignore[no-any-return]
+    return None
 
 
 class ArbitrageIndex:
@@ -69,22 +99,21 @@ class ArbitrageIndex:
             return
         pairs = [(entry.event_id, entry.bookie) for entry in entries]
         for book_set in self._sets.values():
-            books, dirty = book_set.books, book_set.dirty
-            for event_id, bookie in pairs:
-                if bookie in books:
-                    dirty.add(event_id)
+            books, pending = book_set.books, book_set.pending
+            for pair in pairs:
+                if pair[1] in books:
+                    pending.add(pair)
 
     def on_event(self, event: Event) -> None:
-        for book_set in self._sets.values():
-            book_set.dirty.add(event.id)
+        if event.status not in (PENDING, LIVE):
+            for book_set in self._sets.values():
+                book_set.events.pop(event.id, None)
 
     # -- queries
     def items(self, books: Iterable[str], limit: int, details: bool) -> bytes:
         """The best `limit` arbitrage items across `books`, as a JSON array."""
         book_set = self._book_set(frozenset(books))
-        chosen: list[ArbItem] = []
-        for items in book_set.by_event.values():
-            chosen.extend(items)
+        chosen = [item for state in book_set.events.values() for item in state.arbs.values()]
         chosen.sort(key=lambda item: (-item.profit, item.id))
         parts = [item.detailed if details else item.plain for item in chosen[:limit]]
         return b"[" + b",".join(parts) + b"]"
@@ -92,67 +121,125 @@ class ArbitrageIndex:
     def _book_set(self, books: frozenset[str]) -> _BookSet:
         book_set = self._sets.get(books)
         if book_set is None:
-            book_set = _BookSet(books)
-            self._sets[books] = book_set
+            book_set = self._sets[books] = _BookSet(books)
             while len(self._sets) > MAX_BOOK_SETS:
                 self._sets.popitem(last=False)
         else:
             self._sets.move_to_end(books)
         events = self.world.events
-        if not book_set.scanned:
-            book_set.scanned = True
-            book_set.dirty.clear()
-            todo: Iterable[int] = [e.id for e in events.values() if e.status in (PENDING, LIVE)]
+        if not book_set.built:
+            book_set.built = True
+            book_set.pending.clear()
+            for event in self.world.quoted_events():
+                for bookie in event.quotes:
+                    if bookie in books:
+                        self._apply(book_set, event, bookie)
         else:
-            todo, book_set.dirty = book_set.dirty, set()
-        for event_id in todo:
-            event = events.get(event_id)
-            found = self._event_items(event, books) if event is not None else []
-            if found:
-                book_set.by_event[event_id] = found
-            else:
-                book_set.by_event.pop(event_id, None)
+            pending, book_set.pending = book_set.pending, set()
+            for event_id, bookie in sorted(pending):
+                event = events.get(event_id)
+                if event is None or event.status not in (PENDING, LIVE):
+                    book_set.events.pop(event_id, None)
+                else:
+                    self._apply(book_set, event, bookie)
         return book_set
 
-    # -- computing one event
-    def _event_items(self, event: Event, books: frozenset[str]) -> list[ArbItem]:
-        if event.status not in (PENDING, LIVE):
-            return []
-        quotes = event.quotes
-        names = (
-            [b for b in quotes if b in books]
-            if len(quotes) < len(books)
-            else [b for b in books if b in quotes]
-        )
-        if len(names) < 2:
-            return []
-        best: dict[tuple[str, float | None, str | None], dict[str, tuple[float, str]]] = {}
-        for bookie in names:
-            for market in quotes[bookie].values():
-                name = market.name
-                for line in market.lines:
-                    key = (name, line.hdp, line.label)
-                    slot = best.get(key)
-                    if slot is None:
-                        slot = best[key] = {}
-                    for side, price in line.prices.items():
-                        current = slot.get(side)
-                        if (
-                            current is None
-                            or price > current[0]
-                            or (price == current[0] and bookie < current[1])
-                        ):
-                            slot[side] = (price, bookie)
-        has_draw = self.draws.has_draw(event.sport.slug)
-        found = []
-        for key, slot in best.items():
-            sides = _required(key[0], has_draw, frozenset(s for s in slot if s in BACK_SIDES))
-            if sides is None or sum(1.0 / slot[side][0] for side in sides) >= 1.0:
+    # -- incremental upkeep
+    def _apply(self, book_set: _BookSet, event: Event, bookie: str) -> None:
+        """Bring the set's best prices up to date with one bookie's current quotes."""
+        state = book_set.events.get(event.id)
+        if state is None:
+            state = book_set.events[event.id] = _EventState()
+        suspended = (event.id, bookie) in getattr(self.world, "_suspended", ())
+        markets = {} if suspended else event.quotes.get(bookie, {})
+        touched: set[Key] = set()
+        held = state.held.setdefault(bookie, set())
+        for position in list(held):
+            key, side = position
+            price = _price(markets.get(key[0]), key, side)
+            current = state.best[key][side]
+            if price is None or price < current[0]:
+                held.discard(position)
+                self._rescan(book_set, state, event, key, side)
+                touched.add(key)
+            elif price > current[0]:
+                state.best[key][side] = (price, bookie)
+                touched.add(key)
+        stamps = state.stamps.setdefault(bookie, {})
+        if len(stamps) > len(markets):
+            for gone in [name for name in stamps if name not in markets]:
+                del stamps[gone]
+        for name, market in markets.items():
+            if stamps.get(name) == market.updated_at:
+                continue  # unchanged since last applied: its lines cannot beat anything new
+            stamps[name] = market.updated_at
+            for line in market.lines:
+                key = (name, line.hdp, line.label)
+                slot = state.best.get(key)
+                if slot is None:
+                    slot = state.best[key] = {}
+                for side, price in line.prices.items():
+                    if side not in BACK_SIDES:
+                        continue
+                    current = slot.get(side)
+                    if current is not None and current[1] == bookie:
+                        continue
+                    if _beats(price, bookie, current):
+                        if current is not None:
+                            state.held[current[1]].discard((key, side))
+                        slot[side] = (price, bookie)
+                        held.add((key, side))
+                        touched.add(key)
+        for key in touched:
+            self._check(state, event, key)
+
+    def _rescan(
+        self, book_set: _BookSet, state: _EventState, event: Event, key: Key, side: str
+    ) -> None:
+        """Find the best price for one side of one line across the set's books again."""
+        name, hdp, label = key
+        suspended = getattr(self.world, "_suspended", ())
+        best: Best | None = None
+        for bookie, markets in event.quotes.items():
+            if bookie not in book_set.books or (event.id, bookie) in suspended:
                 continue
-            item = self._item(event, key, {side: slot[side] for side in sides})
-            if item is not None:
-                found.append(item)
-        return found
+            market = markets.get(name)
+            if market is None:
+                continue
+            for line in market.lines:
+                if line.hdp == hdp and line.label == label:
+                    price = line.prices.get(side)
+                    if price is not None and _beats(price, bookie, best):
+                        best = (price, bookie)
+                    break
+        slot = state.best[key]
+        if best is None:
+            del slot[side]
+            if not slot:
+                del state.best[key]
+        else:
+            slot[side] = best
+            state.held.setdefault(best[1], set()).add((key, side))
+
+    def _check(self, state: _EventState, event: Event, key: Key) -> None:
+        slot = state.best.get(key)
+        sides = (
+            _required(key[0], self.draws.has_draw(event.sport.slug), frozenset(slot))
+            if slot
+            else None
+        )
+        if sides is None or slot is None or sum(1.0 / slot[s][0] for s in sides) >= 1.0:
+            state.arbs.pop(key, None)
+            return
+        legs = tuple((side, slot[side]) for side in sides)
+        existing = state.arbs.get(key)
+        if existing is not None and existing.legs == legs:
+            return
+        item = self._item(event, key, dict(legs))
+        if item is None:
+            state.arbs.pop(key, None)
+        else:
+            state.arbs[key] = item
 
     def _item(
         self,
@@ -222,7 +309,8 @@ class ArbitrageIndex:
         }
         plain = _encode(body)
         body["event"] = summary_strings(event)
-        return ArbItem(arb.profit_pct, body["id"], plain, _encode(body))
+        legs_key = tuple((side, best[side]) for side in best)
+        return ArbItem(arb.profit_pct, body["id"], legs_key, plain, _encode(body))
 
 
 def _encode(body: dict[str, Any]) -> bytes:
