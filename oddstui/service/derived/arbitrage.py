@@ -83,7 +83,7 @@ def _price(market: Any, key: Key, side: str) -> float | None:
         return None
     for line in market.lines:
         if line.hdp == key[1] and line.label == key[2]:
-            return line.prices.get(side)  # type: ignore[no-any-return]
+            return line.prices.get(side)
     return None
 
 
@@ -181,12 +181,12 @@ class ArbitrageIndex:
                 for side, price in line.prices.items():
                     if side not in BACK_SIDES:
                         continue
-                    current = slot.get(side)
-                    if current is not None and current[1] == bookie:
+                    holder = slot.get(side)
+                    if holder is not None and holder[1] == bookie:
                         continue
-                    if _beats(price, bookie, current):
-                        if current is not None:
-                            state.held[current[1]].discard((key, side))
+                    if _beats(price, bookie, holder):
+                        if holder is not None:
+                            state.held[holder[1]].discard((key, side))
                         slot[side] = (price, bookie)
                         held.add((key, side))
                         touched.add(key)
