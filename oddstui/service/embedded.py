@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from oddstui.service.accounts import DEMO_KEY, demo_accounts
 from oddstui.service.assembly import Options, build_service
@@ -21,7 +23,7 @@ HOST = "127.0.0.1"
 @dataclass
 class EmbeddedService:
     base_url: str
-    api_key: str = DEMO_KEY
+    api_key: str = field(default=DEMO_KEY, repr=False)
     _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
     _stop: asyncio.Event | None = field(default=None, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
@@ -41,9 +43,10 @@ def start_embedded(options: Options | None = None, timeout: float = 15.0) -> Emb
     """Start the whole service (with the `demo` account) and return once it accepts."""
     sock = bind(HOST, 0)
     url = base_url(sock, HOST)
-    ready = threading.Event()
+    started = threading.Event()  # accepting connections
+    ended = threading.Event()  # the thread is done (failed, or stopped)
     failure: list[BaseException] = []
-    holder: dict[str, object] = {}
+    holder: dict[str, Any] = {}  # the thread's loop and stop event, once they exist
 
     def run() -> None:
         loop = asyncio.new_event_loop()
@@ -53,22 +56,33 @@ def start_embedded(options: Options | None = None, timeout: float = 15.0) -> Emb
             stop = asyncio.Event()
             holder.update(loop=loop, stop=stop)
             loop.run_until_complete(
-                run_service(svc, sock, url, lambda _url: ready.set(), stop, log_config=None)
+                run_service(svc, sock, url, lambda _url: started.set(), stop, log_config=None)
             )
         except BaseException as error:  # noqa: BLE001 - reported to the starting thread
             failure.append(error)
         finally:
-            ready.set()
             sock.close()
             loop.close()
+            ended.set()
 
     thread = threading.Thread(target=run, name="oddstui-embedded-service", daemon=True)
     thread.start()
-    if not ready.wait(timeout) or failure or "loop" not in holder:
-        raise RuntimeError(f"the embedded service did not start: {failure[0] if failure else ''}")
+    deadline = time.monotonic() + timeout
+    while not started.is_set() and not ended.is_set() and time.monotonic() < deadline:
+        started.wait(0.02)
+    if not started.is_set() or ended.is_set():
+        reason = f"{failure[0]!r}" if failure else "it stopped" if ended.is_set() else "timeout"
+        service = EmbeddedService(
+            url,
+            _loop=holder.get("loop"),
+            _stop=holder.get("stop"),
+            _thread=thread,
+        )
+        service.stop()
+        raise RuntimeError(f"the embedded service did not start ({reason})")
     return EmbeddedService(
         base_url=url,
-        _loop=holder["loop"],  # type: ignore[arg-type]
-        _stop=holder["stop"],  # type: ignore[arg-type]
+        _loop=holder["loop"],
+        _stop=holder["stop"],
         _thread=thread,
     )
