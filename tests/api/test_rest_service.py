@@ -87,8 +87,8 @@ async def test_account_selection(service: Service, api: ApiClient):
 
 
 async def test_odds_and_odds_multi_with_seq(api: ApiClient):
-    live = await api.live_events()
-    ids = [event.id for event in live[:10]]
+    # Pre-match events: every selected book quotes them (live ones carry an in-play subset).
+    ids = [event.id for event in await api.events("football", status="pending", limit=10)]
     record = await api.odds(ids[0], SELECTION)
     assert record.event.id == ids[0]
     assert record.bookmakers and set(record.bookmakers) <= set(SELECTION)
@@ -107,8 +107,8 @@ async def test_odds_and_odds_multi_with_seq(api: ApiClient):
 
 
 async def test_movements_and_odds_updated(api: ApiClient):
-    live = await api.live_events()
-    record = await api.odds(live[0].id, SELECTION)
+    upcoming = await api.events("football", status="pending", limit=1)
+    record = await api.odds(upcoming[0].id, SELECTION)
     book, markets = next(iter(record.bookmakers.items()))
     market = markets[0]
     moves = await api.odds_movements(record.event.id, book, market.name)
