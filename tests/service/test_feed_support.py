@@ -100,7 +100,13 @@ class Feed:
 
 async def open_feed(service: Service, key: str | None = None, **params: Any) -> Feed:
     """Connect and read the welcome message, checking it comes first."""
-    options: dict[str, Any] = {"open_timeout": 10, "proxy": None, "max_size": None}
+    # max_queue=None: a test that pauses reading must still see the closing handshake promptly.
+    options: dict[str, Any] = {
+        "open_timeout": 10,
+        "proxy": None,
+        "max_size": None,
+        "max_queue": None,
+    }
     options.update(params.pop("connect_options", {}))
     socket = await connect(feed_url(service, key, **params), **options)
     feed = Feed(socket)

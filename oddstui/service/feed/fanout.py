@@ -12,13 +12,22 @@ from typing import Any
 from oddstui.service.feed.messages import WITH_MARKETS, dumps, odds_head, odds_text
 from oddstui.service.feed.source import OddsChange, WorldView
 
+_FOLDED: dict[str, str] = {}  # market name -> casefolded; names are a small fixed set
+
+
+def _folded(name: str) -> str:
+    folded = _FOLDED.get(name)
+    if folded is None:
+        folded = _FOLDED[name] = name.casefold()
+    return folded
+
 
 class _EntryTexts:
     __slots__ = ("head", "markets", "by_filter")
 
     def __init__(self, head: str, markets: list[tuple[str, Any]] | None) -> None:
         self.head = head
-        self.markets = markets  # (casefolded name, wire market), or None without markets
+        self.markets = markets  # (casefolded name, Market), or None for kinds without markets
         self.by_filter: dict[frozenset[str], str] = {}
 
 
@@ -53,7 +62,7 @@ class TickCache:
         markets = None
         if change.kind in WITH_MARKETS:
             markets = [
-                (str(market["name"]).casefold(), market)
+                (_folded(market.name), market)
                 for market in world.markets(change.event_id, change.bookie)
             ]
         return _EntryTexts(head, markets)
@@ -68,7 +77,7 @@ class TickCache:
             cache_key = (change.seq, folded)
             text = self._market_json.get(cache_key)
             if text is None:
-                text = dumps(market)
+                text = dumps(self._world.market_wire(market, change.bookie))
                 self._market_json[cache_key] = text
             texts.append(text)
         return odds_text(entry.head, texts)

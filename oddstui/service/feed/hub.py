@@ -57,7 +57,8 @@ SHUTTING_DOWN = "The service is shutting down"
 
 QUEUE_LIMIT = 4 * 1024 * 1024  # characters queued per connection before it is a slow consumer
 FRAME_LIMIT = 256 * 1024  # a tick's frame is split beyond this, for clients' message limits
-CLOSE_TIMEOUT = 5.0
+SHUTDOWN_TIMEOUT = 2.5  # the runner gives the whole feed shutdown 3 seconds
+CLOSE_TIMEOUT = 10.0  # how long a close may wait for a client that does not read
 
 
 class FeedHub:
@@ -264,7 +265,7 @@ class FeedHub:
             connection.close(*GOING_AWAY)
         tasks = [task for task in self._tasks if not task.done()]
         if tasks:
-            await asyncio.wait(tasks, timeout=self._close_timeout + 1.0)
+            await asyncio.wait(tasks, timeout=SHUTDOWN_TIMEOUT)
 
 
 class _Denied(Exception):
