@@ -121,7 +121,8 @@ def jsonable(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, datetime):
-        return value.isoformat().replace("+00:00", "Z")
+        spec = "milliseconds" if value.microsecond else "seconds"
+        return value.isoformat(timespec=spec).replace("+00:00", "Z")
     if isinstance(value, dict):
         return {str(key): jsonable(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
@@ -160,8 +161,16 @@ def _match(event: EventSummary | None, event_id: int) -> str:
     return f"{event.home} v {event.away}" if event else f"event {event_id}"
 
 
+def _line(market: str, hdp: float | None) -> str:
+    """A handicap is signed (`-1.5`); a total is not (`2.5`)."""
+    if hdp is None:
+        return ""
+    handicap = any(word in market for word in ("Spread", "Handicap", "Asian"))
+    return f"{hdp:+g}" if handicap else f"{hdp:g}"
+
+
 def _market(name: str, hdp: float | None) -> str:
-    return name if hdp is None else f"{name} {hdp:+g}"
+    return f"{name} {_line(name, hdp)}".rstrip()
 
 
 def _arb_rows(arbs: Iterable[ArbitrageBet]) -> list[str]:
@@ -204,14 +213,8 @@ def _odds_rows(record: OddsRecord) -> list[str]:
     for book, markets in sorted(record.bookmakers.items()):
         for market in markets:
             for line in market.lines:
-                where = " ".join(
-                    part
-                    for part in (
-                        "" if line.label is None else line.label,
-                        "" if line.hdp is None else f"{line.hdp:+g}",
-                    )
-                    if part
-                )
+                parts = (line.label or "", _line(market.name, line.hdp))
+                where = " ".join(part for part in parts if part)
                 prices = "  ".join(f"{side} {_price(p)}" for side, p in line.prices.items())
                 rows.append([book, market.name, where, prices])
     return [header, *_table(rows)]

@@ -10,6 +10,8 @@ service really sends (ids as strings or numbers, prices as strings, `"N/A"` urls
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -29,6 +31,7 @@ _KNOWN_SIDES = frozenset(
 T = TypeVar("T")
 _TIME_CACHE: dict[str, datetime] = {}
 _TIME_CACHE_MAX = 4096
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
 def _fail(reason: str) -> MalformedRecord:
@@ -185,10 +188,16 @@ class Event:
     bookmaker_count: int | None
 
 
+def slugify(name: str) -> str:
+    """`"England - Premier League"` -> `"england-premier-league"`, the service's slug style."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return "-".join(_NON_ALNUM.split(folded)).strip("-")
+
+
 def parse_named(value: Any, what: str = "reference") -> Named:
-    """`{name, slug}`; a bare string (some derived feeds send one) becomes both."""
+    """`{name, slug}`; a bare display name (derived feeds send one) gets a slug made from it."""
     if isinstance(value, str):
-        return Named(value, value)
+        return Named(value, slugify(value))
     raw = _mapping(value, what)
     name = raw.get("name")
     slug = raw.get("slug")

@@ -173,3 +173,5 @@ def test_tables_show_network_names_as_plain_text():
     assert not any("\x1b" in line for line in lines)
     assert "[bold]FC v Bodø/Glimt & Co" in lines[0]
     assert any(line.split()[:3] == ["Bet365", "Spread", "-1.5"] for line in lines)
+    assert any(line.split()[:3] == ["Bet365", "Spread", "+0.25"] for line in lines)
+    assert any(line.split()[:3] == ["Bet365", "Totals", "2.5"] for line in lines)

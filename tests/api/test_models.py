@@ -10,6 +10,7 @@ import pytest
 from oddstui.api.errors import MalformedRecord
 from oddstui.api.models import (
     EMPTY_SCORES,
+    Named,
     parse_arbitrage_bet,
     parse_bookmaker,
     parse_budget,
@@ -359,7 +360,8 @@ VALUE_BET = {
 def test_value_bet():
     bet = parse_value_bet(VALUE_BET)
     assert bet.event is not None and bet.event.sport is not None
-    assert bet.event.sport.name == "Football"
+    assert bet.event.sport == Named("Football", "football")
+    assert bet.event.league == Named("England - Premier League", "england-premier-league")
     assert bet.bookmaker_prices == {"home": 3.1, "draw": 3.8, "away": 2.15}
     assert bet.bookmaker_hdp is None
     assert bet.direct_links == {"home": "https://example.test/h", "draw": None, "away": None}
