@@ -69,7 +69,7 @@ def _outcome(parse: Any, value: Any) -> None:
 
 
 @pytest.mark.parametrize("parse", PARSERS, ids=lambda parse: parse.__name__)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(value=json_values)
 def test_any_json_parses_or_is_malformed(parse, value):
     _outcome(parse, value)
@@ -101,7 +101,7 @@ def _replace(value: Any, path: tuple, new: Any) -> Any:
     [(parse_odds_record, RECORD), (parse_value_bet, VALUE_BET), (parse_arbitrage_bet, ARB)],
     ids=["odds_record", "value_bet", "arbitrage"],
 )
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_one_field_of_a_real_record_replaced_by_anything(parse, sample, data):
     """Mutations of a real record reach the deep fields that random JSON never gets to."""
@@ -111,7 +111,7 @@ def test_one_field_of_a_real_record_replaced_by_anything(parse, sample, data):
     _outcome(parse, _replace(copy.deepcopy(sample), path, new))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     prices=st.dictionaries(
         st.sampled_from(["home", "draw", "away", "over", "under", "yes", "no", "layHome", "odd"]),
