@@ -40,7 +40,7 @@ class Keys:
 
     paid: str = field(default_factory=lambda: _key("paid"))  # paid, feed, 5000/h, own selection
     free: str = field(default_factory=lambda: _key("free"))  # free plan, no feed
-    nofeed: str = field(default_factory=lambda: _key("nofeed"))  # paid without the feed add-on
+    nofeed: str = field(default_factory=lambda: _key("nofeed"))  # paid, no feed, +10K package
     tiny: str = field(default_factory=lambda: _key("tiny"))  # paid, 3 requests an hour
     default: str = field(default_factory=lambda: _key("default"))  # paid, default selection
 
@@ -67,6 +67,7 @@ feed = false
 key = "{keys.nofeed}"
 plan = "paid"
 feed = false
+requests_per_hour = 15000
 
 [[account]]
 key = "{keys.tiny}"

@@ -43,6 +43,11 @@ def test_rate_headers_on_every_keyed_response(http: httpx.Client, service: Servi
     )
 
 
+def test_an_extra_rate_package_raises_the_limit(http: httpx.Client, service: Service) -> None:
+    response = get(http, service, "/bookmakers/selected", key=service.keys.nofeed)
+    assert response.headers["x-ratelimit-limit"] == "15000"  # 5,000 plus a +10K package
+
+
 def test_sports_and_bookmakers_are_not_counted(http: httpx.Client, service: Service) -> None:
     first = get(http, service, "/bookmakers/selected", key=service.keys.nofeed)
     for _ in range(3):
