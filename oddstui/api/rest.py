@@ -226,7 +226,9 @@ class ApiClient:
         try:
             return response.json()
         except (ValueError, UnicodeDecodeError):
-            raise MalformedRecord(f"{path}: response is not JSON") from None
+            pass
+        # Raised outside the handler: a JSONDecodeError keeps the whole body in `.doc`.
+        raise MalformedRecord(f"{path}: response is not JSON")
 
     async def _get_json(
         self, path: str, params: Params | None = None, *, keyed: bool = True

@@ -241,6 +241,7 @@ async def test_non_json_success_is_malformed_without_the_key():
         with pytest.raises(MalformedRecord, match="not JSON") as caught:
             await api.event(1)
     assert_no_key(caught.value)
+    assert caught.value.__context__ is None
 
 
 async def test_list_items_that_do_not_fit_are_skipped_counted_and_warned_once(caplog):
