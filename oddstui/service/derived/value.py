@@ -109,6 +109,8 @@ class ValueIndex:
     def _event_items(self, event: Event, bookie: str) -> list[ValueItem]:
         if event.status not in (PENDING, LIVE) or bookie in self._sharp_set:
             return []
+        if (event.id, bookie) in getattr(self.world, "_suspended", ()):
+            return []  # a suspended book offers nothing (GET /odds shows no markets for it)
         markets = event.quotes.get(bookie)
         sharp_quotes = [event.quotes[s] for s in self.sharps if s in event.quotes]
         if not markets or not sharp_quotes:
