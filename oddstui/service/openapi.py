@@ -96,6 +96,10 @@ def _operation(route: Route) -> dict[str, Any]:
             "description": _STATUS_TEXT[status],
             "content": {JSON: {"schema": {"$ref": "#/components/schemas/Error"}}},
         }
+        if status == 429:
+            responses["429"]["headers"] = {
+                "Retry-After": {"description": "seconds", "schema": {"type": "integer"}}
+            }
     operation: dict[str, Any] = {
         "operationId": _operation_id(route),
         "summary": route.summary,
