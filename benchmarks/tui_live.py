@@ -1,11 +1,11 @@
 """The TUI under load: the real app in a pseudo-terminal (120x40) on the Event screen of a busy
 event, fed by the real service, once with the patched grid and once with a naive DataTable.
 
-    python benchmarks/tui_live.py [--seconds 30] [--updates-per-second 2000] [--speed 10]
+    python benchmarks/tui_live.py [--seconds 30] [--updates-per-second 3000] [--speed 1]
 
 Steps:
 1. Start `oddstui serve --port 0` with the given odds-change rate (about half of the world's
-   changes are quotes of the ~12 bookmakers the demo key selects, so 2000 gives ~1,000 odds
+   changes are quotes of the ~12 bookmakers the demo key selects, so 3000 gives ~1,000 odds
    messages a second on the app's feed).
 2. Probe the feed for a few seconds to measure the message rate and pick the busiest event.
 3. For each variant, run `oddstui`'s app (`build_app`, one feed, the Event screen of that event)
@@ -212,8 +212,8 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--updates-per-second", type=float, default=2000.0)
-    parser.add_argument("--speed", type=float, default=10.0)
+    parser.add_argument("--updates-per-second", type=float, default=3000.0)
+    parser.add_argument("--speed", type=float, default=1.0)
     args = parser.parse_args()
     service, base_url = start_service(args.updates_per_second, args.speed)
     try:
@@ -227,7 +227,10 @@ def main() -> None:
         }
     finally:
         service.send_signal(signal.SIGTERM)
-        service.wait(timeout=15)
+        try:
+            service.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            service.kill()
     print(
         f"{'variant':<8} {'p50 ms':>8} {'p95 ms':>8} {'KiB/s':>8} {'CPU %':>7} "
         f"{'lag p99 ms':>10} {'paints':>7}"

@@ -73,7 +73,7 @@ class GridRow:
     margin: float | None  # the bookmaker's hold on this line, when every side is quoted
     age: float | None  # seconds since any price of this line last changed
     stale: bool
-    received: float  # receive stamp of the newest message behind this row
+    changed: float  # receive stamp of the message behind the newest price change shown
 
 
 def side_order(sides: Iterable[str]) -> list[str]:
@@ -188,7 +188,7 @@ def grid_rows(
                 margin=hold,
                 age=age,
                 stale=not trusted or (age is not None and age > stale_after),
-                received=quote.received,
+                changed=changed if changed > -math.inf else 0.0,
             )
         )
     return rows

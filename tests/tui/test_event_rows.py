@@ -104,7 +104,7 @@ def test_a_move_flashes_for_a_few_seconds_then_ages() -> None:
     assert [f.move for f in flashing.prices] == [1, 0, -1]
     assert flashing.prices[0].best  # 2.20 is now the best home price
     assert flashing.age == pytest.approx(1.0) and not flashing.stale
-    assert flashing.received == 101.0
+    assert flashing.changed == 101.0
     later = beta(101.0 + price_rows.FLASH_SECONDS + 0.5)
     assert [f.move for f in later.prices] == [0, 0, 0]
     stale = beta(101.0 + price_rows.STALE_LIVE + 1)

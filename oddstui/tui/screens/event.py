@@ -80,6 +80,7 @@ class EventScreen(BoardScreen):
         self._opened = time.monotonic()
         self._crests_loading = False
         self._log = paint_log()
+        self._painted = 0.0  # receive stamp of the newest message painted (benchmark only)
         self._naive = naive_grid_requested()
 
     # ------------------------------------------------------------------ layout
@@ -256,7 +257,10 @@ class EventScreen(BoardScreen):
         grid = self.query_one(PriceGrid)
         written = grid.sync_rows({row.bookmaker: row_cells(row, sides, fmt) for row in rows})
         if written and self._log is not None and rows:
-            self.call_after_refresh(self._log.painted, max(row.received for row in rows))
+            newest = max(row.changed for row in rows)
+            if newest > self._painted:  # a paint of ages or expired flashes shows no message
+                self._painted = newest
+                self.call_after_refresh(self._log.painted, newest)
         self._show_bar(len(rows))
 
     def _choose_market(self, book: Any, market: str) -> None:

@@ -16,8 +16,10 @@ from textual.widgets import DataTable
 
 from oddstui.api.messages import OddsMessage
 from oddstui.book.formats import OddsFormat, format_price
+from oddstui.book.probability import margin
 from oddstui.book.state import LineKey
 from oddstui.tui.paint_log import PaintLog
+from oddstui.tui.price_rows import margin_text, side_label
 from oddstui.tui.text import plain
 
 
@@ -49,7 +51,11 @@ class NaiveGrid(DataTable[Text]):
         self._target, self._sides, self._fmt, self._log = (event_id, market, line), sides, fmt, log
         self.add_column("Bookmaker", key="book")
         for side in sides:
-            self.add_column(side.capitalize(), key=side)
+            self.add_column(side_label(side), key=side)
+        self.add_column("Margin", key="margin")
+        self.add_column("Age", key="age")
+        for bookmaker, prices in sorted(book.quotes(event_id, market, line).items()):
+            self._write_row(bookmaker, prices)
         loop = asyncio.get_running_loop()
         original = book.apply
 
@@ -80,13 +86,20 @@ class NaiveGrid(DataTable[Text]):
             for entry in quote.lines:
                 if entry.key != line:
                     continue
-                row = message.bookie
-                if row not in self.rows:
-                    self.add_row(plain(row), *[Text("") for _ in self._sides], key=row)
-                for side in self._sides:
-                    price = entry.prices.get(side)
-                    text = Text(format_price(price, self._fmt), justify="right")
-                    self.update_cell(row, side, text, update_width=True)
-                    updated = True
+                self._write_row(message.bookie, entry.prices)
+                updated = True
         if updated and self._log is not None:
             self.call_after_refresh(self._log.painted, message.received)
+
+    def _write_row(self, bookmaker: str, prices: dict[str, float]) -> None:
+        """Every cell of the row, each with `update_cell(..., update_width=True)`."""
+        if bookmaker not in self.rows:
+            self.add_row(*[Text("") for _ in range(len(self._sides) + 3)], key=bookmaker)
+        self.update_cell(bookmaker, "book", plain(bookmaker), update_width=True)
+        quoted = [prices[side] for side in self._sides if side in prices]
+        for side in self._sides:
+            text = Text(format_price(prices.get(side), self._fmt), justify="right")
+            self.update_cell(bookmaker, side, text, update_width=True)
+        hold = margin(quoted) if len(quoted) == len(self._sides) >= 2 else None
+        self.update_cell(bookmaker, "margin", Text(margin_text(hold)), update_width=True)
+        self.update_cell(bookmaker, "age", Text("0s"), update_width=True)

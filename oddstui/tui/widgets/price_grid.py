@@ -288,8 +288,8 @@ class PriceGrid(ScrollView, can_focus=True):
             cell = cells.get(column.key, EMPTY)
             segments.append(Segment(_fit(cell.text, column), self._style(cell)))
             segments.append(Segment(" "))
-        strip = Strip(segments).adjust_cell_length(width)
-        return strip.apply_style(base)
+        # Adjacent segments of one style become one: fewer escape sequences per repaint.
+        return Strip(segments).adjust_cell_length(width).apply_style(base).simplify()
 
     def _style(self, cell: Cell) -> Style | None:
         style = self._styles.get(cell.roles)
