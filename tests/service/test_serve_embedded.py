@@ -20,8 +20,11 @@ def test_embedded_service_serves_the_demo_account_and_stops() -> None:
         assert "demo" not in repr(service)
         sports = httpx.get(service.base_url + "/sports", timeout=10)
         assert sports.status_code == 200 and len(sports.json()) == 34
-        selected = httpx.get(service.base_url + "/bookmakers/selected",
-                             params={"apiKey": service.api_key}, timeout=10)
+        selected = httpx.get(
+            service.base_url + "/bookmakers/selected",
+            params={"apiKey": service.api_key},
+            timeout=10,
+        )
         assert selected.status_code == 200 and selected.json()["count"] > 0
     finally:
         service.stop()
