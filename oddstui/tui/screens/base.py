@@ -57,7 +57,7 @@ class BoardScreen(Screen[None]):
         yield Static(self.heading, classes="heading")
         yield from self.compose_body()
         yield StatusBar()
-        yield Footer()
+        yield Footer(compact=True)
 
     def compose_body(self) -> ComposeResult:
         yield from ()
