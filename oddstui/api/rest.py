@@ -1,7 +1,8 @@
 """`ApiClient`: an async client for every REST endpoint of the v3 interface, on httpx.
 
 - It checks the interface's limits before sending and raises `RequestRejected` instead.
-- It keeps the `x-ratelimit-*` budget in `client.budget` and waits out a 429 (bounded).
+- It keeps the `x-ratelimit-*` budget in `client.budget` and waits out a 429, 502, 503 or 504
+  (a bounded number of times, honouring `Retry-After`, never longer than `max_retry_wait`).
 - The API key never leaves it except in the request itself: errors, logs and reprs show
   `apiKey=***`, and no httpx exception (whose request holds the full URL) is ever chained.
 - List endpoints skip items that do not fit the models, count them in `client.malformed` and log
@@ -66,6 +67,8 @@ install_log_redaction()
 
 T = TypeVar("T")
 SEQ_HEADERS = ("X-Service-Seq", "X-OddsAPI-Seq")
+# Statuses worth a bounded retry: rate limited, and a gateway or service briefly unavailable.
+RETRIED = frozenset({429, 502, 503, 504})
 _ERRORS: dict[int, type[ServiceError]] = {
     400: BadRequest,
     401: Unauthorized,
@@ -170,16 +173,17 @@ class ApiClient:
             response = await self._exchange(method, path, query)
             self._tracker.observe(response.headers)
             status = response.status_code
-            if status == 429:
+            if status in RETRIED:
                 wait = retry_after_seconds(response.headers.get("Retry-After"))
                 if attempt < self._max_retries and (wait or 0.0) <= self._max_retry_wait:
                     attempt += 1
                     # No Retry-After: a short exponential wait (0.5, 1, 2 s...).
                     delay = wait if wait is not None else 0.5 * 2 ** (attempt - 1)
-                    log.warning("rate limited on %s; retrying in %.1f s", path, delay)
+                    log.warning("%s on %s; retrying in %.1f s", status, path, delay)
                     await self._sleep(delay)
                     continue
-                raise RateLimited(self._error_text(response), retry_after=wait, path=path)
+                if status == 429:
+                    raise RateLimited(self._error_text(response), retry_after=wait, path=path)
             if status == 404 and accept_404:
                 return None
             if 200 <= status < 300:

@@ -184,7 +184,7 @@ async def test_error_statuses_carry_the_service_text_without_the_key(status, kin
         text = f"bad request to {request.url} with key {KEY}\x1b[31m red"
         return httpx.Response(status, json={"error": text})
 
-    async with client(handler) as api:
+    async with client(handler, sleep=Sleeps()) as api:
         with pytest.raises(kind) as caught:
             await api.event(5)
     error = caught.value
@@ -307,3 +307,20 @@ async def test_no_key_in_repr_or_logs(caplog):
             await api.live_events()
     assert_no_key(caught.value)
     assert KEY not in caplog.text
+
+
+async def test_a_briefly_unavailable_service_is_retried_then_reported():
+    answers = iter(
+        [httpx.Response(503, headers={"Retry-After": "1"}), httpx.Response(200, json=[])]
+    )
+    sleeps = Sleeps()
+    async with client(lambda request: next(answers), sleep=sleeps) as api:
+        assert await api.live_events() == []
+    assert sleeps.waits == [1.0]
+
+    sleeps = Sleeps()
+    gateway = {"error": "bad gateway"}
+    async with client(lambda request: httpx.Response(502, json=gateway), sleep=sleeps) as api:
+        with pytest.raises(ServerError, match="bad gateway") as caught:
+            await api.live_events()
+    assert caught.value.status == 502 and sleeps.waits == [0.5, 1.0]
