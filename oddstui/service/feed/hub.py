@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -56,6 +57,8 @@ NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"
 SHUTTING_DOWN = "The service is shutting down"
 
 QUEUE_LIMIT = 4 * 1024 * 1024  # characters queued per connection before it is a slow consumer
+# Tests shrink the bound through the environment, so that a stalled client overflows quickly.
+QUEUE_LIMIT_ENV = "ODDSTUI_FEED_QUEUE_LIMIT"
 FRAME_LIMIT = 256 * 1024  # a tick's frame is split beyond this, for clients' message limits
 SHUTDOWN_TIMEOUT = 2.5  # the runner gives the whole feed shutdown 3 seconds
 CLOSE_TIMEOUT = 10.0  # how long a close may wait for a client that does not read
@@ -69,13 +72,13 @@ class FeedHub:
         world: Any,
         accounts: Any,
         *,
-        queue_limit: int = QUEUE_LIMIT,
+        queue_limit: int | None = None,
         frame_limit: int = FRAME_LIMIT,
         close_timeout: float = CLOSE_TIMEOUT,
     ) -> None:
         self._view = WorldView(world)
         self._accounts = accounts
-        self._queue_limit = queue_limit
+        self._queue_limit = queue_limit or _queue_limit_from_env()
         self._frame_limit = frame_limit
         self._close_timeout = close_timeout
         self._by_key: dict[str, FeedConnection] = {}
@@ -266,6 +269,15 @@ class FeedHub:
         tasks = [task for task in self._tasks if not task.done()]
         if tasks:
             await asyncio.wait(tasks, timeout=SHUTDOWN_TIMEOUT)
+
+
+def _queue_limit_from_env() -> int:
+    text = os.environ.get(QUEUE_LIMIT_ENV, "")
+    if text.isascii() and text.isdigit() and int(text) >= 1024:
+        return int(text)
+    if text:
+        log.warning("%s must be an integer >= 1024; using %d", QUEUE_LIMIT_ENV, QUEUE_LIMIT)
+    return QUEUE_LIMIT
 
 
 class _Denied(Exception):

@@ -1,0 +1,91 @@
+"""Connection lifecycle over real sockets: one per key (4000), slow consumers (4008), SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.service.conftest import Service
+from tests.service.test_feed_support import MARKETS, Feed, odds_only, open_feed, select_bookmakers
+
+SERVICE_OPTIONS = {"speed": 10, "updates_per_second": 300}
+# Twenty football markets: large messages, so a client that stops reading falls behind fast.
+WIDE_MARKETS = (
+    "ML,Spread,Totals,Team Total Home,Team Total Away,ML HT,Spread HT,Totals HT,ML 2H,Spread 2H,"
+    "Totals 2H,Double Chance,Draw No Bet,Corners Spread,Corners Totals,Corners Spread HT,"
+    "Corners Totals HT,Bookings Spread,Bookings Totals,Player Props"
+)
+
+
+async def test_a_new_connection_replaces_the_older_one_with_4000(service: Service) -> None:
+    older = await open_feed(service, markets=MARKETS)
+    newer = await open_feed(service, markets=MARKETS)
+    async with newer.socket:
+        assert await older.closed() == (4000, "replaced by a newer connection")
+        assert odds_only(await newer.collect(2.0)), "the newer connection streams on"
+
+
+async def test_another_key_is_not_replaced(service: Service) -> None:
+    first = await open_feed(service, markets=MARKETS)
+    second = await open_feed(service, service.keys.default, markets=MARKETS)
+    async with first.socket, second.socket:
+        assert odds_only(await first.collect(1.5))
+        assert odds_only(await second.collect(1.5))
+
+
+def all_bookmakers(service: Service) -> list[str]:
+    books = httpx.get(service.url("/bookmakers"), timeout=30.0).json()
+    return [book["name"] for book in books if book["active"]]
+
+
+async def stalled_feed(service: Service, **params: Any) -> Feed:
+    """A client that reads nothing: a tiny socket buffer, no compression, no client queue."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+    sock.connect((service.host, service.port))
+    sock.setblocking(False)
+    options = {"sock": sock, "compression": None, "max_queue": 1}
+    return await open_feed(service, connect_options=options, **params)
+
+
+async def test_a_client_that_stops_reading_is_closed_4008_without_stalling_others(
+    service_factory: Callable[..., Service], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 256 KiB bound instead of 4 MiB: the stalled client overflows in well under a second.
+    monkeypatch.setenv("ODDSTUI_FEED_QUEUE_LIMIT", str(256 * 1024))
+    busy = service_factory(speed=10, updates_per_second=3000)
+    books = all_bookmakers(busy)
+    select_bookmakers(busy, books)
+    select_bookmakers(busy, books, key=busy.keys.default)
+    stalled = await stalled_feed(busy, markets=WIDE_MARKETS)
+    healthy = await open_feed(busy, busy.keys.default, markets="ML")
+    async with healthy.socket:
+        arrivals: list[float] = []
+        started = time.monotonic()
+        while time.monotonic() - started < 3.0:
+            await healthy.next()
+            arrivals.append(time.monotonic())
+        assert len(arrivals) > 300, "the healthy client kept receiving"
+        assert max(b - a for a, b in zip(arrivals, arrivals[1:], strict=False)) < 1.0
+        assert await stalled.closed() == (4008, "slow consumer")
+        assert odds_only(await healthy.collect(1.0)), "and it still does"
+
+
+async def test_sigterm_closes_every_connection_with_1001(
+    service_factory: Callable[..., Service],
+) -> None:
+    ending = service_factory(speed=10)
+    odds = await open_feed(ending, markets=MARKETS)
+    scores = await open_feed(ending, ending.keys.default, channels="scores,status")
+    ending.process.send_signal(signal.SIGTERM)
+    closes = await asyncio.gather(odds.closed(), scores.closed())
+    assert [code for code, _ in closes] == [1001, 1001]
+    assert await asyncio.to_thread(ending.process.wait, 15) == 0
+    assert "Traceback" not in ending.stderr()
