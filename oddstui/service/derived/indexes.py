@@ -7,6 +7,7 @@ from typing import Any
 
 from oddstui.service.derived.arbitrage import ArbitrageIndex
 from oddstui.service.derived.dropping import DroppingIndex
+from oddstui.service.derived.odds_json import OddsEncoder
 from oddstui.service.derived.sports import DrawingSports
 from oddstui.service.derived.updated import UpdatedIndex
 from oddstui.service.derived.value import ValueIndex
@@ -18,6 +19,7 @@ class Indexes:
     arbitrage: ArbitrageIndex
     value: ValueIndex
     dropping: DroppingIndex
+    odds: OddsEncoder
 
     @classmethod
     def attach(cls, world: Any) -> Indexes:
@@ -27,6 +29,7 @@ class Indexes:
             arbitrage=ArbitrageIndex(world, draws),
             value=ValueIndex(world, draws),
             dropping=DroppingIndex(world),
+            odds=OddsEncoder(world),
         )
         world.add_listener(indexes)
         return indexes

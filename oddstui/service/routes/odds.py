@@ -36,25 +36,25 @@ INCLUDE_SEQ = Param(
 )
 
 
-def odds(call: Call) -> dict[str, Any]:
+def odds(call: Call) -> bytes:
     world = call.world
     books = bookmakers_or_400(world, call.q["bookmakers"])
     event = event_or_404(world, call.q["eventId"])
-    record = world.odds_record(event, books)
+    body = call.svc.indexes.odds.record(event, books)
     _seq_header(call)
-    return record
+    return body
 
 
-def odds_multi(call: Call) -> list[dict[str, Any]]:
+def odds_multi(call: Call) -> bytes:
     world = call.world
     books = bookmakers_or_400(world, call.q["bookmakers"])
     ids = call.q["eventIds"]
     missing = [i for i in ids if i not in world.events]
     if missing:
         raise NotFound(f"eventIds: no event with id {', '.join(map(str, missing))}")
-    records = [world.odds_record(world.events[i], books) for i in ids]
+    body = call.svc.indexes.odds.records([world.events[i] for i in ids], books)
     _seq_header(call)
-    return records
+    return body
 
 
 def _seq_header(call: Call) -> None:
