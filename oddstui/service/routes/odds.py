@@ -63,7 +63,7 @@ def _seq_header(call: Call) -> None:
         call.headers[SEQ_HEADER] = str(call.world.journal.seq)
 
 
-def updated(call: Call) -> list[dict[str, Any]]:
+def updated(call: Call) -> bytes:
     world, q = call.world, call.q
     (bookie,) = bookmakers_or_400(world, [q["bookmaker"]], "bookmaker")
     sport = sport_by_slug_or_name(world, q["sport"])
@@ -83,7 +83,7 @@ def updated(call: Call) -> list[dict[str, Any]]:
         if event is not None and event.sport.slug == sport.slug:
             found.append(event)
     found.sort(key=lambda e: (e.start, e.id))
-    return [world.odds_record(e, [bookie]) for e in found]
+    return call.svc.indexes.odds.records(found, [bookie])
 
 
 def movements(call: Call) -> dict[str, Any]:
@@ -95,7 +95,7 @@ def movements(call: Call) -> dict[str, Any]:
     return movement_history(world, event, bookie, q["market"], q["marketLine"])
 
 
-def historical_odds(call: Call) -> dict[str, Any]:
+def historical_odds(call: Call) -> bytes:
     world = call.world
     books = bookmakers_or_400(world, call.q["bookmakers"])
     event = event_or_404(world, call.q["eventId"])
@@ -104,7 +104,7 @@ def historical_odds(call: Call) -> dict[str, Any]:
             f"eventId: event {event.id} is {event.status}, not in the historical data; "
             "see GET /historical/events"
         )
-    return world.odds_record(event, books)
+    return call.svc.indexes.odds.record(event, books)
 
 
 _RECORD = {"$ref": "#/components/schemas/OddsRecord"}
