@@ -79,7 +79,7 @@ Params = dict[str, str | int | float]
 
 
 def check_base_url(base_url: str) -> str:
-    """The base URL without a trailing slash; `RequestRejected` unless it is http(s)://host/..."""
+    """The base URL without a trailing slash; `RequestRejected` unless it is http(s)://host/.../v3."""
     if not isinstance(base_url, str):
         raise RequestRejected("base URL must be a string")
     try:
@@ -92,6 +92,8 @@ def check_base_url(base_url: str) -> str:
     if parts.query or parts.fragment or parts.username or parts.password:
         raise RequestRejected("base URL must not carry a query, fragment or credentials")
     del port
+    if not parts.path.rstrip("/").endswith("/v3"):
+        raise RequestRejected("base URL must end in the version segment /v3")
     return base_url.strip().rstrip("/")
 
 

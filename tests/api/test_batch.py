@@ -34,7 +34,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize(
-    "url", ["localhost:8765/v3", "ftp://h/v3", "http://", "http://h:notaport/v3"]
+    "url", ["localhost:8765/v3", "ftp://h/v3", "http://", "http://h:notaport/v3", "http://h:8765"]
 )
 def test_bad_base_url_is_one_line_and_exit_2(home, capsys, monkeypatch, url):
     monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)

@@ -119,7 +119,17 @@ async def test_requests_within_the_limits_are_sent_with_the_wire_parameters():
 
 @pytest.mark.parametrize(
     "url",
-    ["", "ftp://x/v3", "localhost:8765/v3", "http:///v3", "http://h:99999/v3", "http://h/v3?x=1"],
+    [
+        "",
+        "ftp://x/v3",
+        "localhost:8765/v3",
+        "http:///v3",
+        "http://h:99999/v3",
+        "http://h/v3?x=1",
+        "http://h:8765",
+        "http://h/v2",
+        "http://h/v33",
+    ],
 )
 def test_bad_base_urls_are_rejected(url):
     with pytest.raises(RequestRejected, match="base URL"):
@@ -128,3 +138,4 @@ def test_bad_base_urls_are_rejected(url):
 
 def test_good_base_url_loses_its_trailing_slash():
     assert check_base_url("https://api.odds-api.io/v3/") == "https://api.odds-api.io/v3"
+    assert check_base_url(" http://10.0.0.2:80/odds/v3") == "http://10.0.0.2:80/odds/v3"
