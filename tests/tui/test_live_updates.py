@@ -31,7 +31,8 @@ async def test_a_goal_changes_the_score_in_place(
 
         def a_score_moved() -> bool:
             return any(
-                key in before and table.cell_text(key, "score") not in (before[key], "")
+                key in before
+                and table.cell_text(key, "score") not in (before[key], "")
                 and not table.cell_text(key, "score").endswith("?")
                 for key in table.row_keys
             )
@@ -69,3 +70,38 @@ async def test_match_clocks_advance_every_second(fast_service: Service) -> None:
         await pilot.pause(3.2)  # the cell is rewritten on whole-second ticks
         later = table.cell_text(key, "clock")
         assert seconds(later) >= seconds(first) + 2, (first, later)
+
+
+async def test_hidden_screen_catches_up_once_shown(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        live = app.screen
+        assert isinstance(live, LiveScreen)
+        table = live.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 0 and app.hub.status.state == "live", pilot)
+        await pilot.press("1")  # Live is now hidden
+        written = table.cells_written
+        await wait_for(lambda: live.missed_changes, pilot, timeout=20)
+        # Hidden: changes were noted, not painted.
+        assert table.cells_written == written
+        await pilot.press("2")
+        assert app.screen is live
+        await pilot.pause(0.2)
+        assert not live.missed_changes
+        for key in table.row_keys:
+            event = app.hub.board.events[int(key)]
+            if event.score_fresh and event.score_home is not None:
+                assert table.cell_text(key, "score") == f"{event.score_home}-{event.score_away}"
+
+
+async def test_changes_are_published_a_few_times_a_second(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(lambda: app.hub.status.state == "live", pilot)
+        before, messages = app.hub.flushes, app.hub.feed.client.counters.messages  # type: ignore[union-attr]
+        await pilot.pause(3.0)
+        published = app.hub.flushes - before
+        received = app.hub.feed.client.counters.messages - messages  # type: ignore[union-attr]
+        # One change set per flush at 5 Hz at most, however many messages arrived.
+        assert published <= 3.0 * 5 + 1, published
+        assert received > published, (received, published)

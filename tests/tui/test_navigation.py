@@ -112,3 +112,21 @@ async def test_j_and_k_move_like_the_arrows(fast_service: Service) -> None:
         assert table.cursor_row == 1
         await pilot.press("down")
         assert table.cursor_row == 2
+
+
+async def test_survives_resizing(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 0, pilot)
+        for size in ((80, 24), (60, 15), (200, 60), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.2)
+            assert app.size == size
+            text = screen_text(app)
+            # The heading, the table and the status bar are all still on screen.
+            assert "Live" in text and "Event" in text and "req left" in text
+        await pilot.press("1")
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause(0.2)
+        assert "Sport" in screen_text(app)
