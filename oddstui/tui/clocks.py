@@ -6,6 +6,7 @@ The service sends a clock only with events (REST); the UI derives the running ti
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 
 
@@ -21,17 +22,37 @@ class ClockReading:
     injury_time: int
     arrived_at: float
     serve: str | None = None
+    rate: float = 1.0  # seconds of play per local second (a built-in service may run faster)
 
-    def played_at(self, now: float, rate: float = 1.0) -> int:
+    def played_at(self, now: float, rate: float | None = None) -> int:
         """Seconds played at local time `now`; a stopped clock stays where it was."""
         if not self.running:
             return self.played_seconds
-        return self.played_seconds + max(int((now - self.arrived_at) * rate), 0)
+        speed = self.rate if rate is None else rate
+        return self.played_seconds + max(int((now - self.arrived_at) * speed), 0)
 
-    def show(self, now: float, rate: float = 1.0) -> str:
+    def show(self, now: float, rate: float | None = None) -> str:
         """`mm:ss` of play, or the status detail alone when the clock is stopped at zero."""
         played = self.played_at(now, rate)
         if not self.running and played == 0:
             return ""
         minutes, seconds = divmod(played, 60)
         return f"{minutes:02d}:{seconds:02d}"
+
+
+def estimate_rate(pairs: list[tuple[ClockReading, ClockReading]]) -> float | None:
+    """Seconds of play per local second, from clocks read twice while running.
+
+    The public service runs in real time (1.0); the built-in one may be sped up. Rates near 1
+    snap to 1 so whole-second rounding never makes a clock step back.
+    """
+    samples = []
+    for old, new in pairs:
+        elapsed = new.arrived_at - old.arrived_at
+        played = new.played_seconds - old.played_seconds
+        if old.running and new.running and old.period == new.period and elapsed >= 2 and played > 0:
+            samples.append(played / elapsed)
+    if not samples:
+        return None
+    rate = statistics.median(samples)
+    return 1.0 if 0.8 <= rate <= 1.25 else min(max(rate, 0.1), 1000.0)

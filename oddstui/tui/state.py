@@ -6,10 +6,10 @@ Nothing here imports textual, so it is tested directly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from oddstui.tui.clocks import ClockReading
+from oddstui.tui.clocks import ClockReading, estimate_rate
 
 LIVE, PENDING, SETTLED, CANCELLED = "live", "pending", "settled", "cancelled"
 
@@ -97,6 +97,8 @@ class Board:
     # event ids listed per (sport, league or ""), in the order the service gave them
     listings: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     live_ids: set[int] = field(default_factory=set)
+    # Seconds of play per local second, estimated from successive live listings.
+    clock_rate: float = 1.0
     _dirty_events: set[int] = field(default_factory=set)
     _dirty_catalog: bool = False
 
@@ -107,6 +109,8 @@ class Board:
             event.clock = old.clock
         if old is not None and event.bookmaker_count is None:
             event.bookmaker_count = old.bookmaker_count
+        if event.clock is not None and event.clock.rate != self.clock_rate:
+            event.clock = replace(event.clock, rate=self.clock_rate)
         self.events[event.id] = event
         if event.status == LIVE:
             self.live_ids.add(event.id)
@@ -160,6 +164,14 @@ class Board:
 
     def set_live(self, events: list[EventView]) -> None:
         """Install the full list of live events: those not in it are no longer live."""
+        pairs = []
+        for event in events:
+            old = self.events.get(event.id)
+            if old is not None and old.clock is not None and event.clock is not None:
+                pairs.append((old.clock, event.clock))
+        rate = estimate_rate(pairs)
+        if rate is not None:
+            self.clock_rate = rate
         fresh = {event.id for event in events}
         for event_id in self.live_ids - fresh:
             gone = self.events.get(event_id)

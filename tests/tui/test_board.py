@@ -88,3 +88,19 @@ def test_periods_in_play_order() -> None:
     assert periods_text(view).plain == "1-0 1-1 0-0"
     view.periods = {"p1": (6, 4), "currentgame": (30, 15)}
     assert periods_text(view).plain == "6-4 (30-15)"
+
+
+def test_live_listings_teach_the_board_the_clock_rate() -> None:
+    from oddstui.tui.clocks import ClockReading
+
+    def live(played: int, arrived: float) -> EventView:
+        view = event(1)
+        view.clock = ClockReading(played // 60, played, 1, True, "1st half", 0, arrived)
+        return view
+
+    board = Board()
+    board.set_live([live(600, 100.0)])
+    board.set_live([live(1800, 120.0)])
+    assert board.clock_rate == 60.0
+    clock = board.events[1].clock
+    assert clock is not None and clock.show(121.0) == "31:00"

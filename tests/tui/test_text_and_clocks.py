@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from oddstui.tui.clocks import ClockReading
+from oddstui.tui.clocks import ClockReading, estimate_rate
 from oddstui.tui.text import clean, fit, plain
 
 
@@ -63,3 +63,15 @@ def test_clock_never_runs_backwards_before_arrival() -> None:
 
 def test_rate_scales_simulated_time() -> None:
     assert reading(0, True, arrived=0.0).played_at(10.0, rate=60.0) == 600
+
+
+def test_rate_is_estimated_from_two_readings() -> None:
+    def at(played: int, arrived: float) -> ClockReading:
+        return reading(played, True, arrived)
+
+    # A service at 60x: 20 local seconds, 1200 seconds of play.
+    assert estimate_rate([(at(600, 0.0), at(1800, 20.0))]) == 60.0
+    # Real time, with whole-second rounding: snapped to exactly 1.
+    assert estimate_rate([(at(600, 0.0), at(621, 20.0))]) == 1.0
+    # A stopped clock or a new period tells nothing.
+    assert estimate_rate([(reading(600, False, 0.0), at(900, 20.0))]) is None
