@@ -40,30 +40,25 @@ def _label_hash(label: str | None) -> int:
     return h
 
 
-def _opinion(base: int, hdp: float | None, label: str | None, side: int) -> float:
-    """A deterministic, roughly normal offset (sd 1) of a book on one side of one line."""
-    h = (base ^ (int((hdp or 0.0) * 4) * 0x9E3779B1) ^ (side * 0x85EBCA77) ^ _label_hash(label))
-    h = (h * 0x2C1B3C6D) & 0xFFFFFFFF
-    h ^= h >> 15
-    h = (h * 0x297A2D39) & 0xFFFFFFFF
-    h ^= h >> 12
-    a, b, c = h & 0x3FF, (h >> 10) & 0x3FF, (h >> 20) & 0x3FF
-    return ((a + b + c) / 1023.0 - 1.5) * 2.0
+def _normal_table(size: int) -> list[float]:
+    """Deterministic, roughly normal numbers (sd 1): the sum of three uniforms, rescaled."""
+    rng = random.Random(20261121)
+    return [((rng.random() + rng.random() + rng.random()) - 1.5) * 2.0 for _ in range(size)]
 
 
-_OPINIONS: dict[tuple[int, float | None, str | None, int], tuple[float, ...]] = {}
-_OPINIONS_MAX = 300_000
+_TABLE_BITS = 16
+_TABLE = _normal_table(1 << _TABLE_BITS)
+_MASK = (1 << _TABLE_BITS) - 1
 _UNIFORM_SD = 3.0**0.5 * 2.0  # (random() - 0.5) times this has sd 1
 
 
 def _opinions(base: int, hdp: float | None, label: str | None, sides: int) -> tuple[float, ...]:
-    key = (base, hdp, label, sides)
-    found = _OPINIONS.get(key)
-    if found is None:
-        if len(_OPINIONS) >= _OPINIONS_MAX:
-            _OPINIONS.clear()
-        found = _OPINIONS[key] = tuple(_opinion(base, hdp, label, i) for i in range(sides))
-    return found
+    """A book's fixed, deterministic offsets (sd 1) on each side of one line."""
+    h = base ^ (int((hdp or 0.0) * 4) * 0x9E3779B1) ^ _label_hash(label)
+    h = ((h * 0x2C1B3C6D) >> 7) & 0xFFFFFFFF
+    if sides == 2:
+        return (_TABLE[h & _MASK], _TABLE[(h >> 16) & _MASK])
+    return (_TABLE[h & _MASK], _TABLE[(h >> 16) & _MASK], _TABLE[(h >> 8) & _MASK])
 
 
 def price_lines(

@@ -8,9 +8,11 @@ tests drive matches fast and deterministically (with a frozen `real_clock`).
 from __future__ import annotations
 
 import asyncio
+import bisect
 import gc
 import heapq
 import logging
+import math
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -109,7 +111,9 @@ class World:
         self._meta: dict[int, EventMeta] = {}
         self._engines: dict[int, Engine] = {}
         self._live: dict[int, Event] = {}
-        self._upcoming: list[tuple[float, int]] = []  # heap of (start, id) of pending events
+        # (start, id) of pending events, sorted; quotes are open for those up to _opened_until
+        self._upcoming: list[tuple[float, int]] = []
+        self._opened_until = self.start
         self._cancels: list[tuple[float, int]] = []  # heap of (cancel_at, id)
         self._opened_upto = 0  # how far through the start order quotes were opened
         self._due: dict[tuple[int, str], float] = {}
@@ -191,9 +195,10 @@ class World:
                 self._live[event.id] = event
                 self._choose_inplay(event)
                 continue
-            heapq.heappush(self._upcoming, (event.start, event.id))
+            self._upcoming.append((event.start, event.id))
             if fixture.cancel_at is not None:
                 heapq.heappush(self._cancels, (fixture.cancel_at, event.id))
+        self._upcoming.sort()
         # What building touched is the starting state, not a change.
         self._changed.clear()
         self._created.clear()
@@ -253,13 +258,18 @@ class World:
             if event.id not in self._quoter.truths:
                 self._ensure_quotes(event)
                 opened += 1
-        for start, event_id in heapq.nsmallest(limit + 10, self._upcoming):
-            if start > now + OPEN_QUOTES_WITHIN or opened >= limit:
+        upcoming = self._upcoming
+        i = bisect.bisect_right(upcoming, (self._opened_until, math.inf))
+        while i < len(upcoming) and opened < limit:
+            start, event_id = upcoming[i]
+            if start > now + OPEN_QUOTES_WITHIN:
                 break
             event = self.events[event_id]
             if event.status == PENDING and event_id not in self._quoter.truths:
                 self._ensure_quotes(event)
                 opened += 1
+            self._opened_until = start
+            i += 1
 
     # -- reading odds ---------------------------------------------------------------------
     def markets_wire(self, event: Event, bookie: str) -> list[dict[str, Any]]:
@@ -461,7 +471,7 @@ class World:
     def _add_new_events(self, now: float) -> None:
         for fixture in self._scheduler.extend(now):
             event = self._make_event(fixture)
-            heapq.heappush(self._upcoming, (event.start, event.id))
+            bisect.insort(self._upcoming, (event.start, event.id))
             if fixture.cancel_at is not None:
                 heapq.heappush(self._cancels, (fixture.cancel_at, event.id))
             self._ensure_quotes(event)
@@ -482,13 +492,18 @@ class World:
 
     def _kickoffs(self, now: float) -> set[int]:
         kicked: set[int] = set()
-        while self._upcoming and self._upcoming[0][0] <= now:
-            _, event_id = heapq.heappop(self._upcoming)
+        upcoming = self._upcoming
+        due = 0
+        while due < len(upcoming) and upcoming[due][0] <= now:
+            due += 1
+        ready = upcoming[:due]
+        del upcoming[:due]
+        for index, (_start, event_id) in enumerate(ready):
             event = self.events[event_id]
             if event.status != PENDING:
                 continue
             if event_id in self._transition_ids:  # created this very step: kick off next step
-                heapq.heappush(self._upcoming, (event.start, event_id))
+                upcoming[:0] = ready[index:]
                 break
             self._ensure_quotes(event)
             self._quoter.truths[event_id].tier_cap = 3
@@ -677,7 +692,7 @@ class World:
             total += 8.0
             events.append(event)
             weights.append(total)
-        for start, event_id in heapq.nsmallest(120, self._upcoming):
+        for start, event_id in self._upcoming[:120]:
             event = self.events[event_id]
             if event.status != PENDING or event_id not in self._quoter.truths:
                 continue
