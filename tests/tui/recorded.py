@@ -97,8 +97,9 @@ def recorded_app(
     events = state["answers"]["/events/live"][:watch]
     save_watchlist(
         [
-            WatchedEvent(e["id"], e["home"], e["away"], e["sport"]["slug"], e["league"]["name"],
-                         e["date"])
+            WatchedEvent(
+                e["id"], e["home"], e["away"], e["sport"]["slug"], e["league"]["name"], e["date"]
+            )
             for e in events
         ],
         watchlist,
