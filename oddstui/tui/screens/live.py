@@ -66,11 +66,13 @@ class LiveScreen(BoardScreen):
             event = self.hub.board.events.get(event_id)
             if event is None:
                 continue
-            if event.status != LIVE or str(event_id) not in table.rows:
+            shown = str(event_id) in table.rows
+            if event.status == LIVE and shown:
+                table.sync_row(str(event_id), self._cells(event, now))
+            elif event.status == LIVE or shown:
                 # Kick-off or final whistle changes the rows themselves.
                 self.redraw()
                 return
-            table.sync_row(str(event_id), self._cells(event, now))
 
     def tick(self, now: float) -> None:
         table = self.query_one(PatchTable)
