@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import random
 import resource
 import subprocess
@@ -110,25 +111,53 @@ def synthesise(count: int, batch: int = 20) -> list[str]:
     return frames
 
 
-async def _record(base_url: str, key: str, count: int) -> list[str]:
+async def _record(base_url: str, key: str, count: int, seconds: float) -> list[str]:
+    import httpx
     from websockets.asyncio.client import connect
 
+    # Select every active bookmaker, so that the world's whole update rate reaches the client.
+    async with httpx.AsyncClient(base_url=base_url + "/") as http:
+        names = [b["name"] for b in (await http.get("bookmakers")).json() if b.get("active")]
+        params = {"apiKey": key, "bookmakers": ",".join(names)}
+        (await http.put("bookmakers/selected/select", params=params)).raise_for_status()
     url = feed_url(base_url, key, FeedFilters(channels=("odds",)), None)
     frames: list[str] = []
     seen = 0
+    deadline = time.monotonic() + seconds
     async with connect(url, max_size=64 * 2**20, compression=None) as ws:
-        while seen < count:
+        while seen < count and time.monotonic() < deadline:
             frame = await ws.recv()
             assert isinstance(frame, str)
-            n = frame.count('"seq"')
-            if '"type":"welcome"' in frame.replace(" ", ""):
-                continue
-            frames.append(frame)
-            seen += n
+            lines = [
+                line for line in frame.split("\n") if '"seq"' in line and "welcome" not in line
+            ]
+            if lines:
+                frames.append("\n".join(lines))
+                seen += len(lines)
     return frames
 
 
-def record_from_service(count: int, rate: int) -> list[str]:
+def extend(frames: list[str], count: int) -> list[str]:
+    """Repeat a recording, with fresh increasing seqs, until it holds `count` messages."""
+    lines = [json.loads(line) for frame in frames for line in frame.split("\n")]
+    sizes = [frame.count("\n") + 1 for frame in frames]
+    out: list[str] = []
+    seq = 0
+    while seq < count:
+        position = 0
+        for size in sizes:
+            batch = []
+            for message in lines[position : position + size]:
+                seq += 1
+                batch.append(json.dumps({**message, "seq": seq}, separators=(",", ":")))
+            position += size
+            out.append("\n".join(batch))
+            if seq >= count:
+                break
+    return out
+
+
+def record_from_service(count: int, rate: int, seconds: float) -> list[str]:
     service = subprocess.Popen(
         [
             sys.executable,
@@ -151,51 +180,58 @@ def record_from_service(count: int, rate: int) -> list[str]:
         if not ready.startswith("serving "):
             raise SystemExit(f"the service did not start: {ready!r}")
         base = ready.split()[1]
-        return asyncio.run(_record(base, "demo", count))
+        frames = asyncio.run(_record(base, "demo", count, seconds))
     finally:
         service.terminate()
         service.wait(timeout=10)
+    recorded = sum(frame.count("\n") + 1 for frame in frames)
+    print(f"recorded:          {recorded:,} messages in {len(frames):,} frames")
+    return frames if recorded >= count else extend(frames, count)
 
 
-def ingest(frames: list[str]) -> tuple[int, float, OddsBook, FeedClient]:
+def ingest(frames: list[str]) -> tuple[int, float, float, OddsBook, FeedClient]:
+    """Messages applied, wall seconds, CPU seconds of this thread, the book and the client."""
     book = OddsBook()
     client = FeedClient("http://127.0.0.1:1/v3", None, book, last_seq=0)
     gc.collect()
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.thread_time()
     for frame in frames:
         client._on_frame(frame, 0)  # the socket reader's own path
-    elapsed = time.perf_counter() - started
-    return client.counters.messages, elapsed, book, client
+    elapsed, cpu = time.perf_counter() - started, time.thread_time() - cpu_started
+    return client.counters.messages, elapsed, cpu, book, client
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", choices=("service", "synth"), default="service")
     parser.add_argument("--messages", type=int, default=100_000)
-    parser.add_argument("--rate", type=int, default=5000, help="service updates per second")
+    parser.add_argument("--rate", type=int, default=2000, help="service updates per second")
+    parser.add_argument("--seconds", type=float, default=30.0, help="longest recording time")
     parser.add_argument("--save", type=Path, help="write the frames to this file (one per line)")
     parser.add_argument("--load", type=Path, help="replay frames saved with --save")
     args = parser.parse_args()
 
     if args.load:
         frames = [json.loads(line) for line in args.load.read_text().splitlines()]
-        source = str(args.load)
+        if sum(frame.count("\n") + 1 for frame in frames) < args.messages:
+            frames = extend(frames, args.messages)
+        source = f"{args.load} (repeated with fresh seqs up to --messages)"
     elif args.source == "synth":
         frames = synthesise(args.messages)
         source = "synthesised (ML, Spread, Totals; 2,000 events x 12 bookmakers)"
     else:
-        frames = record_from_service(args.messages, args.rate)
-        source = f"recorded from oddstui serve at {args.rate} updates/s"
+        frames = record_from_service(args.messages, args.rate, args.seconds)
+        source = f"recorded from oddstui serve at {args.rate} updates/s (every bookmaker)"
     if args.save:
         args.save.write_text("\n".join(json.dumps(frame) for frame in frames))
     total_bytes = sum(len(frame) for frame in frames)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    applied, elapsed, book, client = ingest(frames)
+    applied, elapsed, cpu, book, client = ingest(frames)
     rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     tracemalloc.start()
-    _, _, traced_book, _ = ingest(frames)
+    traced_book = ingest(frames)[3]
     _, traced_peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
 
@@ -208,9 +244,14 @@ def main() -> None:
         f"malformed {counters.malformed})"
     )
     print(f"events in book:    {len(book):,}")
-    print(f"elapsed:           {elapsed:.3f} s")
-    print(f"throughput:        {applied / elapsed:,.0f} messages/s (target 50,000)")
-    print(f"per message:       {elapsed / max(applied, 1) * 1e6:.1f} us")
+    print(
+        f"elapsed:           {elapsed:.3f} s wall, {cpu:.3f} s CPU (load {os.getloadavg()[0]:.1f})"
+    )
+    print(
+        f"throughput:        {applied / cpu:,.0f} messages/s of CPU (target 50,000); "
+        f"{applied / elapsed:,.0f}/s wall"
+    )
+    print(f"per message:       {cpu / max(applied, 1) * 1e6:.1f} us of CPU")
     print(f"peak RSS:          {rss_after:.0f} MiB (before ingest {rss_before:.0f} MiB)")
     print(f"traced peak:       {traced_peak / 2**20:.1f} MiB allocated during ingest")
     del traced_book
