@@ -635,7 +635,8 @@ class FeedClient:
             books[i : i + MAX_BOOKMAKERS_PER_SNAPSHOT]
             for i in range(0, len(books), MAX_BOOKMAKERS_PER_SNAPSHOT)
         ]
-        cost = float(len(id_chunks) * len(book_chunks))
+        # A snapshot bigger than the bucket still goes through when the bucket is full.
+        cost = min(float(len(id_chunks) * len(book_chunks)), self._bucket.capacity)
         while True:
             if not self._bucket.take(cost):
                 await self._postpone(
