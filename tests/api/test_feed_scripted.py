@@ -14,6 +14,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
+from oddstui.api.budget import TokenBucket
 from oddstui.api.feed import FeedClient
 from oddstui.api.feed_state import FeedState
 from oddstui.api.models import parse_odds_record
@@ -273,3 +274,26 @@ async def test_silent_half_open_link_goes_stale_then_reconnects_and_resumes() ->
                 assert_recovered(server, book)
         assert server.connections[1].last_seq is not None
         assert FeedState.REPLAYING in states
+
+
+async def test_repeated_resync_required_is_rate_limited_by_the_token_bucket() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.welcome()
+        for _ in range(8):  # a service that keeps asking: the client must not follow blindly
+            await asyncio.sleep(0.1)
+            await conn.send(conn.world.update())
+            await conn.send({"type": "resync_required", "reason": "again", "seq": conn.world.seq})
+        await conn.stream(9)
+        await conn.wait_closed()
+
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        bucket = TokenBucket(2.0, 1 / 3600)  # two snapshots, then one an hour
+        client = make_client(server, api, book, resync_bucket=bucket)
+        async with running(client):
+            await wait_until(lambda: client.state is FeedState.STALE, what="stale")
+            await wait_until(lambda: client.last_seq == 1017, what="stream end")
+            assert client.state is FeedState.STALE and "budget" in client.detail
+        assert server.rest_calls == client.counters.resyncs == 2
+        assert client.counters.connects == 1
+        assert book.applied_twice() == []
