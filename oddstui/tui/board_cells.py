@@ -63,3 +63,18 @@ def reading_book(hub: Any) -> Iterator[Any]:
     else:
         with lock:
             yield book
+
+
+def refresh_interval(
+    budget: Any, base: float, *, reserve: int = 50, low_share: float = 0.2
+) -> float | None:
+    """Seconds until a board's next REST refresh: `base`, four times longer when less than
+    `low_share` of the hourly budget is left, None (stop) below `reserve` requests."""
+    remaining, limit = budget.remaining, budget.limit
+    if remaining is None:
+        return base
+    if remaining < reserve:
+        return None
+    if limit and remaining < limit * low_share:
+        return base * 4
+    return base

@@ -29,6 +29,7 @@ from oddstui.tui.board_cells import (
     percent_text,
     price_text,
     reading_book,
+    refresh_interval,
 )
 from oddstui.tui.board_filters import ArbFilter
 from oddstui.tui.screens.base import BoardScreen
@@ -37,6 +38,7 @@ from oddstui.tui.state import ChangeSet
 from oddstui.tui.text import clean, plain
 from oddstui.tui.ticket import StakePlan, TicketLeg
 from oddstui.tui.widgets.patch_table import PatchTable
+from oddstui.tui.widgets.table_sync import keep_cursor, keep_only
 
 #: Seconds between two fetches of /arbitrage-bets while the board is shown.
 REFRESH = 15.0
@@ -59,10 +61,10 @@ COLUMNS = [
     ("sport", "Sport", 12),
 ]
 FILTERS = (
-    ("min_profit", "min %", "e.g. 1.5"),
-    ("sports", "sports", "football,tennis"),
-    ("bookmakers", "books", "Bet365,Pinnacle"),
-    ("max_age", "max age s", "e.g. 60"),
+    ("min_profit", "min %", "any"),
+    ("sports", "sports", "all"),
+    ("bookmakers", "books", "any"),
+    ("max_age", "max age s", "any"),
 )
 
 
@@ -137,10 +139,7 @@ class ArbitrageScreen(BoardScreen):
     def tick(self, now: float) -> None:
         self._fetch_if_due()
         gone = self.arbs.sweep(now)
-        table = self.query_one(PatchTable)
-        if gone:
-            table.keep_rows([key for key in table.row_keys if key not in set(gone)])
-        self._render_rows(set(), full=False, ages=True)
+        self._render_rows(set(), full=False, ages=True, refilter=bool(gone))
 
     def _scan_book(self, keys: Any) -> None:
         """Local detection: the markets in `keys`, or every market of the book when None."""
@@ -166,14 +165,9 @@ class ArbitrageScreen(BoardScreen):
         self.arbs.set_local(found, checked, now)
 
     def _budget_interval(self) -> float | None:
-        budget = self.hub.api.budget
-        if budget.remaining is None:
-            return REFRESH
-        if budget.remaining < RESERVE:
-            return None
-        if budget.limit and budget.remaining < budget.limit * LOW_BUDGET_SHARE:
-            return REFRESH * 4
-        return REFRESH
+        return refresh_interval(
+            self.hub.api.budget, REFRESH, reserve=RESERVE, low_share=LOW_BUDGET_SHARE
+        )
 
     def _fetch_if_due(self) -> None:
         interval = self._budget_interval()
@@ -214,31 +208,41 @@ class ArbitrageScreen(BoardScreen):
 
     # ------------------------------------------------------------------ drawing
 
-    def _render_rows(self, dirty: set[str], *, full: bool, ages: bool = False) -> None:
+    def _render_rows(
+        self, dirty: set[str], *, full: bool, ages: bool = False, refilter: bool = False
+    ) -> None:
+        """Patch the rows in `dirty` (all when `full`), the moving cells when `ages`, and the
+        row set and order when anything could have changed them."""
         table = self.query_one(PatchTable)
         fmt = odds_format(self.app)
         now = self.hub.now()
         clock = book_clock(self.hub)()
         shown = set(table.row_keys)
-        wanted: list[str] = []
+        wanted: dict[str, float | None] = {}
         with reading_book(self.hub) as book:
             for key, row in self.arbs.rows.items():
                 age = self._oldest_leg_age(book, row, now, clock)
-                if not self.filter.accepts(row, self._sport_of(row), age):
-                    continue
-                wanted.append(key)
-                if full or key in dirty or key not in shown:
-                    table.sync_row(key, self._cells(row, age, now, fmt))
-                elif ages:
-                    table.sync_row(key, self._moving_cells(row, age, now))
-        if full or dirty or len(wanted) != len(shown):
-            cursor = table.highlighted_key()
-            table.keep_rows(wanted)
-            current = table.row_keys
-            order = ordered_keys({key: self.arbs.rows[key] for key in wanted}, current)
+                if self.filter.accepts(row, self._sport_of(row), age):
+                    wanted[key] = age
+        reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
+        cursor = table.highlighted_key()
+        if reorder:
+            keep_only(
+                table,
+                wanted,
+                lambda key: self._cells(self.arbs.rows[key], wanted[key], now, fmt),
+            )
+            shown = set(table.row_keys)
+        for key, age in wanted.items():
+            row = self.arbs.rows[key]
+            if full or key in dirty or key not in shown:
+                table.sync_row(key, self._cells(row, age, now, fmt))
+            elif ages:
+                table.sync_row(key, self._moving_cells(row, age, now))
+        if reorder:
+            order = ordered_keys({key: self.arbs.rows[key] for key in wanted}, table.row_keys)
             table.order_rows(order)
-            if cursor is not None and cursor in table.rows and table.row_keys != current:
-                table.move_cursor(row=table.get_row_index(cursor), animate=False)
+            keep_cursor(table, cursor)
         empty = self.query_one(".empty", Static)
         empty.display = not wanted
         table.display = bool(wanted)
@@ -339,7 +343,7 @@ class ArbitrageScreen(BoardScreen):
         else:
             self.filter_error = ""
             event.input.remove_class("-invalid")
-            self._render_rows(set(), full=True)
+            self._render_rows(set(), full=False, refilter=True)
         self._show_filter_error()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

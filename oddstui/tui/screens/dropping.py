@@ -1,0 +1,262 @@
+"""Dropping odds (`6`): prices that shortened, per window, with every /dropping-odds parameter."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Input
+
+from oddstui.api.errors import Forbidden, OddsApiError
+from oddstui.api.models import DroppingOdds
+from oddstui.api.validate import TIME_WINDOWS
+from oddstui.tui.board_cells import odds_format, percent_text, price_text
+from oddstui.tui.board_filters import parse_names, parse_number
+from oddstui.tui.screens.rest_board import RestBoardScreen
+from oddstui.tui.text import clean, plain
+from oddstui.tui.widgets.patch_table import PatchTable
+
+#: Items per page (the service allows up to 200).
+PAGE_SIZE = 50
+#: The market names /dropping-odds accepts (the seed's list), matched case-insensitively.
+MARKETS = (
+    "ML", "Spread", "Totals", "Spread HT", "Totals HT", "Totals 1Q", "Spread 1Q",
+    "Team Total Home", "Team Total Away", "Corners Spread", "Corners Totals",
+    "Corners Spread HT", "Corners Totals HT", "Bookings Spread", "Bookings Totals", "Player Props",
+)  # fmt: skip
+FORBIDDEN_TEXT = (
+    "Dropping odds are only available on paid plans. The service refused this API key's plan "
+    "(403 Forbidden): use a key with a paid plan to see this board. Every other board still works."
+)
+
+
+class DroppingOddsScreen(RestBoardScreen):
+    """Opening and current prices and the drop per window, largest drop first.
+
+    | key | action |
+    |---|---|
+    | `t` | next time window: opening, 12h, 24h, 48h |
+    | `n` / `]` | next page |
+    | `p` / `[` | previous page |
+    | `enter` | open the event |
+    """
+
+    heading = "Dropping odds"
+    WHAT = "the dropping odds"
+    REFRESH = 30.0
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "next_window", "Window", id="drops-next-window"),
+        Binding("n,right_square_bracket", "page(1)", "Next page", key_display="n/]",
+                id="drops-next-page"),
+        Binding("p,left_square_bracket", "page(-1)", "Prev page", key_display="p/[",
+                id="drops-previous-page"),
+    ]  # fmt: skip
+    COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
+        ("drop", "Drop", 8),
+        ("event", "Event", 24),
+        ("market", "Market", 16),
+        ("side", "Side", 5),
+        ("opening", "Open", 6),
+        ("current", "Now", 6),
+        ("since_opening", "vs open", 8),
+        ("h12", "12h", 8),
+        ("h24", "24h", 8),
+        ("h48", "48h", 8),
+        ("moved", "Moved", 11),
+        ("league", "League", 24),
+    ]
+    FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("window", "window", "opening"),
+        ("min_drop", "min %", "0"),
+        ("markets", "markets", "all"),
+        ("sport", "sport", "all"),
+        ("leagues", "leagues", "all"),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: The /dropping-odds parameters in force.
+        self.window = "opening"
+        self.min_drop: float | None = None
+        self.markets: tuple[str, ...] = ()
+        self.sport: str | None = None
+        self.leagues: tuple[str, ...] = ()
+        self.page = 1
+        #: The current page's items, in the service's order.
+        self.items: list[DroppingOdds] = []
+
+    def initial_filter(self, name: str) -> str:
+        return self.window if name == "window" else ""
+
+    # ------------------------------------------------------------------ data
+
+    def query_params(self) -> dict[str, object]:
+        """The keyword arguments of `ApiClient.dropping_odds` for the current filters."""
+        params: dict[str, object] = {
+            "time_window": self.window,
+            "limit": PAGE_SIZE,
+            "page": self.page,
+            "include_event_details": True,
+        }
+        if self.min_drop is not None:
+            params["min_drop"] = self.min_drop
+        if self.markets:
+            params["markets"] = list(self.markets)
+        if self.sport:
+            params["sport"] = self.sport
+        if self.leagues:
+            if self.sport and len(self.leagues) == 1:
+                params["league"] = self.leagues[0]  # league + sport
+            else:
+                params["leagues"] = list(self.leagues)
+        return params
+
+    async def fetch(self) -> None:
+        self.items = await self.hub.api.dropping_odds(**self.query_params())  # type: ignore[arg-type]
+
+    def explain(self, error: OddsApiError) -> str:
+        if isinstance(error, Forbidden):
+            return FORBIDDEN_TEXT
+        return f"Could not load the dropping odds: {clean(error)}"
+
+    def show_rows(self) -> None:
+        fmt = odds_format(self.app)
+        rows: dict[str, dict[str, Text]] = {}
+        for item in self.items:
+            key = "|".join(
+                str(part)
+                for part in (
+                    item.event_id,
+                    item.market_name,
+                    item.market_hdp,
+                    item.market_label,
+                    item.bet_side,
+                )
+            )
+            event = self.event_of(item.event_id)
+            summary = item.event
+            if event is not None:
+                title, league = event.title, event.league_name
+            elif summary is not None:
+                title = f"{summary.home} v {summary.away}"
+                league = summary.league.name if summary.league else ""
+            else:
+                title, league = f"event {item.event_id}", ""
+            market = " ".join(
+                part
+                for part in (
+                    item.market_name,
+                    item.market_label or "",
+                    "" if item.market_hdp is None else f"{item.market_hdp:g}",
+                )
+                if part
+            )
+            rows[key] = {
+                "drop": percent_text(self._window_drop(item), signed=False, style="bold"),
+                "event": plain(title),
+                "market": plain(market),
+                "side": plain(item.bet_side),
+                "opening": Text(price_text(item.opening, fmt), justify="right"),
+                "current": Text(price_text(item.current, fmt), justify="right"),
+                "since_opening": percent_text(item.drop_since_opening, signed=False),
+                "h12": percent_text(item.drop_12h, signed=False),
+                "h24": percent_text(item.drop_24h, signed=False),
+                "h48": percent_text(item.drop_48h, signed=False),
+                "moved": Text(_moved(item.last_moved_at_ms)),
+                "league": plain(league),
+            }
+        # The service orders by the window's drop: keep its order.
+        self.sync(rows, list(rows))
+        where = f" at or above {self.min_drop:g}%" if self.min_drop else ""
+        self.show_table(bool(rows), f"No dropping odds{where} on page {self.page}.")
+
+    def _window_drop(self, item: DroppingOdds) -> float | None:
+        return {
+            "opening": item.drop_since_opening,
+            "12h": item.drop_12h,
+            "24h": item.drop_24h,
+            "48h": item.drop_48h,
+        }[self.window]
+
+    def summary(self) -> Text:
+        text = Text()
+        text.append(f"window {self.window} · page {self.page}", "bold")
+        text.append(f" · {len(self.items)} items")
+        if self.markets:
+            text.append(" · " + ",".join(self.markets))
+        if self.sport or self.leagues:
+            text.append(" · " + "/".join(filter(None, [self.sport, ",".join(self.leagues)])))
+        text.append(" · drop % = (ref − now)/ref · n/p pages, t window", "dim")
+        return text
+
+    # ------------------------------------------------------------------ filters and keys
+
+    def apply_filter(self, name: str, text: str, submitted: bool) -> bool:
+        value = text.strip()
+        if name == "window":
+            if value not in TIME_WINDOWS:
+                raise ValueError("window must be one of " + ", ".join(TIME_WINDOWS))
+            return self._set(submitted, window=value)
+        if name == "min_drop":
+            drop = parse_number(value, "minimum drop", maximum=100)
+            return self._set(submitted, min_drop=drop)
+        if name == "markets":
+            wanted = parse_names(value, "markets")
+            known = {market.casefold(): market for market in MARKETS}
+            unknown = sorted(wanted - set(known))
+            if unknown:
+                raise ValueError(f"unknown market {unknown[0]!r}: use e.g. ML, Spread, Totals")
+            return self._set(submitted, markets=tuple(known[m] for m in sorted(wanted)))
+        if name == "sport":
+            slug = value.casefold() or None
+            sports = self.hub.board.sports
+            if slug and sports and slug not in sports:
+                raise ValueError(f"sport {value!r} is not a sport slug (e.g. football, tennis)")
+            return self._set(submitted, sport=slug)
+        if name == "leagues":
+            return self._set(submitted, leagues=tuple(sorted(parse_names(value, "leagues"))))
+        raise KeyError(name)
+
+    def _set(self, submitted: bool, **values: object) -> bool:
+        if not submitted:
+            return False
+        for attr, value in values.items():
+            setattr(self, attr, value)
+        self.page = 1
+        return True
+
+    def action_next_window(self) -> None:
+        index = TIME_WINDOWS.index(self.window) if self.window in TIME_WINDOWS else -1
+        self.window = TIME_WINDOWS[(index + 1) % len(TIME_WINDOWS)]
+        self.query_one("#filter-window", Input).value = self.window
+        self.page = 1
+        self.action_refresh_now()
+
+    def action_page(self, step: int) -> None:
+        if step < 0 and self.page == 1:
+            self.notify("This is the first page.", timeout=2)
+            return
+        if step > 0 and len(self.items) < PAGE_SIZE:
+            self.notify("This is the last page.", timeout=2)
+            return
+        self.page += step
+        self.action_refresh_now()
+
+    def selected_event_id(self) -> int | None:
+        key = self.query_one(PatchTable).highlighted_key()
+        return None if key is None else int(key.split("|", 1)[0])
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        event_id = self.selected_event_id()
+        if event_id is not None:
+            self.open_event(event_id)
+
+
+def _moved(ms: int | None) -> str:
+    """When the price last moved (the service's clock, local time zone)."""
+    if ms is None:
+        return "–"
+    return datetime.fromtimestamp(ms / 1000).strftime("%d %b %H:%M")

@@ -1,0 +1,188 @@
+"""The trading boards against the real built-in service: arbitrage, value bets, dropping odds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from oddstui.book.value import kelly_stake
+from oddstui.tui.arb_rows import LOCAL, SVC
+from oddstui.tui.launch import build_app
+from oddstui.tui.screens.arbitrage import ArbitrageScreen
+from oddstui.tui.screens.dropping import FORBIDDEN_TEXT, PAGE_SIZE, DroppingOddsScreen
+from oddstui.tui.screens.value_bets import ValueBetsScreen
+from oddstui.tui.widgets.patch_table import PatchTable
+from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+from tests.tui.screen_text import screen_text
+
+
+def profit_of(cell: str) -> float:
+    return float(cell.rstrip("%"))
+
+
+async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
+    fast_service: Service,
+) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ArbitrageScreen)
+        table = screen.query_one(PatchTable)
+
+        def both_sources() -> bool:
+            sources = set().union(*(row.sources for row in screen.arbs.rows.values()))
+            return {SVC, LOCAL} <= sources
+
+        await wait_for(both_sources, pilot, timeout=20)
+        await pilot.pause(0.3)
+        keys = table.row_keys
+        assert keys
+        labels = {table.cell_text(key, "source") for key in keys}
+        assert labels & {"SVC", "BOTH"} and labels & {"LOCAL", "BOTH"}
+        profits = [profit_of(table.cell_text(key, "profit")) for key in keys]
+        assert profits == sorted(profits, reverse=True)
+        for key in keys[:20]:
+            row = screen.arbs.rows[key]
+            s = sum(1 / leg.price for leg in row.legs)
+            assert profit_of(table.cell_text(key, "profit")) == pytest.approx(
+                (1 / s - 1) * 100, abs=0.006
+            )
+            for leg in row.legs:
+                assert leg.bookmaker in table.cell_text(key, "legs")
+        assert "profit % = (1/S - 1)" in screen_text(app)
+
+        # The cursor stays on its arbitrage when the order changes.
+        table.move_cursor(row=min(3, table.row_count - 1))
+        held = table.highlighted_key()
+        for _ in range(10):
+            await pilot.pause(0.3)
+            if held not in table.rows:
+                break  # it vanished: the cursor had to move
+            assert table.highlighted_key() == held
+
+
+async def test_arbitrage_filter_refuses_bad_input_and_keeps_the_last_good_one(
+    fast_service: Service,
+) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ArbitrageScreen)
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 3, pilot, timeout=20)
+        profits = sorted(row.profit_pct for row in screen.arbs.rows.values())
+        floor = round(profits[len(profits) // 2], 1)  # about half the rows pass
+        await pilot.press("f", *str(floor))
+        assert screen.filter.min_profit == floor
+        await pilot.pause(0.2)
+        shown = [profit_of(table.cell_text(key, "profit")) for key in table.row_keys]
+        assert shown and all(profit >= floor - 0.005 for profit in shown)
+
+        await pilot.press("x")  # "<floor>x" is refused
+        await pilot.pause(0.1)
+        assert screen.filter.min_profit == floor
+        assert "minimum profit must be a number" in screen_text(app)
+        assert "keeping the last good filter" in screen_text(app)
+        await pilot.press("backspace")
+        await pilot.pause(0.1)
+        assert "minimum profit must be a number" not in screen_text(app)
+
+        await pilot.press("escape", "f", "tab", "tab", *"nosuchbook")  # bookmakers filter
+        await pilot.pause(0.2)
+        assert screen.filter.bookmakers == frozenset({"nosuchbook"})
+        assert table.row_count == 0
+        assert "No arbitrage passes the filters" in screen_text(app)
+
+
+async def test_value_bets_show_ev_fair_price_and_kelly(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="value")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ValueBetsScreen)
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 0, pilot, timeout=15)
+        first = screen.items[0]
+        assert screen.bookmaker == first.bookmaker
+        key = first.id
+        assert table.cell_text(key, "ev") == f"{first.expected_value:+.2f}%"
+        price = first.bookmaker_prices[first.bet_side]
+        fair = first.market_prices[first.bet_side]
+        expected = kelly_stake(1 / fair, price, screen.bankroll, screen.fraction)
+        assert table.cell_text(key, "kelly") == f"{expected:.2f}"
+        assert table.cell_text(key, "method") == "service"
+        evs = [float(table.cell_text(k, "ev").rstrip("%")) for k in table.row_keys]
+        assert evs == sorted(evs, reverse=True)
+
+        # A bad bankroll is refused; the last good one stays.
+        bankroll = screen.bankroll
+        screen.query_one("#filter-bankroll").focus()
+        await pilot.press("end", "x")
+        await pilot.pause(0.1)
+        assert screen.bankroll == bankroll
+        assert "bankroll must be a number" in screen_text(app)
+
+        # `b` moves to the next bookmaker of the account and reloads.
+        before, loaded = screen.bookmaker, screen.loaded_at
+        await pilot.press("escape", "b")
+        await wait_for(lambda: screen.loaded_at != loaded and not screen._fetching, pilot)
+        assert screen.bookmaker != before
+        assert all(item.bookmaker == screen.bookmaker for item in screen.items)
+        assert f"{screen.bookmaker} · {len(screen.items)} value bets" in screen_text(app)
+
+
+async def test_dropping_odds_windows_and_pages(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="dropping")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, DroppingOddsScreen)
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 0, pilot, timeout=15)
+        first = screen.items[0]
+        key = table.row_keys[0]
+        assert table.cell_text(key, "drop") == f"{first.drop_since_opening:.2f}%"
+        assert "window opening · page 1" in screen_text(app)
+        await pilot.press("t")
+        await wait_for(lambda: "window 12h · page 1" in screen_text(app), pilot, timeout=20)
+        assert screen.query_params()["time_window"] == "12h"
+        if len(screen.items) == PAGE_SIZE:
+            page_one = list(screen.items)
+            await pilot.press("n")
+            await wait_for(lambda: screen.items != page_one and screen.page == 2, pilot, timeout=20)
+            await pilot.press("p")
+            await wait_for(lambda: screen.page == 1 and not screen._fetching, pilot, timeout=20)
+        # An unknown market is refused with the reason; the query keeps the last good markets.
+        screen.query_one("#filter-markets").focus()
+        await pilot.press(*"Totals", "enter")
+        await wait_for(lambda: screen.markets == ("Totals",), pilot, timeout=20)
+        await pilot.press("f", "tab", "tab", "end", *",Bogus", "enter")
+        await pilot.pause(0.1)
+        assert screen.markets == ("Totals",)
+        assert "unknown market 'bogus'" in screen_text(app)
+        await wait_for(
+            lambda: bool(screen.items) and all(i.market_name == "Totals" for i in screen.items),
+            pilot,
+            timeout=20,
+        )
+
+
+@pytest.fixture(scope="module")
+def free_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    accounts = Path(tmp_path_factory.mktemp("accounts")) / "accounts.toml"
+    accounts.write_text('[[account]]\nkey = "k-free"\nplan = "free"\nfeed = true\n')
+    service = start_service("--accounts", str(accounts), "--seed", "3")
+    yield service
+    service.stop()
+
+
+async def test_dropping_odds_on_a_free_plan_is_explained(free_service: Service) -> None:
+    app = build_app(free_service.base_url, "k-free", start_mode="dropping", with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, DroppingOddsScreen)
+        await wait_for(lambda: screen.load_error != "", pilot)
+        assert screen.load_error == FORBIDDEN_TEXT
+        text = " ".join(screen_text(app).split())
+        assert "Dropping odds are only available on paid plans." in text
+        assert not screen.query_one(PatchTable).display
