@@ -20,10 +20,11 @@ from oddstui.tui.feed_port import FeedPort
 from oddstui.tui.hub import FeedHub
 from oddstui.tui.messages import EventChosen, WatchToggled
 from oddstui.tui.screens.arbitrage import ArbitrageScreen
-from oddstui.tui.screens.coming import dropping_odds_screen, value_bets_screen
+from oddstui.tui.screens.dropping import DroppingOddsScreen
 from oddstui.tui.screens.help import HelpModal
 from oddstui.tui.screens.live import LiveScreen
 from oddstui.tui.screens.sports import SportsScreen
+from oddstui.tui.screens.value_bets import ValueBetsScreen
 from oddstui.tui.screens.watchlist import WatchlistScreen
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
@@ -53,6 +54,7 @@ class OddsApp(App[int]):
     | `1`–`6` | Sports, Live, Watchlist, Arbitrage, Value bets, Dropping odds |
     | `escape` | back |
     | `?` | help |
+    | `/` | search events |
     | `r` | take the feed back after another client replaced it |
     | `q` | quit |
     """
@@ -65,8 +67,8 @@ class OddsApp(App[int]):
         "live": LiveScreen,
         "watchlist": WatchlistScreen,
         "arbitrage": ArbitrageScreen,
-        "value": value_bets_screen,
-        "dropping": dropping_odds_screen,
+        "value": ValueBetsScreen,
+        "dropping": DroppingOddsScreen,
     }
     DEFAULT_MODE = "live"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -78,6 +80,7 @@ class OddsApp(App[int]):
         Binding("6", "switch_mode('dropping')", "Drops", show=False, id="screen-dropping"),
         Binding("escape", "back", "Back", id="back"),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
+        Binding("slash", "search", "Search", key_display="/", id="search"),
         Binding("r", "reconnect", "Reconnect", show=False, id="reconnect"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
@@ -181,6 +184,11 @@ class OddsApp(App[int]):
         active.sort(key=lambda binding: binding.id is None)
         keys = [(binding.key_display or binding.key, binding.description) for binding in active]
         self.push_screen(HelpModal(keys))
+
+    def action_search(self) -> None:
+        from oddstui.tui.screens.search import open_search
+
+        open_search(self)
 
     def action_reconnect(self) -> None:
         if self.hub.status.state in ("replaced", "unauthorized", "offline"):
