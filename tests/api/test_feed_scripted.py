@@ -11,6 +11,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
@@ -297,3 +298,28 @@ async def test_repeated_resync_required_is_rate_limited_by_the_token_bucket() ->
         assert server.rest_calls == client.counters.resyncs == 2
         assert client.counters.connects == 1
         assert book.applied_twice() == []
+
+
+@pytest.mark.parametrize("code", [1012, 1013])
+async def test_a_single_restart_or_try_again_close_reconnects_and_resumes(code: int) -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.replay()
+        await conn.after_snapshot()
+        await conn.stream(9)
+        if conn.index == 0:
+            conn.world.update()  # missed while reconnecting: the replay brings it
+            await conn.close(code, "try again later")
+            return
+        await conn.wait_closed()
+
+    async with ScriptedServer(script) as server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: len(server.connections) == 2, what="reconnect")
+            await wait_until(lambda: client.last_seq == 1019, what="replay and stream")
+            assert client.state is FeedState.LIVE
+            with client.lock:
+                assert_recovered(server, book)
+        assert server.connections[1].last_seq == 1009
+        assert server.rest_calls == 1
