@@ -88,6 +88,7 @@ class FeedHub:
         self._stopping = False
         # Events seen live, so that a status filter also sees a live match being cancelled.
         self._was_live = {event.id for event in world.events.values() if event.status == LIVE}
+        self._last_scores: dict[int, dict[str, Any]] = {}  # by live event: the last sent
         world.subscribe(self)
         quiet_denials()
 
@@ -197,6 +198,12 @@ class FeedHub:
 
     @_guarded
     def on_score(self, event: Event) -> None:
+        # The world reports a step's score activity; a deuce won back within one step nets to
+        # no change, and only real changes are sent.
+        scores = event.scores.to_wire()
+        if self._last_scores.get(event.id) == scores:
+            return
+        self._last_scores[event.id] = scores
         text: str | None = None
         for connection in self._by_key.values():
             feed_filter = connection.filter
@@ -205,7 +212,7 @@ class FeedHub:
             if not feed_filter.matches_status(event.status):
                 continue
             if text is None:
-                text = score_text(event.id, self._view.now_iso(), event.scores.to_wire())
+                text = score_text(event.id, self._view.now_iso(), scores)
             connection.add(text)
             self._mark(connection)
 
@@ -217,6 +224,7 @@ class FeedHub:
             self._was_live.add(event.id)
         else:
             self._was_live.discard(event.id)
+            self._last_scores.pop(event.id, None)
         text: str | None = None
         for connection in self._by_key.values():
             feed_filter = connection.filter
