@@ -4,6 +4,8 @@ Starts `oddstui serve --port 0 --updates-per-second 2000` itself, then measures,
 a time over a keep-alive connection:
 - GET /odds for one event with 30 bookmakers (target: p50 under 20 ms)
 - GET /arbitrage-bets?limit=500 over the same 30 bookmakers (target: p99 under 100 ms)
+- GET /bookmakers/selected, a trivial call, as a baseline: its p99 is the event loop's stalls
+  (the world steps on the same loop)
 and prints p50/p99 for both, plus the odds-change rate the world really produced (from the
 X-Service-Seq sequence).
 
@@ -113,6 +115,8 @@ def main() -> int:
             client.get("/arbitrage-bets", params=arbs)  # the first scan of this book set
             odds_timings = measure(client, "/odds", odds, args.seconds)
             arb_timings = measure(client, "/arbitrage-bets", arbs, args.seconds)
+            # The world steps on the same event loop: a trivial call shows its stalls.
+            base_timings = measure(client, "/bookmakers/selected", key, args.seconds / 2)
             last = client.get("/odds", params={**odds, "includeSeq": "true"})
             rate = (int(last.headers["x-service-seq"]) - seq0) / (time.monotonic() - t0)
             size = len(client.get("/odds", params=odds).content)
@@ -122,6 +126,7 @@ def main() -> int:
             f"GET /odds (1 event, 30 books, {size // 1024} KiB)", odds_timings, "target p50 < 20 ms"
         )
         report(f"GET /arbitrage-bets?limit=500 ({count} items)", arb_timings, "target p99 < 100 ms")
+        report("GET /bookmakers/selected (baseline)", base_timings, "the event loop's stalls")
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(20)

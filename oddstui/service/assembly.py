@@ -49,6 +49,7 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
     )
     accounts.resolve(world.bookmakers, list(world.default_selection))
     svc = ServiceContext(world, accounts, RateLimiter(), Indexes.attach(world))
+    svc.background.append(svc.indexes.run)
     svc.feed = _feed_hub(svc)
     return svc
 

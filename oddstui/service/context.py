@@ -34,3 +34,5 @@ class ServiceContext:
     feed: FeedHubLike | None = None
     # run when the server stops, after the feed is closed (e.g. index shutdown)
     on_stop: list[Callable[[], None]] = field(default_factory=list)
+    # coroutines run as tasks beside the world while the service runs (index upkeep)
+    background: list[Callable[[], Awaitable[None]]] = field(default_factory=list)

@@ -71,6 +71,7 @@ async def run_service(
     )
     server = _Server(config)
     world_task = asyncio.create_task(svc.world.run(), name="world")
+    helpers = [asyncio.ensure_future(job()) for job in svc.background]
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="http")
     while not server.started and not serve_task.done() and not world_task.done():
         await asyncio.sleep(0.005)
@@ -93,9 +94,10 @@ async def run_service(
         await serve_task
     if serve_task.done() and not server.started:
         status = 1
-    world_task.cancel()
-    with contextlib.suppress(BaseException):
-        await world_task
+    for task in (world_task, *helpers):
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
     for hook in svc.on_stop:
         hook()
     return status

@@ -155,8 +155,10 @@ def test_value_bets_errors(http: httpx.Client, service: Service) -> None:
 
 
 def test_dropping_odds(http: httpx.Client, service: Service) -> None:
-    items = ok(get(http, service, "/dropping-odds", includeEventDetails="true", limit=200))
-    assert items
+    items = eventually(
+        lambda: ok(get(http, service, "/dropping-odds", includeEventDetails="true", limit=200))
+    )
+    assert items, "lines of the quoted events have dropped since they opened"
     drops = [i["odds"]["drop"]["sinceOpening"] for i in items]
     assert drops == sorted(drops, reverse=True)
     for item in items:
@@ -171,6 +173,7 @@ def test_dropping_odds(http: httpx.Client, service: Service) -> None:
 
 
 def test_dropping_odds_filters_and_paging(http: httpx.Client, service: Service) -> None:
+    eventually(lambda: ok(get(http, service, "/dropping-odds", limit=10, page=2)))
     # Prices keep moving between calls, so a page boundary may shift; three tries.
     for _ in range(3):
         first = ok(get(http, service, "/dropping-odds", limit=5))

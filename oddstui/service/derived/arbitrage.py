@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from oddstui.service.world.model import LIVE, PENDING, Event, iso
 
 TOTAL_STAKE = 100.0
 MAX_BOOK_SETS = 16  # book sets kept, least recently used dropped first
+IDLE = 300.0  # real seconds after which a book set nobody asks for is forgotten
 BACK_SIDES = frozenset({"home", "draw", "away", "over", "under", "yes", "no", "odd", "even"})
 _SIDE_ORDER = {"home": 0, "draw": 1, "away": 2, "over": 3, "under": 4, "yes": 5, "no": 6}
 
@@ -51,10 +53,11 @@ class ArbItem:
 @dataclass(slots=True)
 class _EventState:
     best: dict[Key, dict[str, Best]] = field(default_factory=dict)
-    held: dict[str, set[tuple[Key, str]]] = field(default_factory=dict)  # bookie -> positions
+    # bookie -> market name -> the (line, side) positions where it has the best price
+    held: dict[str, dict[str, set[tuple[Key, str]]]] = field(default_factory=dict)
     arbs: dict[Key, ArbItem] = field(default_factory=dict)
-    # bookie -> market -> the market's updatedAt when last applied
-    stamps: dict[str, dict[str, float]] = field(default_factory=dict)
+    # bookie -> market name -> its lines list when last applied (the world replaces it on change)
+    stamps: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -63,6 +66,7 @@ class _BookSet:
     events: dict[int, _EventState] = field(default_factory=dict)
     pending: set[tuple[int, str]] = field(default_factory=set)
     built: bool = False
+    used: float = 0.0  # time.monotonic() of the last request for this set
 
 
 @lru_cache(maxsize=4096)
@@ -118,6 +122,17 @@ class ArbitrageIndex:
         parts = [item.detailed if details else item.plain for item in chosen[:limit]]
         return b"[" + b",".join(parts) + b"]"
 
+    def drain(self, budget: float) -> None:
+        """Apply pending changes for up to `budget` seconds (a background task calls this so
+        that requests find little left to do); forget book sets nobody asked for lately."""
+        deadline = time.perf_counter() + budget
+        now = time.monotonic()
+        for books, book_set in list(self._sets.items()):
+            if now - book_set.used > IDLE:
+                del self._sets[books]
+            elif book_set.built and not self._apply_pending(book_set, deadline):
+                return
+
     def _book_set(self, books: frozenset[str]) -> _BookSet:
         book_set = self._sets.get(books)
         if book_set is None:
@@ -126,7 +141,7 @@ class ArbitrageIndex:
                 self._sets.popitem(last=False)
         else:
             self._sets.move_to_end(books)
-        events = self.world.events
+        book_set.used = time.monotonic()
         if not book_set.built:
             book_set.built = True
             book_set.pending.clear()
@@ -135,45 +150,64 @@ class ArbitrageIndex:
                     if bookie in books:
                         self._apply(book_set, event, bookie)
         else:
-            pending, book_set.pending = book_set.pending, set()
-            for event_id, bookie in sorted(pending):
-                event = events.get(event_id)
-                if event is None or event.status not in (PENDING, LIVE):
-                    book_set.events.pop(event_id, None)
-                else:
-                    self._apply(book_set, event, bookie)
+            self._apply_pending(book_set, None)
         return book_set
+
+    def _apply_pending(self, book_set: _BookSet, deadline: float | None) -> bool:
+        """Apply the set's pending changes; False when the deadline cut it short."""
+        events, pending = self.world.events, book_set.pending
+        done = 0
+        while pending:
+            event_id, bookie = pending.pop()
+            event = events.get(event_id)
+            if event is None or event.status not in (PENDING, LIVE):
+                book_set.events.pop(event_id, None)
+            else:
+                self._apply(book_set, event, bookie)
+            done += 1
+            if deadline is not None and done % 16 == 0 and time.perf_counter() > deadline:
+                return False
+        return True
 
     # -- incremental upkeep
     def _apply(self, book_set: _BookSet, event: Event, bookie: str) -> None:
-        """Bring the set's best prices up to date with one bookie's current quotes."""
+        """Bring the set's best prices up to date with one bookie's current quotes.
+
+        Only the bookie's markets whose lines changed (or vanished) since it was last applied
+        are looked at; a position it held there and no longer offers is searched again.
+        """
         state = book_set.events.get(event.id)
         if state is None:
             state = book_set.events[event.id] = _EventState()
         suspended = (event.id, bookie) in getattr(self.world, "_suspended", ())
         markets = {} if suspended else event.quotes.get(bookie, {})
+        held = state.held.setdefault(bookie, {})
+        stamps = state.stamps.setdefault(bookie, {})
         touched: set[Key] = set()
-        held = state.held.setdefault(bookie, set())
-        for position in list(held):
-            key, side = position
-            price = _price(markets.get(key[0]), key, side)
-            current = state.best[key][side]
-            if price is None or price < current[0]:
-                held.discard(position)
+        for name in [n for n in set(stamps) | set(held) if n not in markets]:
+            stamps.pop(name, None)
+            for key, side in held.pop(name, ()):
                 self._rescan(book_set, state, event, key, side)
                 touched.add(key)
-            elif price > current[0]:
-                state.best[key][side] = (price, bookie)
-                touched.add(key)
-        stamps = state.stamps.setdefault(bookie, {})
-        if len(stamps) > len(markets):
-            for gone in [name for name in stamps if name not in markets]:
-                del stamps[gone]
         for name, market in markets.items():
-            if stamps.get(name) == market.updated_at:
-                continue  # unchanged since last applied: its lines cannot beat anything new
-            stamps[name] = market.updated_at
-            for line in market.lines:
+            lines = market.lines
+            if stamps.get(name) is lines:
+                continue  # the same lines as when last applied
+            stamps[name] = lines
+            positions = held.get(name)
+            if positions:
+                for position in list(positions):
+                    key, side = position
+                    price = _price(market, key, side)
+                    current = state.best[key][side]
+                    if price is None or price < current[0]:
+                        positions.discard(position)
+                        self._rescan(book_set, state, event, key, side)
+                        touched.add(key)
+                    elif price > current[0]:
+                        state.best[key][side] = (price, bookie)
+                        touched.add(key)
+            for line in lines:
                 key = (name, line.hdp, line.label)
                 slot = state.best.get(key)
                 if slot is None:
@@ -186,9 +220,9 @@ class ArbitrageIndex:
                         continue
                     if _beats(price, bookie, holder):
                         if holder is not None:
-                            state.held[holder[1]].discard((key, side))
+                            state.held[holder[1]][name].discard((key, side))
                         slot[side] = (price, bookie)
-                        held.add((key, side))
+                        held.setdefault(name, set()).add((key, side))
                         touched.add(key)
         for key in touched:
             self._check(state, event, key)
@@ -219,7 +253,7 @@ class ArbitrageIndex:
                 del state.best[key]
         else:
             slot[side] = best
-            state.held.setdefault(best[1], set()).add((key, side))
+            state.held.setdefault(best[1], {}).setdefault(name, set()).add((key, side))
 
     def _check(self, state: _EventState, event: Event, key: Key) -> None:
         slot = state.best.get(key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +13,10 @@ from oddstui.service.derived.odds_json import OddsEncoder
 from oddstui.service.derived.sports import DrawingSports
 from oddstui.service.derived.updated import UpdatedIndex
 from oddstui.service.derived.value import ValueIndex
+
+DRAIN_INTERVAL = 0.02  # seconds between upkeep slices
+DRAIN_BUDGET = 0.005  # seconds of work per slice at most
+log = logging.getLogger("oddstui.service")
 
 
 @dataclass
@@ -33,6 +39,15 @@ class Indexes:
         )
         world.add_listener(indexes)
         return indexes
+
+    async def run(self) -> None:
+        """Background upkeep on the service's loop, between world steps and requests."""
+        while True:
+            await asyncio.sleep(DRAIN_INTERVAL)
+            try:
+                self.arbitrage.drain(DRAIN_BUDGET)
+            except Exception:  # upkeep must go on; requests recompute what they need
+                log.exception("arbitrage upkeep failed")
 
     # -- the world's listener interface; called at the end of each step, so keep it cheap
     def on_odds(self, entries: Any) -> None:
