@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -74,8 +74,18 @@ class BoardScreen(Screen[None]):
             self.redraw()
         self._show_feed()
 
+    @property
+    def on_top(self) -> bool:
+        """True when this screen is the top one. Under a modal (help, palette) it is still seen,
+        dimmed, but repainting a screen through a modal's see-through background costs a
+        full-terminal render each time, so it waits and catches up when the modal closes."""
+        try:
+            return self.app.screen is self
+        except ScreenStackError:
+            return False
+
     def _changes_published(self, changes: ChangeSet) -> None:
-        if not self.is_current:
+        if not self.on_top:
             self.missed_changes = True
             return
         with self.app.batch_update():
@@ -84,7 +94,7 @@ class BoardScreen(Screen[None]):
             self.patch(changes)
 
     def _ticked(self, now: float) -> None:
-        if not self.is_current:
+        if not self.on_top:
             return
         with self.app.batch_update():
             self._show_status(now)
