@@ -193,6 +193,7 @@ class FeedClient:
         self._last_frame: float | None = None
         self._scores_stale = True
         self._generation = 0
+        self._opened_before = False
         self._suspect_closes: list[float] = []
 
         # Per connection.
@@ -351,8 +352,9 @@ class FeedClient:
         if self._stop_requested:  # stop() arrived during the handshake
             await ws.close()
             raise _Retry(0.0, "stopped")
-        if self.counters.connects > 1:
+        if self._opened_before:
             self.counters.reconnects += 1
+        self._opened_before = True
         opened = self._clock()
         self._begin_connection(ws, resume_from)
         watchdog = asyncio.create_task(self._watch(gen, opened))

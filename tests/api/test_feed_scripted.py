@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from typing import Any
 
@@ -323,3 +324,40 @@ async def test_a_single_restart_or_try_again_close_reconnects_and_resumes(code: 
                 assert_recovered(server, book)
         assert server.connections[1].last_seq == 1009
         assert server.rest_calls == 1
+
+
+async def test_5xx_at_the_handshake_backs_off_and_retries() -> None:
+    def reject(index: int, conn: ServerConnection, request: Request) -> Response | None:
+        return conn.respond(503, "busy") if index < 3 else None
+
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.welcome()
+        await conn.wait_closed()
+
+    async with ScriptedServer(script, reject=reject) as server:
+        client = make_client(server, None, RecordingBook())
+        async with running(client):
+            await wait_until(lambda: client.state is FeedState.LIVE, what="live")
+        assert len(server.handshakes) == 4
+        assert client.counters.connects == 4 and client.counters.reconnects == 0
+
+
+async def test_the_key_never_reaches_the_logs_even_at_debug_level(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def reject(index: int, conn: ServerConnection, request: Request) -> Response | None:
+        return conn.respond(401, "no") if index == 1 else None
+
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.replay()
+        await conn.close(1011, f"internal error near apiKey={KEY}")
+
+    caplog.set_level(logging.DEBUG)
+    async with ScriptedServer(script, reject=reject) as server:
+        client = make_client(server, None, RecordingBook())
+        async with running(client):
+            await wait_until(lambda: client.state is FeedState.UNAUTHORIZED, what="401")
+    ours = [r for r in caplog.records if not r.name.startswith("websockets.server")]
+    assert any("GET /v3/ws" in r.getMessage() for r in ours)  # the request line was logged
+    assert all(KEY not in r.getMessage() for r in ours)
+    assert KEY not in client.detail and KEY not in repr(client)
