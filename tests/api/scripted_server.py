@@ -192,7 +192,10 @@ class ScriptedServer:
         *,
         reject: Reject | None = None,
         world: ScriptedWorld | None = None,
+        snapshot_delay: float = 0.0,
     ) -> None:
+        self.snapshot_delay = snapshot_delay
+        """Seconds each snapshot answer is held back (its records and seq are taken first)."""
         self.script = script
         self.reject = reject
         self.world = world or ScriptedWorld()
@@ -220,10 +223,12 @@ class ScriptedServer:
         self._server.close()
         await self._server.wait_closed()
 
-    def _process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+    async def _process_request(self, conn: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path)
         if path.path == "/v3/odds/multi":
-            return self._odds_multi(conn, path.query)
+            response = self._odds_multi(conn, path.query)
+            await asyncio.sleep(self.snapshot_delay)
+            return response
         if path.path != "/v3/ws":
             return conn.respond(404, '{"error": "not found"}')
         self.handshakes.append(time.monotonic())

@@ -150,25 +150,13 @@ async def test_resync_required_rebuilds_from_a_snapshot_while_the_stream_is_buff
 async def test_snapshot_race_buffers_live_messages_and_applies_only_newer_ones() -> None:
     world = ScriptedWorld()
 
-    class SlowSnapshots(ScriptedServer):
-        """Captures the records and seq when the request arrives, answers 0.4 s later."""
-
-        async def _slow(self, conn: ServerConnection, request: Request) -> Response | None:
-            if "/odds/multi" not in request.path:
-                return self._process_request(conn, request)
-            response = self._process_request(conn, request)
-            await asyncio.sleep(0.4)
-            return response
-
     async def script(conn: ScriptedConnection) -> None:
         await conn.welcome()
         await conn.stream(90, pause=0.01)  # ~0.3 s of updates before, during and after
         await conn.wait_closed()
 
-    server = SlowSnapshots(script, world=world)
+    server = ScriptedServer(script, world=world, snapshot_delay=0.4)
     async with server, ApiClient(server.base_url, KEY) as api:
-        assert server._server is not None
-        server._server.process_request = server._slow  # type: ignore[attr-defined]
         book = RecordingBook()
         client = make_client(server, api, book)
         async with running(client):
@@ -361,3 +349,28 @@ async def test_the_key_never_reaches_the_logs_even_at_debug_level(
     assert any("GET /v3/ws" in r.getMessage() for r in ours)  # the request line was logged
     assert all(KEY not in r.getMessage() for r in ours)
     assert KEY not in client.detail and KEY not in repr(client)
+
+
+async def test_a_snapshot_begun_on_a_dropped_connection_is_never_installed() -> None:
+    async def script(conn: ScriptedConnection) -> None:
+        await conn.welcome()
+        if conn.index == 0:
+            await asyncio.sleep(0.15)  # the client's snapshot request is under way
+            await conn.close(1011, "")
+            return
+        await conn.after_snapshot(2)
+        await conn.stream(9)
+        await conn.wait_closed()
+
+    server = ScriptedServer(script, snapshot_delay=0.5)
+    async with server, ApiClient(server.base_url, KEY) as api:
+        book = RecordingBook()
+        client = make_client(server, api, book)
+        async with running(client):
+            await wait_until(lambda: client.last_seq == 1009, what="stream on the second link")
+            await asyncio.sleep(0.6)  # long enough for the first snapshot to have answered
+            with client.lock:
+                assert_recovered(server, book)
+        assert server.rest_calls == 2  # the first was asked for, then abandoned with its link
+        assert book.installs == client.counters.resyncs == 1
+        assert client.counters.reconnects == 1
