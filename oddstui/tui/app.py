@@ -15,6 +15,7 @@ from textual.worker import Worker, WorkerState
 from oddstui import config
 from oddstui.api.errors import OddsApiError, ServiceUnavailable
 from oddstui.api.rest import ApiClient
+from oddstui.tui import heap
 from oddstui.tui.commands import JumpCommands
 from oddstui.tui.feed_port import FeedPort
 from oddstui.tui.hub import FeedHub
@@ -133,6 +134,8 @@ class OddsApp(App[int]):
         hz = SLOW_FLUSH_HZ if self.settings.slow_link else FLUSH_HZ
         self.set_interval(1 / hz, self.hub.flush, name="flush")
         self.set_interval(1.0, self._tick, name="tick")
+        self.set_timer(heap.FIRST_SETTLE, heap.settle, name="heap")
+        self.set_interval(heap.SETTLE_EVERY, heap.settle, name="heap")
         self.run_worker(
             self.hub.start(), group="catalog", description="load the catalog", exit_on_error=False
         )
