@@ -1,16 +1,17 @@
 """The TUI under load: the real app in a pseudo-terminal (120x40) on the Event screen of a busy
-event, fed by the real service, once with the patched grid and once with a naive DataTable.
+event, fed by the real service, with the patched grid and, at the same time, a naive DataTable.
 
     python benchmarks/tui_live.py [--seconds 30] [--updates-per-second 3000] [--speed 1]
 
 Steps:
 1. Start `oddstui serve --port 0` with the given odds-change rate (about half of the world's
-   changes are quotes of the ~12 bookmakers the demo key selects, so 3000 gives ~1,000 odds
-   messages a second on the app's feed).
+   changes are quotes of the ~12 bookmakers of the default selection, so 3000 gives ~1,000 odds
+   messages a second on each app's feed). Three keys: the probe's and one per variant, since
+   the feed takes one connection per key.
 2. Probe the feed for a few seconds to measure the message rate and pick the busiest event.
-3. For each variant, run `oddstui`'s app (`build_app`, one feed, the Event screen of that event)
-   under a pty of 120x40, with `ODDSTUI_PAINT_LOG` set (and `ODDSTUI_NAIVE_GRID=1` for the naive
-   one). After a warm-up, measure for `--seconds`:
+3. Run both variants side by side, each `oddstui`'s real app (`build_app`, its own feed, the
+   Event screen of that event) in its own pty of 120x40, with `ODDSTUI_PAINT_LOG` set (and
+   `ODDSTUI_NAIVE_GRID=1` for the naive one). After a warm-up, measure for `--seconds`:
    - message-to-paint latency: for each paint, now minus the receive stamp of the newest
      message painted (both in the app process, `time.monotonic()`), p50 and p95
    - terminal bytes per second read from the pty
@@ -45,7 +46,9 @@ from pathlib import Path
 import psutil
 
 READY = re.compile(r"serving (http://\S+/v3)")
-KEY = "demo"
+#: The probe's key and one key per variant (one feed connection per key), all on the same plan
+#: and the service's default bookmaker selection.
+PROBE_KEY, KEYS = "bench-probe", ("bench-patched", "bench-naive")
 COLUMNS, ROWS = 120, 40
 WARM_UP = 8.0
 
@@ -54,8 +57,16 @@ WARM_UP = 8.0
 
 
 def start_service(rate: float, speed: float) -> tuple[subprocess.Popen[str], str]:
+    accounts = Path(tempfile.mkdtemp(prefix="oddstui-tui-bench-")) / "accounts.toml"
+    accounts.write_text(
+        "".join(
+            f'[[account]]\nkey = "{key}"\nplan = "paid"\nfeed = true\nrequests_per_hour = 100000\n'
+            for key in (PROBE_KEY, *KEYS)
+        )
+    )
     command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--seed", "7"]
     command += ["--speed", str(speed), "--updates-per-second", str(rate)]
+    command += ["--accounts", str(accounts)]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
     )
@@ -82,7 +93,8 @@ async def probe_feed(base_url: str, seconds: float) -> tuple[float, int]:
 
     counts: collections.Counter[int] = collections.Counter()
     total = 0
-    async with connect(feed_url(base_url, KEY, FeedFilters(), None), max_size=2**26) as ws:
+    url = feed_url(base_url, PROBE_KEY, FeedFilters(), None)
+    async with connect(url, max_size=2**26) as ws:
         started = time.monotonic()
         while time.monotonic() - started < seconds:
             frame = await ws.recv()
@@ -105,6 +117,7 @@ class Figures:
     cpu_percent: float
     lag_p99_ms: float
     paints: int
+    feed_rate: float  # feed messages the app's book applied per second
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -114,67 +127,102 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(int(share * len(ordered)), len(ordered) - 1)]
 
 
-def run_app(base_url: str, event_id: int, seconds: float, naive: bool) -> Figures:
-    folder = Path(tempfile.mkdtemp(prefix="oddstui-tui-bench-"))
-    log = folder / "paint.log"
-    env = {
-        **os.environ,
-        "TERM": "xterm-256color",
-        "COLUMNS": str(COLUMNS),
-        "LINES": str(ROWS),
-        "ODDSTUI_HOME": str(folder),
-        "ODDSTUI_PAINT_LOG": str(log),
-        "ODDSTUI_NAIVE_GRID": "1" if naive else "0",
+class AppRun:
+    """One app in its own pty, started with its own key, measured between `begin` and `end`."""
+
+    def __init__(self, base_url: str, key: str, event_id: int, naive: bool) -> None:
+        folder = Path(tempfile.mkdtemp(prefix="oddstui-tui-bench-"))
+        self.log = folder / "paint.log"
+        env = {
+            **os.environ,
+            "TERM": "xterm-256color",
+            "COLUMNS": str(COLUMNS),
+            "LINES": str(ROWS),
+            "ODDSTUI_HOME": str(folder),
+            "ODDSTUI_PAINT_LOG": str(self.log),
+            "ODDSTUI_NAIVE_GRID": "1" if naive else "0",
+        }
+        self.master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        self.child = subprocess.Popen(
+            [sys.executable, __file__, "--child", base_url, key, str(event_id)],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.received: list[tuple[float, int]] = []
+        self.reader = threading.Thread(target=_drain, args=(self.master, self.received))
+        self.reader.daemon = True
+        self.reader.start()
+        self.process = psutil.Process(self.child.pid)
+        self.start = self.end = 0.0
+        self.cpu_before = self.cpu = 0.0
+
+    def begin(self) -> None:
+        self.cpu_before = sum(self.process.cpu_times()[:2])
+        self.start = time.monotonic()
+
+    def finish(self) -> None:
+        self.end = time.monotonic()
+        cpu_seconds = sum(self.process.cpu_times()[:2]) - self.cpu_before
+        self.cpu = cpu_seconds / (self.end - self.start) * 100
+
+    def stop(self) -> None:
+        try:
+            os.write(self.master, b"q")
+            self.child.wait(timeout=15)
+        except (OSError, subprocess.TimeoutExpired):
+            self.child.kill()
+            self.child.wait()
+        self.reader.join(timeout=2)
+        os.close(self.master)
+
+    def figures(self) -> Figures:
+        start, end = self.start, self.end
+        terminal = sum(size for stamp, size in list(self.received) if start <= stamp < end)
+        latencies, lags, applied = [], [], []
+        for line in self.log.read_text().splitlines():
+            kind, *values = line.split()
+            if kind == "paint" and start <= float(values[0]) < end:
+                latencies.append((float(values[0]) - float(values[1])) * 1000)
+            elif kind == "lag" and start <= float(values[1]) < end:
+                lags.append(float(values[0]) * 1000)
+            elif kind == "applied" and start <= float(values[0]) < end:
+                applied.append((float(values[0]), int(values[1])))
+        feed_rate = float("nan")
+        if len(applied) > 1:
+            feed_rate = (applied[-1][1] - applied[0][1]) / (applied[-1][0] - applied[0][0])
+        return Figures(
+            p50_ms=statistics.median(latencies) if latencies else float("nan"),
+            p95_ms=percentile(latencies, 0.95),
+            bytes_per_s=terminal / (end - start),
+            cpu_percent=self.cpu,
+            lag_p99_ms=percentile(lags, 0.99),
+            paints=len(latencies),
+            feed_rate=feed_rate,
+        )
+
+
+def run_side_by_side(base_url: str, event_id: int, seconds: float) -> dict[str, Figures]:
+    """Both variants at once, each with its own key: the same world, the same moment."""
+    runs = {
+        "patched": AppRun(base_url, KEYS[0], event_id, naive=False),
+        "naive": AppRun(base_url, KEYS[1], event_id, naive=True),
     }
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
-    child = subprocess.Popen(
-        [sys.executable, __file__, "--child", base_url, str(event_id)],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        start_new_session=True,
-    )
-    os.close(slave)
-    received: list[tuple[float, int]] = []
-    reader = threading.Thread(target=_drain, args=(master, received), daemon=True)
-    reader.start()
     try:
         time.sleep(WARM_UP)
-        process = psutil.Process(child.pid)
-        cpu_before = sum(process.cpu_times()[:2])
-        start = time.monotonic()
+        for run in runs.values():
+            run.begin()
         time.sleep(seconds)
-        end = time.monotonic()
-        cpu = (sum(process.cpu_times()[:2]) - cpu_before) / (end - start) * 100
-        os.write(master, b"q")
-        try:
-            child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            child.send_signal(signal.SIGKILL)
-            child.wait()
+        for run in runs.values():
+            run.finish()
     finally:
-        if child.poll() is None:
-            child.kill()
-        reader.join(timeout=2)
-        os.close(master)
-    terminal = sum(size for stamp, size in list(received) if start <= stamp < end)
-    latencies, lags = [], []
-    for line in log.read_text().splitlines():
-        kind, *values = line.split()
-        if kind == "paint" and start <= float(values[0]) < end:
-            latencies.append((float(values[0]) - float(values[1])) * 1000)
-        elif kind == "lag":
-            lags.append(float(values[0]) * 1000)
-    return Figures(
-        p50_ms=statistics.median(latencies) if latencies else float("nan"),
-        p95_ms=percentile(latencies, 0.95),
-        bytes_per_s=terminal / (end - start),
-        cpu_percent=cpu,
-        lag_p99_ms=percentile(lags[len(lags) // 4 :], 0.99),  # skip the start-up quarter
-        paints=len(latencies),
-    )
+        for run in runs.values():
+            run.stop()
+    return {name: run.figures() for name, run in runs.items()}
 
 
 def _drain(master: int, received: list[tuple[float, int]]) -> None:
@@ -191,10 +239,10 @@ def _drain(master: int, received: list[tuple[float, int]]) -> None:
 # --------------------------------------------------------------------------- the child: the app
 
 
-def child(base_url: str, event_id: int) -> None:
+def child(base_url: str, key: str, event_id: int) -> None:
     from oddstui.tui.launch import build_app
 
-    app = build_app(base_url, KEY)
+    app = build_app(base_url, key)
 
     async def open_event(pilot: object) -> None:
         await asyncio.sleep(1.0)
@@ -207,8 +255,8 @@ def child(base_url: str, event_id: int) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) == 4 and sys.argv[1] == "--child":
-        child(sys.argv[2], int(sys.argv[3]))
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=30.0)
@@ -220,11 +268,11 @@ def main() -> None:
         time.sleep(2.0)
         rate, event_id = asyncio.run(probe_feed(base_url, 5.0))
         print(f"service {base_url}: {rate:.0f} odds messages/s on the app's feed")
-        print(f"Event screen of event {event_id}, pty {COLUMNS}x{ROWS}, {args.seconds:.0f} s each")
-        results = {
-            name: run_app(base_url, event_id, args.seconds, name == "naive")
-            for name in ("patched", "naive")
-        }
+        print(
+            f"Event screen of event {event_id}, pty {COLUMNS}x{ROWS}, {args.seconds:.0f} s, "
+            "both variants side by side (one key each)"
+        )
+        results = run_side_by_side(base_url, event_id, args.seconds)
     finally:
         service.send_signal(signal.SIGTERM)
         try:
@@ -239,7 +287,7 @@ def main() -> None:
         print(
             f"{name:<8} {figures.p50_ms:8.1f} {figures.p95_ms:8.1f} "
             f"{figures.bytes_per_s / 1024:8.1f} {figures.cpu_percent:7.1f} "
-            f"{figures.lag_p99_ms:10.1f} {figures.paints:7d}"
+            f"{figures.lag_p99_ms:10.1f} {figures.paints:7d} {figures.feed_rate:10.0f}"
         )
     patched, naive = results["patched"], results["naive"]
     ratio = naive.bytes_per_s / patched.bytes_per_s if patched.bytes_per_s else float("inf")

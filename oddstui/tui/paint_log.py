@@ -2,7 +2,8 @@
 
 `benchmarks/tui_live.py` sets it. The screen then writes one line per paint with the receive
 stamp of the newest message painted (`paint <painted> <received>`, both `time.monotonic()`), and
-a probe writes how late the event loop wakes (`lag <seconds>`). `ODDSTUI_NAIVE_GRID=1` selects
+a probe writes how late the event loop wakes (`lag <seconds> <when>`) and, once a second, how
+many feed messages the book has applied (`applied <when> <count>`). `ODDSTUI_NAIVE_GRID=1` selects
 the naive grid the benchmark compares against.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 PAINT_LOG_ENV = "ODDSTUI_PAINT_LOG"
@@ -29,15 +31,21 @@ class PaintLog:
     def painted(self, received: float) -> None:
         self._file.write(f"paint {time.monotonic():.6f} {received:.6f}\n")
 
-    async def probe_loop_lag(self) -> None:
-        """Forever: sleep `PROBE_INTERVAL` and log how much later than asked the loop woke."""
+    async def probe_loop_lag(self, applied: Callable[[], int] | None = None) -> None:
+        """Forever: sleep `PROBE_INTERVAL` and log how much later than asked the loop woke;
+        once a second, also how many feed messages the book has applied (`applied`)."""
         if self._probing:
             return
         self._probing = True
+        wakes = 0
         while True:
             asked = time.monotonic()
             await asyncio.sleep(PROBE_INTERVAL)
-            self._file.write(f"lag {max(time.monotonic() - asked - PROBE_INTERVAL, 0.0):.6f}\n")
+            woke = time.monotonic()
+            self._file.write(f"lag {max(woke - asked - PROBE_INTERVAL, 0.0):.6f} {woke:.6f}\n")
+            wakes += 1
+            if applied is not None and wakes % round(1 / PROBE_INTERVAL) == 0:
+                self._file.write(f"applied {woke:.6f} {applied()}\n")
 
 
 _log: PaintLog | None = None

@@ -195,11 +195,14 @@ def grid_rows(
 
 
 def age_text(seconds: float | None) -> str:
-    """`4s`, `12m`, `3h`; coarse on purpose, so the column changes rarely."""
+    """`4s`, `15s`, `12m`, `3h`: coarser as prices age, so the column changes rarely (past ten
+    seconds, in steps of five)."""
     if seconds is None:
         return "–"
-    if seconds < 60:
+    if seconds < 10:
         return f"{int(seconds)}s"
+    if seconds < 60:
+        return f"{int(seconds) // 5 * 5}s"
     if seconds < 3600:
         return f"{int(seconds // 60)}m"
     if seconds < 86400:

@@ -137,10 +137,11 @@ def test_cells_in_each_odds_format_with_arrows_roles_and_links() -> None:
 
 
 def test_ages_and_links_and_initials() -> None:
-    assert [price_rows.age_text(s) for s in (None, 4.2, 59.9, 61, 7200, 90000)] == [
+    assert [price_rows.age_text(s) for s in (None, 4.2, 14.9, 59.9, 61, 7200, 90000)] == [
         "–",
         "4s",
-        "59s",
+        "10s",
+        "55s",
         "1m",
         "2h",
         "1d",

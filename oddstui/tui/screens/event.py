@@ -109,8 +109,10 @@ class EventScreen(BoardScreen):
         )
         self.query_one("#price-grid").focus()
         if self._log is not None:
+            book = self.hub.book
+            applied = (lambda: book.applied) if book is not None else None
             self.run_worker(
-                self._log.probe_loop_lag(), group="benchmark", description="loop-lag probe"
+                self._log.probe_loop_lag(applied), group="benchmark", description="loop-lag probe"
             )
 
     async def _load_event(self) -> None:

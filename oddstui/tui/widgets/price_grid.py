@@ -1,9 +1,10 @@
-"""The markets × bookmakers grid: a Line-API widget that repaints only the cells that changed.
+"""The markets × bookmakers grid, patched cell by cell, one narrow widget per column.
 
-A `DataTable.update_cell` repaints the whole table; at a few hundred price changes a second that
-is most of the terminal traffic. Here every column has a fixed width, so a changed cell is one
-known region, and only that region is marked dirty: the compositor writes a few dozen bytes per
-changed price instead of the table.
+A `DataTable.update_cell` repaints the whole table. Textual writes a repaint as the runs of a
+line that lie between widget edges, so a grid drawn as one widget still rewrites a whole row
+for one changed price (a hyperlink and a dozen colour codes). Here each column is its own
+Line-API widget of fixed width: a changed price marks one cell of one column dirty, and the
+terminal receives that cell only, a few dozen bytes.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from typing import ClassVar, Literal
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from oddstui.tui.text import clean
 
@@ -60,7 +63,71 @@ def safe_link(url: str | None) -> str | None:
     return cleaned
 
 
-class PriceGrid(ScrollView, can_focus=True):
+def fit(text: str, column: GridColumn) -> str:
+    """`text` cut or padded to exactly the column's width in terminal cells."""
+    width = column.width
+    length = cell_len(text)
+    if length > width:
+        return set_cell_size(text, max(width - 1, 0)) + "…"
+    if column.justify == "right":
+        return " " * (width - length) + text
+    return text + " " * (width - length)
+
+
+class GridColumnView(Widget):
+    """One column of the grid's rows: a cell per line, a blank cell before it as the gap."""
+
+    DEFAULT_CSS = """
+    GridColumnView { height: auto; }
+    """
+
+    def __init__(self, grid: PriceGrid, column: GridColumn) -> None:
+        super().__init__()
+        self._grid = grid
+        self.column = column
+        self.styles.width = column.width + 1
+        self._strips: dict[int, Strip] = {}
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._grid.row_keys)
+
+    def forget(self, index: int | None = None) -> None:
+        """Drop cached lines (one, or all) so they are drawn again."""
+        if index is None:
+            self._strips.clear()
+        else:
+            self._strips.pop(index, None)
+
+    def repaint_cell(self, index: int) -> None:
+        self._strips.pop(index, None)
+        self.refresh(Region(0, index, self.column.width + 1, 1))
+
+    def render_line(self, y: int) -> Strip:
+        strip = self._strips.get(y)
+        if strip is None:
+            strip = self._strips[y] = self._grid.render_cell(self.column, y)
+        return strip
+
+
+class GridHeader(Widget):
+    """The column labels (outside the scrolled rows, so they stay in view)."""
+
+    DEFAULT_CSS = """
+    GridHeader { height: 1; width: auto; }
+    """
+
+    def __init__(self, grid: PriceGrid) -> None:
+        super().__init__()
+        self._grid = grid
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return sum(column.width + 1 for column in self._grid.columns)
+
+    def render_line(self, y: int) -> Strip:
+        return self._grid.render_header(self.size.width)
+
+
+class PriceGrid(Widget, can_focus=True):
     """Rows (bookmakers) × fixed-width columns, patched cell by cell.
 
     | key | action |
@@ -89,10 +156,12 @@ class PriceGrid(ScrollView, can_focus=True):
         Binding("up", "cursor_up", "Up", show=False),
     ]
     DEFAULT_CSS = """
-    PriceGrid { height: 1fr; overflow-x: hidden; }
+    PriceGrid { height: 1fr; width: auto; }
+    PriceGrid > VerticalScroll { height: 1fr; width: auto; }
+    PriceGrid Horizontal { height: auto; width: auto; }
     """
 
-    cursor_row: reactive[int] = reactive(0, always_update=False, init=False)
+    cursor_row: reactive[int] = reactive(0, init=False)
     """Index of the highlighted row."""
 
     class RowHighlighted(Message):
@@ -106,15 +175,20 @@ class PriceGrid(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._columns: list[GridColumn] = []
-        self._offsets: list[int] = []
+        self._views: dict[str, GridColumnView] = {}
         self._rows: list[str] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, dict[str, Cell]] = {}
-        self._strips: dict[str, Strip] = {}
-        self._header: Strip | None = None
         self._styles: dict[tuple[str, ...], Style] = {}
+        self._composed = False
         #: Cells written since the grid was made (read by tests and the benchmark).
         self.cells_written = 0
+
+    def compose(self) -> ComposeResult:
+        self._composed = True
+        yield GridHeader(self)
+        with VerticalScroll(can_focus=False):
+            yield Horizontal(*self._views.values())
 
     # ------------------------------------------------------------------ data
 
@@ -128,19 +202,15 @@ class PriceGrid(ScrollView, can_focus=True):
 
     def set_columns(self, columns: Sequence[GridColumn]) -> None:
         """A new data set: these columns, and no rows."""
-        if list(columns) == self._columns and not self._rows:
-            return
         self._columns = list(columns)
-        self._offsets = []
-        x = 1
-        for column in self._columns:
-            self._offsets.append(x)
-            x += column.width + 1
-        self._rows, self._index, self._cells, self._strips = [], {}, {}, {}
-        self._header = None
+        self._rows, self._index, self._cells = [], {}, {}
         self.cursor_row = 0
-        self._resize()
-        self.refresh()
+        self._views = {column.key: GridColumnView(self, column) for column in self._columns}
+        if self._composed:
+            strip = self.query_one(Horizontal)
+            strip.remove_children()
+            strip.mount(*self._views.values())
+            self.query_one(GridHeader).refresh(layout=True)
 
     def sync_rows(self, rows: Mapping[str, Mapping[str, Cell]]) -> int:
         """Show exactly these rows, in this order; returns how many cells were written.
@@ -159,7 +229,6 @@ class PriceGrid(ScrollView, can_focus=True):
         current = self.highlighted_key()
         for gone in set(self._rows) - set(keys):
             self._cells.pop(gone, None)
-            self._strips.pop(gone, None)
         for key in keys:
             self._cells.setdefault(key, {})
         self._rows = keys
@@ -168,29 +237,23 @@ class PriceGrid(ScrollView, can_focus=True):
             self.cursor_row = self._index[current]
         else:
             self.cursor_row = min(self.cursor_row, max(len(keys) - 1, 0))
-        self._resize()
-        self.refresh()
+        for view in self._views.values():
+            view.forget()
+            view.refresh(layout=True)
 
     def _sync_row(self, key: str, cells: Mapping[str, Cell]) -> int:
         shown = self._cells[key]
+        index = self._index[key]
         written = 0
-        for position, column in enumerate(self._columns):
+        for column in self._columns:
             cell = cells.get(column.key, EMPTY)
             if shown.get(column.key) == cell:
                 continue
             shown[column.key] = cell
             written += 1
-            self._refresh_cell(key, position)
-        if written:
-            self._strips.pop(key, None)
-            self.cells_written += written
+            self._views[column.key].repaint_cell(index)
+        self.cells_written += written
         return written
-
-    def _refresh_cell(self, key: str, position: int) -> None:
-        y = self._index[key] + 1 - self.scroll_offset.y
-        if 1 <= y < self.size.height:
-            column = self._columns[position]
-            self.refresh(Region(self._offsets[position], y, column.width, 1))
 
     def cell(self, row: str, column: str) -> Cell:
         return self._cells.get(row, {}).get(column, EMPTY)
@@ -214,84 +277,54 @@ class PriceGrid(ScrollView, can_focus=True):
             self.cursor_row -= 1
 
     def watch_cursor_row(self, old: int, new: int) -> None:
-        for index in (old, new):
-            if 0 <= index < len(self._rows):
-                self._strips.pop(self._rows[index], None)
-                self.refresh_line(index + 1)
+        self._repaint_row(old)
+        self._repaint_row(new)
         if 0 <= new < len(self._rows):
-            # Keep the row in view below the fixed header line.
-            top = self.scroll_offset.y
-            visible = max(self.size.height - 1, 1)
-            if new < top:
-                self.scroll_to(y=new, animate=False)
-            elif new >= top + visible:
-                self.scroll_to(y=new - visible + 1, animate=False)
+            body = self.query_one(VerticalScroll)
+            body.scroll_to_region(Region(0, new, 1, 1), animate=False, immediate=True)
             self.post_message(self.RowHighlighted(self, self._rows[new]))
 
     def on_focus(self) -> None:
-        self._repaint_cursor()
+        self._repaint_row(self.cursor_row)
 
     def on_blur(self) -> None:
-        self._repaint_cursor()
+        self._repaint_row(self.cursor_row)
 
-    def _repaint_cursor(self) -> None:
-        if 0 <= self.cursor_row < len(self._rows):
-            self._strips.pop(self._rows[self.cursor_row], None)
-            self.refresh_line(self.cursor_row + 1)
+    def _repaint_row(self, index: int) -> None:
+        if 0 <= index < len(self._rows):
+            for view in self._views.values():
+                view.repaint_cell(index)
 
     # ------------------------------------------------------------------ painting
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()
-        self._strips.clear()
-        self._header = None
+        for view in self._views.values():
+            view.forget()
+            view.refresh()
 
-    def on_resize(self) -> None:
-        self._strips.clear()
-        self._header = None
-        self._resize()
+    def render_header(self, width: int) -> Strip:
+        style = self.rich_style + self.get_component_rich_style("price-grid--header")
+        segments = [Segment(" " + fit(column.label, column), style) for column in self._columns]
+        return Strip(segments).adjust_cell_length(width, style)
 
-    def _resize(self) -> None:
-        width = self._offsets[-1] + self._columns[-1].width if self._columns else 0
-        self.virtual_size = Size(width, len(self._rows) + 1)
-
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
-        if y == 0:
-            if self._header is None:
-                self._header = self._render_header(width)
-            return self._header
-        index = y - 1 + self.scroll_offset.y
-        if index >= len(self._rows):
-            return Strip.blank(width, self.rich_style)
-        key = self._rows[index]
-        strip = self._strips.get(key)
-        if strip is None:
-            strip = self._strips[key] = self._render_row(key, index, width)
-        return strip
-
-    def _render_header(self, width: int) -> Strip:
-        style = self.get_component_rich_style("price-grid--header")
-        cells = {column.key: Cell(column.label) for column in self._columns}
-        return self._strip(cells, width, self.rich_style + style)
-
-    def _render_row(self, key: str, index: int, width: int) -> Strip:
+    def render_cell(self, column: GridColumn, index: int) -> Strip:
+        """One cell with the gap before it, as a strip of `column.width + 1` cells."""
         base = self.rich_style
         if index == self.cursor_row and self.has_focus:
             base = base + self.get_component_rich_style("price-grid--cursor")
-        return self._strip(self._cells[key], width, base)
+        if index >= len(self._rows):
+            return Strip([Segment(" " * (column.width + 1), base)], column.width + 1)
+        cell = self._cells[self._rows[index]].get(column.key, EMPTY)
+        style = base + self._style(cell)
+        if cell.link:
+            segments = [Segment(" ", base), Segment(fit(cell.text, column), style)]
+        else:
+            segments = [Segment(" " + fit(cell.text, column), style)]
+        return Strip(segments, column.width + 1)
 
-    def _strip(self, cells: Mapping[str, Cell], width: int, base: Style) -> Strip:
-        segments = [Segment(" ")]
-        for column in self._columns:
-            cell = cells.get(column.key, EMPTY)
-            segments.append(Segment(_fit(cell.text, column), self._style(cell)))
-            segments.append(Segment(" "))
-        # Adjacent segments of one style become one: fewer escape sequences per repaint.
-        return Strip(segments).adjust_cell_length(width).apply_style(base).simplify()
-
-    def _style(self, cell: Cell) -> Style | None:
+    def _style(self, cell: Cell) -> Style:
         style = self._styles.get(cell.roles)
         if style is None:
             style = Style()
@@ -301,14 +334,3 @@ class PriceGrid(ScrollView, can_focus=True):
         if cell.link:
             return style + Style(link=cell.link)
         return style
-
-
-def _fit(text: str, column: GridColumn) -> str:
-    """`text` cut or padded to exactly the column's width in terminal cells."""
-    width = column.width
-    length = cell_len(text)
-    if length > width:
-        return set_cell_size(text, max(width - 1, 0)) + "…"
-    if column.justify == "right":
-        return " " * (width - length) + text
-    return text + " " * (width - length)
