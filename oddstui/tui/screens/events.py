@@ -15,9 +15,9 @@ from oddstui.tui.widgets.patch_table import PatchTable
 COLUMNS = [
     ("star", "★", 1),
     ("start", "Start", 12),
-    ("event", "Event", 26),
+    ("event", "Event", 23),
     ("status", "Status", 8),
-    ("score", "Score", 6),
+    ("score", "Score", 8),
     ("clock", "Clock", 6),
     ("books", "Books", 5),
 ]

@@ -16,8 +16,8 @@ from oddstui.tui.widgets.patch_table import PatchTable
 COLUMNS = [
     ("star", "★", 1),
     ("sport", "Sport", 10),
-    ("event", "Event", 27),
-    ("score", "Score", 6),
+    ("event", "Event", 26),
+    ("score", "Score", 8),
     ("clock", "Clock", 6),
     ("detail", "Period", 10),
     ("periods", "Periods", 20),

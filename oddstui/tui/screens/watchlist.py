@@ -20,7 +20,7 @@ COLUMNS = [
     ("event", "Event", 30),
     ("start", "Start", 12),
     ("status", "Status", 9),
-    ("score", "Score", 6),
+    ("score", "Score", 8),
     ("clock", "Clock", 6),
     ("league", "League", 28),
 ]
