@@ -31,16 +31,19 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
         assert isinstance(screen, ArbitrageScreen)
         table = screen.query_one(PatchTable)
 
-        def both_sources() -> bool:
-            sources = set().union(*(row.sources for row in screen.arbs.rows.values()))
-            return {SVC, LOCAL} <= sources
+        def both_sources_shown() -> bool:
+            labels = {table.cell_text(key, "source") for key in table.row_keys}
+            return bool(labels & {"SVC", "BOTH"} and labels & {"LOCAL", "BOTH"})
 
-        await wait_for(both_sources, pilot, timeout=20)
-        await pilot.pause(0.3)
+        await wait_for(both_sources_shown, pilot, timeout=20)
         keys = table.row_keys
-        assert keys
-        labels = {table.cell_text(key, "source") for key in keys}
-        assert labels & {"SVC", "BOTH"} and labels & {"LOCAL", "BOTH"}
+        for key in keys:
+            label = table.cell_text(key, "source")
+            sources = screen.arbs.rows[key].sources
+            assert (label == "SVC") == (sources == {SVC})
+            assert (label == "LOCAL") == (sources == {LOCAL})
+            assert (label == "BOTH") == (sources == {SVC, LOCAL})
+            assert (label == "gone") == (not sources)
         profits = [profit_of(table.cell_text(key, "profit")) for key in keys]
         assert profits == sorted(profits, reverse=True)
         for key in keys[:20]:

@@ -33,6 +33,7 @@ async def test_stake_ticket_numbers_refusals_copy_and_cancel(fast_service: Servi
         await wait_for(lambda: isinstance(app.screen, StakeTicketModal), pilot)
         modal = app.screen
         assert isinstance(modal, StakeTicketModal)
+        await wait_for(lambda: modal.plan is not None, pilot)
         assert len(modal.legs) >= 2
 
         # Default: 100 total, rounded to 1, exactly what book.stakes gives for the shown prices.
@@ -91,9 +92,11 @@ async def test_stake_ticket_numbers_refusals_copy_and_cancel(fast_service: Servi
         await wait_for(lambda: isinstance(app.screen, StakeTicketModal), pilot)
         second = app.screen
         assert isinstance(second, StakeTicketModal)
-        plan = second.plan
+        await wait_for(lambda: second.plan is not None, pilot)
         await pilot.press("enter")
         await wait_for(lambda: isinstance(app.screen, ArbitrageScreen), pilot)
+        plan = second.plan  # what it was closed with (prices may have moved meanwhile)
         assert plan is not None
         stakes = " / ".join(f"{stake:.2f}" for stake in plan.stakes)
-        assert any(stakes in note.message for note in app._notifications)
+        messages = [note.message for note in app._notifications]
+        assert any(stakes in message for message in messages), (stakes, messages)

@@ -28,21 +28,32 @@ from oddstui.tui.ticket import (
 ARROWS = {1: "▲", -1: "▼", 0: ""}
 
 
+class TicketPanel(Vertical, can_focus=True):
+    """The ticket's frame; it holds the focus so that its letter keys work."""
+
+
 class StakeTicketModal(ModalScreen[StakePlan | None]):
     """Stakes for one arbitrage; `enter` accepts, escape cancels.
 
     | key | action |
     |---|---|
+    | `s` / `r` | type the stake / the rounding step (`enter` there comes back) |
     | `m` | total stake, or cap leg 1, 2, … (a bookmaker's limit) |
     | `c` | copy the stakes to the clipboard (OSC 52: works over SSH) |
     | `enter` | done: close with the stakes |
     | `escape` | cancel |
+
+    Letters typed into an input go to the input, so the ticket itself holds the focus and the
+    inputs are entered with `s`, `r` or tab.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="ticket-cancel"),
-        Binding("m", "cycle_mode", "Total/cap", priority=True, id="ticket-mode"),
-        Binding("c", "copy", "Copy stakes", priority=True, id="ticket-copy"),
+        Binding("s", "edit('#stake')", "Stake", id="ticket-edit-stake"),
+        Binding("r", "edit('#step')", "Rounding", id="ticket-edit-step"),
+        Binding("m", "cycle_mode", "Total/cap", id="ticket-mode"),
+        Binding("c", "copy", "Copy stakes", id="ticket-copy"),
+        Binding("enter", "accept", "Done", id="ticket-accept"),
     ]
 
     def __init__(
@@ -71,9 +82,10 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         self._ticked = ticked
         self._format = odds_format
         self._stake, self._step = stake, step
+        self._closed = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="ticket"):
+        with TicketPanel(id="ticket"):
             yield Static(plain(self.ticket_title, "bold"), id="ticket-title")
             yield Static(Text(PROFIT_DEFINITION, style="dim"), id="ticket-definition")
             with Horizontal(id="ticket-inputs"):
@@ -86,14 +98,17 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             yield Static("", id="ticket-result")
             yield Static("", id="ticket-hint")
             yield Static(
-                Text("m total/cap · c copy · enter done · esc cancel", style="dim"),
+                Text(
+                    "s stake · r rounding · m total/cap · c copy · enter done · esc cancel",
+                    style="dim",
+                ),
                 id="ticket-keys",
             )
 
     def on_mount(self) -> None:
         if self._ticked is not None:
             self._ticked.subscribe(self, self._on_tick)
-        self.query_one("#stake", Input).focus()
+        self.query_one(TicketPanel).focus()
         self.recompute()
 
     # ------------------------------------------------------------------ computing
@@ -194,10 +209,20 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         event.stop()
         self.recompute()
         if self.plan is not None:
-            self.dismiss(self.plan)
+            self.query_one(TicketPanel).focus()
+
+    def action_edit(self, selector: str) -> None:
+        self.query_one(selector, Input).focus()
+
+    def action_accept(self) -> None:
+        if self.plan is None:
+            self.notify(f"Not done: {self.error}", severity="warning", markup=False)
+            return
+        self._closed = True  # the plan handed back is the one shown
+        self.dismiss(self.plan)
 
     def _on_tick(self, _now: float) -> None:
-        if self._refresh_legs is None or not self.is_current:
+        if self._refresh_legs is None or not self.is_current or self._closed:
             return
         legs = self._refresh_legs()
         if legs and len(legs) == len(self.legs):
@@ -205,6 +230,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             self.recompute()
 
     def action_cancel(self) -> None:
+        self._closed = True
         self.dismiss(None)
 
     def action_cycle_mode(self) -> None:

@@ -1,0 +1,68 @@
+"""Record what the trading boards ask of `oddstui serve --seed 42` into data/boards.json.
+
+Run from the repository root: `python -m tests.tui.record_boards`. The snapshot tests of the
+boards (test_boards_snapshots.py) replay these answers next to recorded.json's.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from oddstui.tui.screens.dropping import PAGE_SIZE
+from oddstui.tui.screens.search import MIN_QUERY
+from tests.tui.conftest import start_service
+from tests.tui.recorded import request_key
+
+DATA = Path(__file__).parent / "data" / "boards.json"
+SEED = "42"
+#: The text typed into the search snapshot.
+SEARCH = "Atlético"
+
+
+def main() -> None:
+    assert len(SEARCH) >= MIN_QUERY
+    # A faster world, so stale quotes (value, arbitrage) and drops exist within seconds.
+    service = start_service("--seed", SEED, "--speed", "30")
+    try:
+        time.sleep(15.0)
+        answers: dict[str, Any] = {}
+        with httpx.Client(base_url=service.base_url + "/", timeout=30) as http:
+
+            def get(path: str, **params: Any) -> Any:
+                response = http.get(path.lstrip("/"), params={**params, "apiKey": "demo"})
+                response.raise_for_status()
+                body = response.json()
+                answers[request_key(str(response.request.url))] = body
+                return body
+
+            books = get("/bookmakers/selected")["bookmakers"]
+            get(
+                "/arbitrage-bets",
+                bookmakers=",".join(books),
+                limit=500,
+                includeEventDetails="true",
+            )
+            get("/value-bets", bookmaker=books[0], includeEventDetails="true")
+            get(
+                "/dropping-odds",
+                timeWindow="opening",
+                limit=PAGE_SIZE,
+                page=1,
+                includeEventDetails="true",
+            )
+            get("/events/search", query=SEARCH)
+        DATA.write_text(
+            json.dumps({"seed": SEED, "answers": answers}, indent=1, ensure_ascii=False)
+        )
+        print(f"recorded {len(answers)} answers into {DATA}")
+    finally:
+        service.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Snapshots of the trading boards, the stake ticket and the search at 120x40 and 80x24.
+
+They replay recorded answers of `oddstui serve --seed 42` (data/recorded.json for the catalog,
+data/boards.json for the boards; `python -m tests.tui.record_boards` re-records the latter) with
+time frozen, like the shell's snapshots. Regenerate after an intended change:
+`pytest tests/tui/test_boards_snapshots.py --snapshot-update`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oddstui.api.rest import ApiClient
+from oddstui.tui.app import OddsApp
+from tests.tui.record_boards import DATA, SEARCH
+from tests.tui.recorded import BASE_URL, RecordedFeed, load, transport
+
+SIZES = [(120, 40), (80, 24)]
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+def boards_app(folder: Path, mode: str) -> OddsApp:
+    """The app on the recorded catalog plus the recorded boards, time frozen."""
+    state = load()
+    state["answers"] = {**state["answers"], **json.loads(DATA.read_text())["answers"]}
+    api = ApiClient(BASE_URL, "demo", transport=transport(state))
+    frozen = float(state["recorded_at"])
+    return OddsApp(
+        api,
+        RecordedFeed(),
+        now=lambda: frozen,
+        watchlist_path=folder / "watchlist.toml",
+        start_mode=mode,
+    )
+
+
+async def settle(pilot: Any) -> None:
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+
+
+def then(*keys: str) -> Callable[[Any], Awaitable[None]]:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        if keys:
+            await pilot.press(*keys)
+            await pilot.pause(0.5)  # the search's debounce
+            await settle(pilot)
+
+    return run_before
+
+
+SHOTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "arbitrage": ("arbitrage", ()),
+    "ticket": ("arbitrage", ("enter",)),
+    "value": ("value", ()),
+    "dropping": ("dropping", ()),
+    "search": ("live", ("slash", *SEARCH)),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("shot", list(SHOTS))
+def test_board(snap_compare: Any, tmp_path: Path, shot: str, size: tuple[int, int]) -> None:
+    mode, keys = SHOTS[shot]
+    app = boards_app(tmp_path, mode)
+    assert snap_compare(app, terminal_size=size, run_before=then(*keys))
