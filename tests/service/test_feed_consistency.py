@@ -85,7 +85,7 @@ async def test_snapshot_plus_feed_plus_replay_equals_rest(service: Service) -> N
     await asyncio.sleep(2.0)  # changes pile up while the client is away
     feed = await open_feed(service, lastSeq=local.last_seq, **params)
     async with feed.socket:
-        await local.follow(feed, 1.5)
+        await local.follow(feed, 0.3)
         cut, expected, ended = snapshot(service, event_ids)
         await local.follow(feed, 1.0, up_to=cut)
     assert local.applied > applied_before, "the replay and live stream brought changes"
