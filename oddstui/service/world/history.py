@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from oddstui.service.world.truth import mix, unit
 
 MAX_TICKS = 64
+MIN_PRICE, MAX_PRICE = 1.01, 501.0
 Prices = dict[str, float]
 Tick = tuple[float, Prices]  # (simulated seconds, side -> decimal price)
 LineKey = tuple[str, str, float | None, str | None]  # (bookie, market, hdp, label)
@@ -65,12 +66,16 @@ class History:
 
     # -- reading ------------------------------------------------------------------------------
     def sequence(
-        self, event_id: int, key: LineKey, open_ts: float, current: Tick, precision: int
+        self, event_id: int, key: LineKey, open_ts: float, start: float, current: Tick,
+        precision: int,
     ) -> list[Tick]:
         """Every tick of the line, opening first: pre-history, anchor, recorded changes.
-        `current` is the line's price now (the anchor when nothing was recorded)."""
+        `current` is the line's price now (the anchor when nothing was recorded). A line first
+        seen in play (after `start`) has no pre-history: it opened then."""
         hist = self.recorded(event_id, key)
         anchor = hist.anchor if hist else current
+        if anchor[0] > start:
+            return [anchor, *(hist.ticks if hist else [])]
         ticks = self._pre_history(event_id, key, open_ts, anchor, precision)
         ticks.append(anchor)
         if hist:
@@ -118,10 +123,12 @@ class History:
             q[side] = implied[side] / lift
             rest = total - q[side]
             others = total - implied[side]
-            if others > 0:
+            if others > 0 and rest > 0.02 * len(q):
                 for j in range(len(q)):
                     if j != side:
                         q[j] = implied[j] * rest / others
-            out.append((ts, {s: max(1.01, round(factor / max(qj, 1e-6)) / factor)
+            else:
+                q = list(implied)
+            out.append((ts, {s: min(MAX_PRICE, max(MIN_PRICE, round(factor / qj) / factor))
                              for s, qj in zip(sides, q, strict=True)}))
         return out

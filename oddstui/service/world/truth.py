@@ -126,7 +126,7 @@ def true_lines(mdef: MarketDef, view: LiveView, truth: EventTruth, alt: int) -> 
         rem = 1.0
         if mdef.set_no == view.set_index and view.live:
             h0, a0 = _scope_score(view, mdef)
-            rem = max(0.1, 1.0 - (h0 + a0) / max(mdef.total or 10.0, 1.0))
+            rem = max(0.3, 1.0 - (h0 + a0) / max(mdef.total or 10.0, 1.0))
     else:
         rem = _scope_rem(mdef.scope, f)
     if rem <= 0.0:

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 OPEN_QUOTES_WITHIN = 6 * 3600.0  # pending events this close get their quotes ahead of need
 OPEN_PER_STEP = 1
 DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live event
+DEMAND_PER_SPEED = 25.0  # in-play follow-ups a live world wants per second, per unit of speed
 MAX_MARKETS_PER_REQUOTE = 12
 LOW_SCORING = 15.0  # sports with fewer expected points suspend their books after a score
 DIRTY_BACKLOG_SECONDS = 2.0  # keep about this many seconds of follow-up work queued
@@ -121,6 +122,8 @@ class World:
         self._due_live: list[tuple[float, int, str]] = []  # in-play follow-ups, served first
         self._suspended: dict[tuple[int, str], float] = {}
         self._next_decay: dict[int, float] = {}
+        self._last_bump: dict[int, float] = {}
+        self._reprice_gap = 0.0  # simulated seconds between reprices of a live event
         self._inplay: dict[int, list[str]] = {}  # live event -> the books quoting in play
         self._wire: dict[tuple[int, str], list[dict[str, Any]]] = {}
         self._budget = 0.0
@@ -340,8 +343,9 @@ class World:
         if found is None:
             return None
         key, current, precision = found
-        return self.history.sequence(event_id, key, self._meta[event_id].open_ts, current,
-                                     precision)
+        event = self.events[event_id]
+        return self.history.sequence(event_id, key, self._meta[event_id].open_ts, event.start,
+                                     current, precision)
 
     def price_at(
         self, event_id: int, bookie: str, market: str, hdp: float | None, label: str | None,
@@ -520,6 +524,10 @@ class World:
         return kicked
 
     def _play(self, now: float, dt: float, kicked: set[int]) -> None:
+        # How often a live event can be repriced, so that its in-play books keep up within
+        # the update budget.
+        pairs = sum(len(books) for books in self._inplay.values())
+        self._reprice_gap = max(0.5, pairs / self.updates_per_second) * self.speed
         for event_id, event in list(self._live.items()):
             engine = self._engines[event_id]
             if event_id in kicked:
@@ -536,10 +544,9 @@ class World:
             # seconds, so that books differ by how late they follow, not by when they
             # happened to requote.
             if changed:
-                self._refresh_view(event, engine)
-                self._after_score(event, now)
+                self._after_score(event, now, engine)
             elif now >= self._next_decay.get(event_id, 0.0):
-                self._next_decay[event_id] = now + DECAY_EVERY
+                self._next_decay[event_id] = now + max(DECAY_EVERY, self._reprice_gap)
                 self._refresh_view(event, engine)
                 self._reprice_all(event, now, core_only=True)
 
@@ -550,6 +557,7 @@ class World:
         del self._live[event.id]
         del self._engines[event.id]
         self._next_decay.pop(event.id, None)
+        self._last_bump.pop(event.id, None)
         self._inplay.pop(event.id, None)
         self._close_books(event)
         self.history.drop_event(event.id)
@@ -563,13 +571,22 @@ class World:
             self._suspended.pop((event.id, name), None)
 
     # -- prices -----------------------------------------------------------------------------
-    def _after_score(self, event: Event, now: float) -> None:
+    def _after_score(self, event: Event, now: float, engine: Engine) -> None:
         spec = SPORT_BY_SLUG[event.sport.slug]
         truth = self._quoter.truths.get(event.id)
         if truth is None:  # not opened yet; it will open at the current score
             return
-        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
         goal = spec.engine == "timed" and spec.total < LOW_SCORING
+        last = self._last_bump.get(event.id, -math.inf)
+        if not goal and now - last < self._reprice_gap:
+            # Points come faster than the update budget can follow: reprice a little later.
+            due = last + self._reprice_gap
+            if self._next_decay.get(event.id, math.inf) > due:
+                self._next_decay[event.id] = due
+            return
+        self._last_bump[event.id] = now
+        self._refresh_view(event, engine)
+        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
         for name in self._quoting(event):
             book = self.bookmakers[name]
             if goal and self._budget >= 2 and not book.sharp and self.rng.random() < 0.5:
@@ -586,6 +603,7 @@ class World:
         truth = self._quoter.truths.get(event.id)
         if truth is None:
             return
+        self._last_bump[event.id] = now
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
                           if not core_only or m.tier <= 1])
         for name in self._quoting(event):
@@ -609,11 +627,14 @@ class World:
     def _choose_inplay(self, event: Event) -> None:
         """Fewer books quote in play: sharp, exchange and big books mostly, others rarely.
         The rest show no markets until the event ends."""
+        # When the update budget cannot follow a fast world, fewer books stay in play rather
+        # than all of them going stale.
+        capacity = min(1.0, self.updates_per_second / (DEMAND_PER_SPEED * self.speed))
         keep = []
         for name in event.bookmakers:
             book = self.bookmakers[name]
-            share = 0.95 if book.sharp or book.tier >= 2 or book.margin < 0.03 else 0.3
-            if mix(self.seed, event.id, book.id, 5) < share * 4294967296.0:
+            share = 0.95 if book.tier >= 2 or book.margin < 0.03 else 0.3
+            if book.sharp or mix(self.seed, event.id, book.id, 5) < share * capacity * 2**32:
                 keep.append(name)
             else:
                 if event.quotes.get(name):
