@@ -203,6 +203,10 @@ class FeedClient:
         self._replay_target: int | None = None
         self._resync_task: asyncio.Task[None] | None = None
         self._resync_pending = ""
+        self._loading: set[int] = set()
+        self._load_buffer: list[OddsMessage] = []
+        self._load_tasks: set[asyncio.Task[None]] = set()
+        self._load_pending = ""
         self._silent = False
         self._held = False
         self._live_seen = False
@@ -276,12 +280,16 @@ class FeedClient:
         ids = tuple(dict.fromkeys(int(i) for i in event_ids))
         if ids == self._tracked:
             return
-        added = set(ids) - set(self._tracked)
+        known = set(self._tracked)
+        added = tuple(i for i in ids if i not in known)
         self._tracked = ids
-        if added:
-            self._needs_snapshot = True
-            if self._ws is not None and self._welcome is not None:
-                self._start_resync("new events to track", self._generation)
+        if not added:
+            return
+        if self._ws is None or self._welcome is None:
+            self._needs_snapshot = True  # the next connection starts with a full snapshot
+        elif self._resync_task is None or self._resync_task.done():
+            self._start_load(added, self._generation)
+        # else: the running resync loads whatever it missed when it is done
 
     def stop(self) -> None:
         """End `run()`. Call on the loop's thread (`FeedThread.stop()` does that for you)."""
@@ -439,6 +447,12 @@ class FeedClient:
         self._resync_task = None
         if task is not None and not task.done():
             task.cancel()
+        self._cancel_loads()
+        if self._loading:
+            self._needs_snapshot = True  # events never loaded: start over with a full snapshot
+        self._loading.clear()
+        self._load_buffer = []
+        self._load_pending = ""
         # A replay cut short is dropped whole: the cursor did not move, so it comes again. A
         # resync cut short leaves `_needs_snapshot` set, so the next connection starts over.
         self._buffer = None
@@ -513,7 +527,10 @@ class FeedClient:
         ):
             self._buffer.append(message)
         elif kind is OddsMessage:
-            self._apply_odds(message)  # type: ignore[arg-type]
+            if self._loading and message.event_id in self._loading:  # type: ignore[union-attr]
+                self._load_buffer.append(message)  # type: ignore[arg-type]
+            else:
+                self._apply_odds(message)  # type: ignore[arg-type]
         elif kind is ScoreMessage or kind is StatusMessage:
             self.book.apply(message)
             self.counters.messages += 1
@@ -627,6 +644,12 @@ class FeedClient:
             return
         if self._buffer is None:
             self._buffer = []
+        # A full snapshot covers every tracked event: loads under way would only race it.
+        self._cancel_loads()
+        self._buffer[:0] = self._load_buffer
+        self._load_buffer = []
+        self._loading.clear()
+        self._load_pending = ""
         self._set_state(FeedState.RESYNCING, reason)
         self._resync_task = asyncio.get_running_loop().create_task(self._resync(gen, ids, books))
 
@@ -647,11 +670,7 @@ class FeedClient:
                 )
                 continue
             try:
-                parts = []
-                for id_chunk in id_chunks:
-                    for book_chunk in book_chunks:
-                        assert self._api is not None
-                        parts.append(await self._api.odds_multi_with_seq(id_chunk, book_chunk))
+                parts = await self._fetch(ids, books)
             except RateLimited as error:
                 wait = error.retry_after if error.retry_after is not None else 60.0
                 await self._postpone(wait, "the hourly REST limit is reached")
@@ -703,9 +722,95 @@ class FeedClient:
         self.counters.resyncs += 1
         self._resync_task = None
         self._mark_live_if_connected()
-        if set(self._snapshot_ids()) - fetched:
-            self._needs_snapshot = True  # track() added events while this one ran
-            self._start_resync("new events to track", self._generation)
+        missing = tuple(i for i in self._snapshot_ids() if i not in fetched)
+        if missing:  # track() added events while this one ran
+            self._start_load(missing, self._generation)
+
+    # ------------------------------------------------------------------ loading tracked events
+
+    def _start_load(self, ids: tuple[int, ...], gen: int) -> None:
+        """Snapshot events that `track()` added, leaving the rest of the board live.
+
+        Their odds messages are held back during the fetch; after the install, those above the
+        snapshot's seq are applied. The cursor does not move: the stream's position is unchanged.
+        Loads are user-driven, one REST call per 10 events, so they skip the resync bucket; the
+        hourly limit (429) still holds them back.
+        """
+        books = self._snapshot_bookmakers()
+        if not books or self._api is None:
+            return
+        self._loading.update(ids)
+        task = asyncio.get_running_loop().create_task(self._load(gen, ids, books))
+        self._load_tasks.add(task)
+        task.add_done_callback(self._load_tasks.discard)
+
+    def _cancel_loads(self) -> None:
+        for task in list(self._load_tasks):
+            task.cancel()
+        self._load_tasks.clear()
+
+    async def _load(self, gen: int, ids: tuple[int, ...], books: tuple[str, ...]) -> None:
+        while True:
+            try:
+                parts = await self._fetch(ids, books)
+            except RateLimited as error:
+                wait = error.retry_after if error.retry_after is not None else 60.0
+                self._load_pending = (
+                    f"odds of {len(ids)} new events wait for the hourly REST limit "
+                    f"(retry in {wait:.0f} s)"
+                )
+                self._refresh_state()
+                await asyncio.sleep(wait)
+                continue
+            except (Unauthorized, Forbidden) as error:
+                self._load_pending = f"odds of new events refused: {plain(str(error))}"
+                self._refresh_state()
+                return
+            except (OddsApiError, OSError):
+                await asyncio.sleep(self._rng.uniform(0.5, 1.0) * self._timings.resync_retry)
+                continue
+            break
+        if gen != self._generation:
+            return
+        floors: dict[int, int] = {}
+        records: list[OddsRecord] = []
+        for part_records, seq in parts:
+            for record in part_records:
+                records.append(self._subscribed_only(record))
+                floors[record.event.id] = max(seq, floors.get(record.event.id, seq))
+        loaded = set(ids)
+        with self.lock:
+            self.book.install_snapshot(records)
+            for event_id, seq in floors.items():
+                self._floors[event_id] = max(seq, self._floors.get(event_id, seq))
+            self._floors_until = max([self._floors_until, *floors.values()])
+            held = [m for m in self._load_buffer if m.event_id in loaded]
+            self._load_buffer = [m for m in self._load_buffer if m.event_id not in loaded]
+            self._loading -= loaded
+            for message in held:  # older than the cursor, maybe: only the floor decides
+                if message.seq <= floors.get(message.event_id, -1):
+                    self.counters.duplicates += 1
+                else:
+                    self.book.apply(message)
+                    self.counters.messages += 1
+        self.counters.loads += 1
+        self._load_pending = ""
+        self._refresh_state()
+
+    async def _fetch(
+        self, ids: tuple[int, ...], books: tuple[str, ...]
+    ) -> list[tuple[list[OddsRecord], int]]:
+        assert self._api is not None
+        parts = []
+        for start in range(0, len(ids), MAX_IDS_PER_SNAPSHOT):
+            for first in range(0, len(books), MAX_BOOKMAKERS_PER_SNAPSHOT):
+                parts.append(
+                    await self._api.odds_multi_with_seq(
+                        ids[start : start + MAX_IDS_PER_SNAPSHOT],
+                        books[first : first + MAX_BOOKMAKERS_PER_SNAPSHOT],
+                    )
+                )
+        return parts
 
     def _subscribed_only(self, record: OddsRecord) -> OddsRecord:
         """The record without the markets the feed does not carry: the feed would never update
@@ -757,6 +862,8 @@ class FeedClient:
             self._set_state(FeedState.REPLAYING, self._detail)
         elif self._silent:
             self._set_state(FeedState.STALE, f"no data for {self._timings.stale_after:.0f} s")
+        elif self._load_pending:
+            self._set_state(FeedState.STALE, self._load_pending)
         else:
             self._set_state(FeedState.LIVE, "streaming")
 

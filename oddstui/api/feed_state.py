@@ -38,7 +38,9 @@ class FeedCounters:
     malformed: int = 0
     """Lines that were not JSON, had an unknown type, or did not fit the models."""
     resyncs: int = 0
-    """REST snapshots installed."""
+    """Full REST snapshots installed (start, resync_required, a restarted service)."""
+    loads: int = 0
+    """Snapshots of events that `track()` added while streaming."""
     reconnects: int = 0
     """Connections opened after the first one."""
     connects: int = 0
@@ -52,6 +54,7 @@ class FeedCounters:
             self.duplicates,
             self.malformed,
             self.resyncs,
+            self.loads,
             self.reconnects,
             self.connects,
             self.frames,
