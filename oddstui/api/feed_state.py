@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 
@@ -49,16 +49,7 @@ class FeedCounters:
     """Text frames received."""
 
     def copy(self) -> FeedCounters:
-        return FeedCounters(
-            self.messages,
-            self.duplicates,
-            self.malformed,
-            self.resyncs,
-            self.loads,
-            self.reconnects,
-            self.connects,
-            self.frames,
-        )
+        return replace(self)
 
 
 @dataclass(frozen=True, slots=True)
