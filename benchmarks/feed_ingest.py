@@ -183,7 +183,11 @@ def record_from_service(count: int, rate: int, seconds: float) -> list[str]:
         frames = asyncio.run(_record(base, "demo", count, seconds))
     finally:
         service.terminate()
-        service.wait(timeout=10)
+        try:
+            service.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            service.kill()
+            service.wait()
     recorded = sum(frame.count("\n") + 1 for frame in frames)
     print(f"recorded:          {recorded:,} messages in {len(frames):,} frames")
     return frames if recorded >= count else extend(frames, count)

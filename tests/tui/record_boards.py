@@ -1,24 +1,24 @@
 """Record what the trading boards ask of `oddstui serve --seed 42` into data/boards.json.
 
-Run from the repository root: `python -m tests.tui.record_boards`. The snapshot tests of the
-boards (test_boards_snapshots.py) replay these answers next to recorded.json's.
+Run from the repository root: `python -m tests.tui.record_boards`, then
+`pytest tests/tui/test_boards_snapshots.py --snapshot-update`. The catalog the app loads at
+start (sports, leagues, live events) is recorded at the same moment as the boards, so the file
+stands alone.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from oddstui.tui.screens.dropping import PAGE_SIZE
 from oddstui.tui.screens.search import MIN_QUERY
+from tests.tui.boards_recorded import DATA, request_key
 from tests.tui.conftest import start_service
-from tests.tui.recorded import request_key
 
-DATA = Path(__file__).parent / "data" / "boards.json"
 SEED = "42"
 #: The text typed into the search snapshot.
 SEARCH = "Atlético"
@@ -40,6 +40,10 @@ def main() -> None:
                 answers[request_key(str(response.request.url))] = body
                 return body
 
+            recorded_at = time.time()
+            for sport in get("/sports"):
+                get("/leagues", sport=sport["slug"])
+            get("/events/live")
             books = get("/bookmakers/selected")["bookmakers"]
             get(
                 "/arbitrage-bets",
@@ -56,9 +60,8 @@ def main() -> None:
                 includeEventDetails="true",
             )
             get("/events/search", query=SEARCH)
-        DATA.write_text(
-            json.dumps({"seed": SEED, "answers": answers}, indent=1, ensure_ascii=False)
-        )
+        state = {"seed": SEED, "recorded_at": recorded_at, "answers": answers}
+        DATA.write_text(json.dumps(state, indent=1, ensure_ascii=False))
         print(f"recorded {len(answers)} answers into {DATA}")
     finally:
         service.stop()

@@ -1,14 +1,12 @@
 """Snapshots of the trading boards, the stake ticket and the search at 120x40 and 80x24.
 
-They replay recorded answers of `oddstui serve --seed 42` (data/recorded.json for the catalog,
-data/boards.json for the boards; `python -m tests.tui.record_boards` re-records the latter) with
-time frozen, like the shell's snapshots. Regenerate after an intended change:
-`pytest tests/tui/test_boards_snapshots.py --snapshot-update`.
+They replay recorded answers of `oddstui serve --seed 42` (data/boards.json, made by
+`python -m tests.tui.record_boards`) with time frozen, like the shell's snapshots. Regenerate
+after an intended change: `pytest tests/tui/test_boards_snapshots.py --snapshot-update`.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -16,10 +14,8 @@ from typing import Any
 
 import pytest
 
-from oddstui.api.rest import ApiClient
-from oddstui.tui.app import OddsApp
-from tests.tui.record_boards import DATA, SEARCH
-from tests.tui.recorded import BASE_URL, RecordedFeed, load, transport
+from tests.tui.boards_recorded import boards_app
+from tests.tui.record_boards import SEARCH
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -28,21 +24,6 @@ SIZES = [(120, 40), (80, 24)]
 def utc(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
-
-
-def boards_app(folder: Path, mode: str) -> OddsApp:
-    """The app on the recorded catalog plus the recorded boards, time frozen."""
-    state = load()
-    state["answers"] = {**state["answers"], **json.loads(DATA.read_text())["answers"]}
-    api = ApiClient(BASE_URL, "demo", transport=transport(state))
-    frozen = float(state["recorded_at"])
-    return OddsApp(
-        api,
-        RecordedFeed(),
-        now=lambda: frozen,
-        watchlist_path=folder / "watchlist.toml",
-        start_mode=mode,
-    )
 
 
 async def settle(pilot: Any) -> None:

@@ -1,0 +1,81 @@
+"""The boards' recorded state (data/boards.json), replayed to the app with time frozen.
+
+Self-contained on purpose: the catalog the app loads at start is recorded with the boards, so
+these snapshots do not move when the shell's own recording (recorded.json) is redone.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx
+
+from oddstui.api.rest import ApiClient
+from oddstui.tui.app import OddsApp
+from oddstui.tui.feed_port import FeedUpdate
+
+DATA = Path(__file__).parent / "data" / "boards.json"
+BASE_URL = "http://boards.invalid/v3"
+HEADERS = {
+    "x-ratelimit-limit": "5000",
+    "x-ratelimit-remaining": "4890",
+    "x-ratelimit-reset": "2026-11-21T10:00:00Z",
+}
+
+
+def request_key(url: str) -> str:
+    """`/path?a=1&b=2` with the query sorted and the key left out."""
+    parts = urlsplit(url)
+    path = parts.path.split("/v3", 1)[-1]
+    query = sorted((k, v) for k, v in parse_qsl(parts.query) if k != "apiKey")
+    return path + ("?" + "&".join(f"{k}={v}" for k, v in query) if query else "")
+
+
+def replay(answers: dict[str, Any]) -> httpx.MockTransport:
+    def answer(request: httpx.Request) -> httpx.Response:
+        key = request_key(str(request.url))
+        if key not in answers:
+            return httpx.Response(404, json={"error": f"not recorded: {key}"}, headers=HEADERS)
+        return httpx.Response(200, json=answers[key], headers=HEADERS)
+
+    return httpx.MockTransport(answer)
+
+
+class SteadyFeed:
+    """A feed that stays live at one seq, its last frame always 0.4 s old, with no book."""
+
+    book = None
+    lock = None
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def reconnect(self) -> None: ...
+
+    def track(self, event_ids: list[int]) -> None: ...
+
+    def scores_refreshed(self) -> None: ...
+
+    def drain(self) -> list[FeedUpdate]:
+        return []
+
+    def health(self) -> tuple[str, int | None, float | None, str]:
+        return "live", 90_210, time.monotonic() - 0.4, ""
+
+
+def boards_app(folder: Path, mode: str) -> OddsApp:
+    state = json.loads(DATA.read_text())
+    api = ApiClient(BASE_URL, "demo", transport=replay(state["answers"]))
+    frozen = float(state["recorded_at"])
+    return OddsApp(
+        api,
+        SteadyFeed(),
+        now=lambda: frozen,
+        watchlist_path=folder / "watchlist.toml",
+        start_mode=mode,
+    )
