@@ -84,14 +84,13 @@ def check_base_url(base_url: str) -> str:
         raise RequestRejected("base URL must be a string")
     try:
         parts = urlsplit(base_url.strip())
-        port = parts.port
+        parts.port  # noqa: B018  (reading it raises ValueError for a bad port)
     except ValueError:
         raise RequestRejected("base URL is not a valid URL") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise RequestRejected("base URL must start with http:// or https:// and name a host")
     if parts.query or parts.fragment or parts.username or parts.password:
         raise RequestRejected("base URL must not carry a query, fragment or credentials")
-    del port
     if not parts.path.rstrip("/").endswith("/v3"):
         raise RequestRejected("base URL must end in the version segment /v3")
     return base_url.strip().rstrip("/")
