@@ -1,54 +1,93 @@
-"""Record the REST answers the screens need from `oddstui serve --seed 42` into data/.
+"""Record what the app asks of `oddstui serve --seed 42` into data/recorded.json.
 
-Run from the repository root: `python -m tests.tui.record_state`.
+The app itself visits every screen against the real service through a recording transport, so
+whatever a screen requests (catalog, events, boards, crests) is captured. Run from the repository
+root: `python -m tests.tui.record_state`, then `pytest tests/tui/test_snapshots.py
+--snapshot-update` and `python screenshots/make.py`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+from oddstui.api.rest import ApiClient
+from oddstui.config import WatchedEvent, save_watchlist
+from oddstui.tui.app import OddsApp
 from tests.tui.conftest import start_service
-from tests.tui.recorded import DATA, request_key
+from tests.tui.recorded import DATA, SCREENS, RecordedFeed, encode, request_key
 
 SEED = "42"
+
+
+class RecordingTransport(httpx.AsyncBaseTransport):
+    """Passes requests to the network and keeps every answer by request key."""
+
+    def __init__(self, answers: dict[str, Any]) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.answers = answers
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        await response.aread()
+        self.answers[request_key(str(request.url))] = encode(response)
+        return response
+
+
+async def visit(base_url: str, state: dict[str, Any], folder: Path) -> None:
+    for name, mode, action in SCREENS:
+        watchlist = folder / f"{name}.toml"
+        save_watchlist(
+            [WatchedEvent(e["id"], e["home"], e["away"]) for e in state["live"][:2]], watchlist
+        )
+        api = ApiClient(base_url, "demo", transport=RecordingTransport(state["answers"]))
+        app = OddsApp(api, RecordedFeed(), watchlist_path=watchlist, start_mode=mode)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.5)
+            if action is not None:
+                action(app, state)
+            for _ in range(3):
+                await app.workers.wait_for_complete()
+                await pilot.pause(0.5)
+        print(f"visited {name}")
+
+
+def frozen_time() -> float:
+    """The moment snapshots freeze time at: kept from an earlier recording, so re-recording
+    does not churn every status-bar clock in every snapshot file that reads it."""
+    if DATA.exists():
+        return float(json.loads(DATA.read_text())["recorded_at"])
+    return time.time()
 
 
 def main() -> None:
     service = start_service("--seed", SEED, "--speed", "1")
     try:
-        time.sleep(1.0)
-        answers: dict[str, Any] = {}
         with httpx.Client(base_url=service.base_url + "/", timeout=30) as http:
-
-            def get(path: str, **params: Any) -> Any:
-                response = http.get(path.lstrip("/"), params={**params, "apiKey": "demo"})
-                response.raise_for_status()
-                body = response.json()
-                answers[request_key(str(response.request.url))] = body
-                return body
-
-            recorded_at = time.time()
-            sports = get("/sports")
-            for sport in sports:
-                get("/leagues", sport=sport["slug"])
-            live = get("/events/live")
-            football = get("/leagues", sport="football")
-            league = max(football, key=lambda item: item.get("eventsCount") or 0)["slug"]
-            events = get("/events", sport="football", league=league, limit=500)
-            for event in [*live[:3], *events[:3]]:
-                get(f"/events/{event['id']}")
-        DATA.write_text(
-            json.dumps(
-                {"seed": SEED, "recorded_at": recorded_at, "league": league, "answers": answers},
-                indent=1,
-                ensure_ascii=False,
-            )
-        )
-        print(f"recorded {len(answers)} answers into {DATA}")
+            live = http.get("events/live", params={"apiKey": "demo"}).json()
+            football = http.get("leagues", params={"sport": "football", "apiKey": "demo"}).json()
+        league = max(football, key=lambda item: item.get("eventsCount") or 0)["slug"]
+        with_crest = [e for e in live if e["sport"]["slug"] == "football"] or live
+        state: dict[str, Any] = {
+            "seed": SEED,
+            "recorded_at": frozen_time(),
+            "league": league,
+            "event": with_crest[0]["id"],
+            "live": live,
+            "answers": {},
+        }
+        with tempfile.TemporaryDirectory() as folder:
+            asyncio.run(visit(service.base_url, state, Path(folder)))
+        del state["live"]
+        DATA.write_text(json.dumps(state, indent=None, ensure_ascii=False))
+        print(f"recorded {len(state['answers'])} answers into {DATA}")
     finally:
         service.stop()
 

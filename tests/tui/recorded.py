@@ -8,8 +8,10 @@ tests never use this: they run against the service itself.
 
 from __future__ import annotations
 
+import base64
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -37,19 +39,50 @@ def load() -> dict[str, Any]:
     return json.loads(DATA.read_text())  # type: ignore[no-any-return]
 
 
+#: Marks a stored answer (status, type, body) apart from a bare JSON body.
+MARK = "__recorded__"
+HEADERS = {
+    "x-ratelimit-limit": "5000",
+    "x-ratelimit-remaining": "4963",
+    "x-ratelimit-reset": "2026-11-21T10:00:00Z",
+}
+
+
+def encode(response: httpx.Response) -> dict[str, Any]:
+    """A response as stored: status, content type and body (JSON, or base64 for images)."""
+    kind = response.headers.get("content-type", "")
+    stored: dict[str, Any] = {MARK: True, "status": response.status_code, "type": kind}
+    if "json" in kind:
+        stored["json"] = response.json()
+    else:
+        stored["base64"] = base64.b64encode(response.content).decode()
+    return stored
+
+
+def body(stored: Any) -> Any:
+    """The JSON body of a stored answer (a bare JSON body is accepted too)."""
+    return stored["json"] if isinstance(stored, dict) and stored.get(MARK) else stored
+
+
+def decode(stored: Any) -> httpx.Response:
+    if not (isinstance(stored, dict) and stored.get(MARK)):
+        return httpx.Response(200, json=stored, headers=HEADERS)  # a bare JSON body
+    headers = {**HEADERS, "content-type": stored["type"]}
+    if "json" in stored:
+        return httpx.Response(stored["status"], json=stored["json"], headers=headers)
+    return httpx.Response(
+        stored["status"], content=base64.b64decode(stored["base64"]), headers=headers
+    )
+
+
 def transport(state: dict[str, Any]) -> httpx.MockTransport:
     answers: dict[str, Any] = state["answers"]
-    headers = {
-        "x-ratelimit-limit": "5000",
-        "x-ratelimit-remaining": "4963",
-        "x-ratelimit-reset": "2026-11-21T10:00:00Z",
-    }
 
     def answer(request: httpx.Request) -> httpx.Response:
         key = request_key(str(request.url))
         if key not in answers:
-            return httpx.Response(404, json={"error": f"not recorded: {key}"}, headers=headers)
-        return httpx.Response(200, json=answers[key], headers=headers)
+            return httpx.Response(404, json={"error": f"not recorded: {key}"}, headers=HEADERS)
+        return decode(answers[key])
 
     return httpx.MockTransport(answer)
 
@@ -81,7 +114,7 @@ class RecordedFeed:
 
 
 def live_ids(state: dict[str, Any]) -> list[int]:
-    return [event["id"] for event in state["answers"]["/events/live"]]
+    return [event["id"] for event in body(state["answers"]["/events/live"])]
 
 
 def recorded_app(
@@ -94,7 +127,7 @@ def recorded_app(
     """The app on the recorded state, time frozen at the recording, `watch` events starred."""
     state = load()
     watchlist = folder / "watchlist.toml"
-    events = state["answers"]["/events/live"][:watch]
+    events = body(state["answers"]["/events/live"])[:watch]
     save_watchlist(
         [
             WatchedEvent(
@@ -113,3 +146,18 @@ def recorded_app(
         watchlist_path=watchlist,
         start_mode=start_mode,
     )
+
+
+#: The screens visited when recording and when taking screenshots: (name, mode, action).
+SCREENS: list[tuple[str, str, Callable[[OddsApp, dict[str, Any]], object] | None]] = [
+    ("live", "live", None),
+    ("sports", "sports", None),
+    ("leagues", "sports", lambda app, state: app.open_sport("football")),
+    ("events", "sports", lambda app, state: app.open_league("football", state["league"])),
+    ("event", "live", lambda app, state: app.open_event(state["event"])),
+    ("watchlist", "watchlist", None),
+    ("arbitrage", "arbitrage", None),
+    ("value", "value", None),
+    ("dropping", "dropping", None),
+    ("help", "live", lambda app, state: app.action_help()),
+]

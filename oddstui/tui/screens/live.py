@@ -19,10 +19,10 @@ COLUMNS = [
     ("event", "Event", 26),
     ("score", "Score", 8),
     ("clock", "Clock", 6),
-    ("detail", "Period", 10),
-    ("periods", "Periods", 20),
+    ("detail", "Period", 11),
+    ("periods", "Periods", 18),
     ("books", "Books", 5),
-    ("league", "League", 28),
+    ("league", "League", 15),
 ]
 
 
