@@ -23,13 +23,14 @@ def price_text(price: float | None, fmt: OddsFormat = "decimal") -> str:
     return format_price(price, fmt, places=2)
 
 
-def age_text(seconds: float | None) -> Text:
-    """`12s`, `4m`, `3h`, `2d`; `–` when unknown."""
+def age_text(seconds: float | None, step: int = 1) -> Text:
+    """`12s`, `4m`, `3h`, `2d`; `–` when unknown. Under a minute, whole `step`s of seconds (a
+    board of hundreds of rows shows ages in 5 s steps, so they are not redrawn every second)."""
     if seconds is None:
         return Text("–", justify="right")
     seconds = max(seconds, 0.0)
     if seconds < 60:
-        shown = f"{seconds:.0f}s"
+        shown = f"{int(seconds) // step * step}s"
     elif seconds < 3600:
         shown = f"{seconds // 60:.0f}m"
     elif seconds < 86400:

@@ -37,6 +37,7 @@ from oddstui.tui.screens.stake_ticket import StakeTicketModal
 from oddstui.tui.state import ChangeSet
 from oddstui.tui.text import clean, plain
 from oddstui.tui.ticket import StakePlan, TicketLeg
+from oddstui.tui.widgets.board_table import BoardTable
 from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.table_sync import keep_cursor, keep_only
 
@@ -46,6 +47,10 @@ REFRESH = 15.0
 LOW_BUDGET_SHARE = 0.2
 #: Below this many requests left, stop fetching (the feed's own detection goes on).
 RESERVE = 50
+#: Leg ages under a minute are shown in steps of this many seconds.
+AGE_STEP = 5
+#: Seconds between two sorts by profit while prices move.
+RESORT_EVERY = 3.0
 #: Items asked of the service per fetch (its maximum).
 SERVICE_LIMIT = 500
 
@@ -101,7 +106,8 @@ class ArbitrageScreen(BoardScreen):
         self.service_error = ""
         self._next_fetch = 0.0
         self._fetching = False
-        self._scanned = False
+        self._sorted_at = -RESORT_EVERY
+        self._summary = Text()
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="arb-filters", classes="filters"):
@@ -110,7 +116,7 @@ class ArbitrageScreen(BoardScreen):
                 yield Input(placeholder=placeholder, id=f"filter-{name}", classes="filter")
         yield Static("", id="filter-error", classes="filter-error")
         yield Static("", id="arb-summary", classes="summary")
-        table = PatchTable(id="arbs")
+        table = BoardTable(id="arbs")
         table.set_columns(COLUMNS)
         yield table
         yield Static("Looking for arbitrages…", classes="empty")
@@ -218,37 +224,62 @@ class ArbitrageScreen(BoardScreen):
         now = self.hub.now()
         clock = book_clock(self.hub)()
         shown = set(table.row_keys)
-        wanted: dict[str, float | None] = {}
+        by_age = self.filter.max_age is not None
         with reading_book(self.hub) as book:
-            for key, row in self.arbs.rows.items():
-                age = self._oldest_leg_age(book, row, now, clock)
-                if self.filter.accepts(row, self._sport_of(row), age):
-                    wanted[key] = age
-        reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
-        cursor = table.highlighted_key()
+
+            def age_of(row: ArbRow) -> float | None:
+                return self._oldest_leg_age(book, row, now, clock)
+
+            # Ages cost a book lookup per leg: only the age filter needs them for every row.
+            wanted: dict[str, ArbRow] = {
+                key: row
+                for key, row in self.arbs.rows.items()
+                if self.filter.accepts(row, self._sport_of(row), age_of(row) if by_age else None)
+            }
+            reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
+            cursor = table.highlighted_key()
+            if reorder:
+                keep_only(
+                    table,
+                    wanted,
+                    lambda key: self._cells(wanted[key], age_of(wanted[key]), now, fmt),
+                )
+                shown = set(table.row_keys)
+            for key, row in wanted.items():
+                if full or key in dirty or key not in shown:
+                    table.sync_row(key, self._cells(row, age_of(row), now, fmt))
+            if ages:
+                # Clocks and ages move every second: patch only the rows on screen (the others
+                # catch up on the next tick once scrolled into view).
+                for key in self._visible_keys(table):
+                    if key in wanted:
+                        moving = self._moving_cells(wanted[key], age_of(wanted[key]), now)
+                        table.sync_row(key, moving)
         if reorder:
-            keep_only(
-                table,
-                wanted,
-                lambda key: self._cells(self.arbs.rows[key], wanted[key], now, fmt),
-            )
-            shown = set(table.row_keys)
-        for key, age in wanted.items():
-            row = self.arbs.rows[key]
-            if full or key in dirty or key not in shown:
-                table.sync_row(key, self._cells(row, age, now, fmt))
-            elif ages:
-                table.sync_row(key, self._moving_cells(row, age, now))
-        if reorder:
-            order = ordered_keys({key: self.arbs.rows[key] for key in wanted}, table.row_keys)
-            table.order_rows(order)
-            keep_cursor(table, cursor)
+            self._sort(table, wanted, cursor, force=full or refilter)
         empty = self.query_one(".empty", Static)
         empty.display = not wanted
         table.display = bool(wanted)
         if not wanted:
             empty.update(self._empty_text())
         self._show_summary(len(wanted))
+
+    def _sort(
+        self, table: PatchTable, wanted: dict[str, ArbRow], cursor: str | None, *, force: bool
+    ) -> None:
+        """Order by profit at most every `RESORT_EVERY` seconds (or at once for a new filter):
+        between sorts prices patch in place and new rows wait at the bottom, so the board does
+        not churn under the trader's eyes (nor fill the terminal link)."""
+        now = time.monotonic()
+        if force or now - self._sorted_at >= RESORT_EVERY:
+            self._sorted_at = now
+            table.order_rows(ordered_keys(wanted, table.row_keys))
+        keep_cursor(table, cursor)
+
+    @staticmethod
+    def _visible_keys(table: PatchTable) -> list[str]:
+        first = int(table.scroll_y)
+        return table.row_keys[first : first + table.size.height + 1]
 
     def _empty_text(self) -> Text:
         if self.arbs.rows:
@@ -275,7 +306,9 @@ class ArbitrageScreen(BoardScreen):
             text.append(f" · service {age_text(self.hub.now() - self.service_at).plain} ago")
         if self._budget_interval() is None:
             text.append(" · service paused: hourly budget nearly spent")
-        self.query_one("#arb-summary", Static).update(text)
+        if text != self._summary:  # an unchanged line is not repainted
+            self._summary = text
+            self.query_one("#arb-summary", Static).update(text)
 
     def _cells(self, row: ArbRow, age: float | None, now: float, fmt: Any) -> dict[str, Text]:
         style = VANISHED_STYLE if row.vanished_at is not None else ""
@@ -298,7 +331,7 @@ class ArbitrageScreen(BoardScreen):
     def _moving_cells(self, row: ArbRow, age: float | None, now: float) -> dict[str, Text]:
         style = VANISHED_STYLE if row.vanished_at is not None else ""
         event = self.hub.board.events.get(row.event_id)
-        age_cell = age_text(age)
+        age_cell = age_text(age, step=AGE_STEP)
         age_cell.stylize(style)
         return {
             "age": age_cell,

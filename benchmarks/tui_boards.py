@@ -1,0 +1,269 @@
+"""The arbitrage board under load: 500 live arbitrages, 50 price changes a second, in a pty.
+
+    python benchmarks/tui_boards.py [--seconds 20] [--arbs 500] [--rate 50]
+
+The real app (`OddsApp`, the real `ArbitrageScreen`, the real `OddsBook` and its client-side
+detection) runs in a pseudo-terminal of 120x40. The built-in service cannot be told to hold
+exactly 500 arbitrages, so the feed is synthetic: a thread applies `--rate` odds messages a
+second to the book, each moving one leg of one of `--arbs` two-way Totals markets whose best
+prices stay an arbitrage (stamped with their receive time, as the real feed does). REST answers
+(500 live events with clocks, the bookmaker selection, an empty /arbitrage-bets) come from an
+httpx MockTransport. After a warm-up it measures for `--seconds`:
+- message-to-paint latency: for each repaint after a change set, paint time minus the receive
+  stamp of the newest message it showed, p50 and p95
+- terminal bytes per second read from the pty
+- CPU of the app process (all threads, the feed thread included), in % of one core
+Targets (as TUI part 1): p95 <= 250 ms, <= 30 KiB/s, CPU <= 30 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import pty
+import random
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+COLUMNS, ROWS = 120, 40
+WARM_UP = 6.0
+BOOKS = ("Bet365", "Pinnacle")
+#: Write the raw terminal output here (to see what is repainted), when set.
+DUMP = os.environ.get("ODDSTUI_BENCH_DUMP", "")
+
+
+def percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(int(share * len(ordered)), len(ordered) - 1)]
+
+
+# --------------------------------------------------------------------------- the child: the app
+
+
+class SyntheticFeed:
+    """A `FeedPort` whose thread moves one leg of one arbitrage `rate` times a second."""
+
+    def __init__(self, arbs: int, rate: float) -> None:
+        from oddstui.book.oddsbook import OddsBook
+
+        self.book = OddsBook()
+        self.lock = threading.RLock()
+        self.arbs, self.rate = arbs, rate
+        self.newest = 0.0
+        self.applied = 0
+        self._stop = threading.Event()
+        self._seq = 0
+        self._rng = random.Random(7)
+        for event in range(arbs):
+            for book in BOOKS:
+                self._apply(event, book, *self._prices(book))
+
+    def _prices(self, book: str) -> tuple[float, float]:
+        # Over at the first book and under at the second stay the best prices: always an arb.
+        high = round(self._rng.uniform(2.06, 2.30), 2)
+        low = round(self._rng.uniform(1.70, 1.90), 2)
+        return (high, low) if book == BOOKS[0] else (low, high)
+
+    def _apply(self, event: int, book: str, over: float, under: float) -> None:
+        from oddstui.api.messages import OddsMessage
+        from oddstui.api.models import Line, MarketQuote
+
+        self._seq += 1
+        now = time.monotonic()
+        line = Line(2.5, None, {"over": over, "under": under}, None)
+        message = OddsMessage(
+            "updated", self._seq, None, 1_000 + event, book, None,
+            (MarketQuote("Totals", None, (line,)),), received=now,
+        )  # fmt: skip
+        with self.lock:
+            self.book.apply(message)
+            self.newest = now
+            self.applied += 1
+
+    def _run(self) -> None:
+        interval = 1.0 / self.rate
+        due = time.monotonic()
+        while not self._stop.is_set():
+            due += interval
+            event = self._rng.randrange(self.arbs)
+            book = self._rng.choice(BOOKS)
+            self._apply(event, book, *self._prices(book))
+            self._stop.wait(max(due - time.monotonic(), 0.0))
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def reconnect(self) -> None: ...
+
+    def track(self, event_ids: list[int]) -> None: ...
+
+    def scores_refreshed(self) -> None: ...
+
+    def drain(self) -> list[Any]:
+        from oddstui.tui.feed_port import FeedUpdate
+
+        with self.lock:
+            keys = self.book.take_changes()
+        return [FeedUpdate("odds", key[0], key=key) for key in keys if len(key) > 1]
+
+    def health(self) -> tuple[str, int | None, float | None, str]:
+        return "live", self._seq, self.newest or None, ""
+
+
+def rest_answers(arbs: int) -> Any:
+    import httpx
+
+    start = datetime.now(UTC) - timedelta(minutes=30)
+    live = [
+        {
+            "id": 1_000 + event, "home": f"Home {event}", "away": f"Away {event}",
+            "date": start.isoformat().replace("+00:00", "Z"), "status": "live",
+            "sport": {"name": "Basketball", "slug": "basketball"},
+            "league": {"name": "Bench League", "slug": "bench-league"},
+            "scores": {"home": event % 90, "away": event % 70, "periods": {}},
+            "clock": {"minute": 20, "playedSeconds": 1200, "period": 2, "running": True,
+                      "statusDetail": "Q2", "injuryTime": 0},
+            "bookmakerCount": 2,
+        }
+        for event in range(arbs)
+    ]  # fmt: skip
+    answers = {
+        "/sports": [],
+        "/events/live": live,
+        "/bookmakers/selected": {"bookmakers": list(BOOKS), "count": 2},
+        "/arbitrage-bets": [],
+    }
+    headers = {"x-ratelimit-limit": "100000", "x-ratelimit-remaining": "99000"}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        path = request.url.path.split("/v3", 1)[-1]
+        return httpx.Response(200, json=answers.get(path, []), headers=headers)
+
+    return httpx.MockTransport(answer)
+
+
+def child(log_path: str, arbs: int, rate: float) -> None:
+    from oddstui.api.rest import ApiClient
+    from oddstui.tui.app import OddsApp
+    from oddstui.tui.screens.arbitrage import ArbitrageScreen
+    from oddstui.tui.state import ChangeSet
+
+    log = open(log_path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
+    feed = SyntheticFeed(arbs, rate)
+
+    class MeasuredArbitrage(ArbitrageScreen):
+        def patch(self, changes: ChangeSet) -> None:
+            newest = feed.newest
+            super().patch(changes)
+            if changes.prices:
+                self.call_after_refresh(
+                    lambda: log.write(
+                        f"paint {time.monotonic():.6f} {newest:.6f} {self.query_one('PatchTable').row_count}\n"  # noqa: E501
+                    )
+                )
+
+    class BenchApp(OddsApp):
+        MODES = {**OddsApp.MODES, "arbitrage": MeasuredArbitrage}
+
+    api = ApiClient("http://bench.invalid/v3", "bench", transport=rest_answers(arbs))
+    app = BenchApp(api, feed, start_mode="arbitrage",
+                   watchlist_path=Path(log_path).parent / "w.toml")
+    app.run()
+
+
+# --------------------------------------------------------------------------- the parent
+
+
+def _drain(master: int, received: list[tuple[float, int]]) -> None:
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            return
+        if not chunk:
+            return
+        received.append((time.monotonic(), len(chunk)))
+        if DUMP:
+            with open(DUMP, "ab") as out:
+                out.write(chunk)
+
+
+def main() -> None:
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        child(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--arbs", type=int, default=500)
+    parser.add_argument("--rate", type=float, default=50.0)
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="oddstui-boards-bench-"))
+    log = folder / "paint.log"
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLUMNS), "LINES": str(ROWS),
+           "ODDSTUI_HOME": str(folder)}  # fmt: skip
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--child", str(log), str(args.arbs), str(args.rate)],
+        stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True,
+    )  # fmt: skip
+    os.close(slave)
+    received: list[tuple[float, int]] = []
+    threading.Thread(target=_drain, args=(master, received), daemon=True).start()
+    app = psutil.Process(process.pid)
+    try:
+        time.sleep(WARM_UP)
+        cpu_before, start = sum(app.cpu_times()[:2]), time.monotonic()
+        time.sleep(args.seconds)
+        cpu, end = sum(app.cpu_times()[:2]) - cpu_before, time.monotonic()
+    finally:
+        try:
+            os.write(master, b"q")
+            process.wait(timeout=15)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+    latencies, rows = [], []
+    for line in log.read_text().splitlines():
+        kind, *values = line.split()
+        if kind == "paint" and start <= float(values[0]) < end:
+            latencies.append((float(values[0]) - float(values[1])) * 1000)
+            rows.append(int(values[2]))
+    terminal = sum(size for stamp, size in received if start <= stamp < end)
+    p50 = statistics.median(latencies) if latencies else float("nan")
+    p95 = percentile(latencies, 0.95)
+    kib = terminal / (end - start) / 1024
+    cpu_percent = cpu / (end - start) * 100
+    print(
+        f"arbitrage board, pty {COLUMNS}x{ROWS}, {args.arbs} arbitrages, {args.rate:.0f} "
+        f"changes/s, {args.seconds:.0f} s measured after {WARM_UP:.0f} s warm-up"
+    )
+    print(f"rows shown: {min(rows, default=0)}–{max(rows, default=0)}, repaints: {len(latencies)}")
+    print(f"latency p50 {p50:.1f} ms, p95 {p95:.1f} ms")
+    print(f"terminal {kib:.1f} KiB/s")
+    print(f"CPU {cpu_percent:.1f} % of one core")
+    checks = [("p95 <= 250 ms", p95 <= 250), ("<= 30 KiB/s", kib <= 30),
+              ("CPU <= 30 %", cpu_percent <= 30)]  # fmt: skip
+    print("targets: " + ", ".join(f"{name} {'met' if ok else 'MISSED'}" for name, ok in checks))
+
+
+if __name__ == "__main__":
+    main()
