@@ -1,0 +1,322 @@
+"""Watchlist alerts without textual: the rules, what fires, de-duplication and throttling.
+
+Per starred event the trader is told of a goal (a score change), a status change, a price
+crossing a threshold they set, and a new arbitrage above a profit they set. `AlertRules` turns
+observations into `Alert`s; `Throttle` lets each alert through once and rate-limits bursts.
+Rules are kept next to the watchlist (`alerts.toml`), written atomically through `config`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from oddstui import config
+from oddstui.tui.text import clean
+
+#: Settled and cancelled events have ended; their status never changes again.
+ENDED = frozenset({"settled", "cancelled"})
+
+
+@dataclass(frozen=True, slots=True)
+class PriceRule:
+    """Alert when the best price of one side crosses `threshold` (upwards when `above`)."""
+
+    event_id: int
+    market: str
+    side: str
+    threshold: float
+    above: bool = True
+    hdp: float | None = None
+    label: str | None = None
+
+    @property
+    def line(self) -> tuple[float | None, str | None]:
+        return (self.hdp, self.label)
+
+    def describe(self) -> str:
+        line = "" if self.hdp is None else f" {self.hdp:g}"
+        who = f" {clean(self.label)}" if self.label else ""
+        arrow = "≥" if self.above else "≤"
+        return f"{clean(self.market)}{line}{who} {clean(self.side)} {arrow} {self.threshold:g}"
+
+    def holds(self, price: float) -> bool:
+        return price >= self.threshold if self.above else price <= self.threshold
+
+
+@dataclass(frozen=True, slots=True)
+class ArbitrageRule:
+    """Alert on a new arbitrage in the event whose profit is at least `min_profit` percent."""
+
+    event_id: int
+    min_profit: float
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """One thing to tell the trader; `key` is what makes two alerts the same one."""
+
+    key: tuple[Any, ...]
+    event_id: int
+    kind: str  # "goal", "status", "price" or "arbitrage"
+    title: str
+    message: str
+
+
+@dataclass(slots=True)
+class _Seen:
+    status: str
+    score: tuple[int, int] | None
+
+
+@dataclass(slots=True)
+class AlertRules:
+    """The rules of the watched events and what was last observed of each."""
+
+    prices: list[PriceRule] = field(default_factory=list)
+    arbitrages: list[ArbitrageRule] = field(default_factory=list)
+    _seen: dict[int, _Seen] = field(default_factory=dict)
+    _holding: dict[PriceRule, bool] = field(default_factory=dict)
+    _crossings: dict[PriceRule, int] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ rules
+
+    def add_price(self, rule: PriceRule) -> None:
+        if rule not in self.prices:
+            self.prices.append(rule)
+
+    def set_arbitrage(self, rule: ArbitrageRule) -> None:
+        self.arbitrages = [r for r in self.arbitrages if r.event_id != rule.event_id] + [rule]
+
+    def remove_event(self, event_id: int) -> None:
+        """Forget every rule of an event."""
+        self.prices = [r for r in self.prices if r.event_id != event_id]
+        self.arbitrages = [r for r in self.arbitrages if r.event_id != event_id]
+
+    def rules_of(self, event_id: int) -> list[PriceRule | ArbitrageRule]:
+        found: list[PriceRule | ArbitrageRule] = [r for r in self.prices if r.event_id == event_id]
+        return found + [r for r in self.arbitrages if r.event_id == event_id]
+
+    # ------------------------------------------------------------------ observations
+
+    def observe_event(
+        self,
+        event_id: int,
+        title: str,
+        status: str,
+        score: tuple[int, int] | None,
+    ) -> list[Alert]:
+        """A watched event as it is now; the first sight of an event only sets its baseline.
+
+        `score` is None when it is unknown or not trusted (after a reconnect).
+        """
+        seen = self._seen.get(event_id)
+        if seen is None:
+            self._seen[event_id] = _Seen(status, score)
+            return []
+        alerts: list[Alert] = []
+        name = clean(title)
+        if status != seen.status:
+            alerts.append(
+                Alert(
+                    ("status", event_id, status),
+                    event_id,
+                    "status",
+                    name,
+                    f"{name}: {clean(seen.status)} → {clean(status)}",
+                )
+            )
+            seen.status = status
+        if score is not None:
+            if seen.score is not None and sum(score) > sum(seen.score):
+                home, away = score
+                alerts.append(
+                    Alert(
+                        ("goal", event_id, home, away),
+                        event_id,
+                        "goal",
+                        name,
+                        f"Goal! {name} {home}–{away}",
+                    )
+                )
+            seen.score = score
+        return alerts
+
+    def observe_price(
+        self, rule: PriceRule, price: float | None, bookmaker: str = ""
+    ) -> Alert | None:
+        """The best price of the rule's side now; fires when the condition starts to hold.
+
+        A rule that already holds when first observed fires once too: the trader asked to know.
+        """
+        if price is None or not math.isfinite(price):
+            return None
+        holds = rule.holds(price)
+        before = self._holding.get(rule, False)
+        self._holding[rule] = holds
+        if not holds or before:
+            return None
+        crossing = self._crossings.get(rule, 0) + 1
+        self._crossings[rule] = crossing
+        at = f" at {clean(bookmaker)}" if bookmaker else ""
+        return Alert(
+            ("price", rule, crossing),
+            rule.event_id,
+            "price",
+            "Price alert",
+            f"{rule.describe()}: now {price:g}{at}",
+        )
+
+    def observe_arbitrage(
+        self,
+        event_id: int,
+        market: str,
+        line: tuple[float | None, str | None],
+        profit_pct: float,
+        legs: Iterable[tuple[str, float, str]],
+    ) -> Alert | None:
+        """An arbitrage found in the event's changed prices; `legs` are (side, price, book)."""
+        wanted = [r.min_profit for r in self.arbitrages if r.event_id == event_id]
+        if not wanted or profit_pct < min(wanted):
+            return None
+        legs = tuple(legs)
+        hdp = "" if line[0] is None else f" {line[0]:g}"
+        shown = ", ".join(f"{clean(side)} {price:g} {clean(book)}" for side, price, book in legs)
+        books = tuple(sorted((side, book) for side, _, book in legs))
+        return Alert(
+            ("arbitrage", event_id, market, line, books),
+            event_id,
+            "arbitrage",
+            "Arbitrage",
+            f"{profit_pct:.2f}% {clean(market)}{hdp}: {shown}",
+        )
+
+
+class Throttle:
+    """Each alert key passes once (within `remember` seconds); at most `burst` alerts pass at
+    once, refilled at one per `every` seconds. Held-back alerts are counted for a summary."""
+
+    def __init__(
+        self,
+        *,
+        burst: int = 4,
+        every: float = 5.0,
+        remember: float = 3600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._burst = burst
+        self._every = every
+        self._remember = remember
+        self._clock = clock
+        self._tokens = float(burst)
+        self._stamp = clock()
+        self._fired: dict[tuple[Any, ...], float] = {}
+        #: Alerts held back by the rate limit since the last `take_held()`.
+        self.held = 0
+
+    def admit(self, alert: Alert) -> bool:
+        now = self._clock()
+        self._forget(now)
+        if alert.key in self._fired:
+            return False
+        self._fired[alert.key] = now  # a held-back alert is not shown later either
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) / self._every)
+        self._stamp = now
+        if self._tokens < 1:
+            self.held += 1
+            return False
+        self._tokens -= 1
+        return True
+
+    def take_held(self) -> int:
+        held, self.held = self.held, 0
+        return held
+
+    def _forget(self, now: float) -> None:
+        if len(self._fired) < 512:
+            return
+        self._fired = {k: t for k, t in self._fired.items() if now - t < self._remember}
+
+
+# ---------------------------------------------------------------------- persistence
+
+
+def rules_path(watchlist_path: Path) -> Path:
+    """The rules live next to the watchlist they belong to."""
+    return watchlist_path.with_name("alerts.toml")
+
+
+def load_rules(path: Path) -> AlertRules:
+    """The saved rules; a missing file is none, a broken one a `config.ConfigError`."""
+    raw = config.read_toml(path)
+    rules = AlertRules()
+    try:
+        for entry in raw.get("price", []):
+            hdp = entry.get("hdp")
+            rules.add_price(
+                PriceRule(
+                    event_id=_positive_int(entry["event"]),
+                    market=str(entry["market"]),
+                    side=str(entry["side"]),
+                    threshold=_price(entry["threshold"]),
+                    above=bool(entry.get("above", True)),
+                    hdp=None if hdp is None else float(hdp),
+                    label=entry.get("label") or None,
+                )
+            )
+        for entry in raw.get("arbitrage", []):
+            rules.set_arbitrage(
+                ArbitrageRule(_positive_int(entry["event"]), float(entry["min_profit"]))
+            )
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise config.ConfigError(f"{path}: a broken alert rule ({error})") from None
+    return rules
+
+
+def save_rules(rules: AlertRules, path: Path) -> None:
+    prices = []
+    for rule in rules.prices:
+        entry: dict[str, Any] = {
+            "event": rule.event_id,
+            "market": rule.market,
+            "side": rule.side,
+            "threshold": rule.threshold,
+            "above": rule.above,
+        }
+        if rule.hdp is not None:
+            entry["hdp"] = rule.hdp
+        if rule.label:
+            entry["label"] = rule.label
+        prices.append(entry)
+    arbs = [{"event": r.event_id, "min_profit": r.min_profit} for r in rules.arbitrages]
+    config.write_atomic(path, tomli_w.dumps({"price": prices, "arbitrage": arbs}).encode())
+
+
+def _positive_int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"{value!r} is not a positive event id")
+    return value
+
+
+def _price(value: Any) -> float:
+    price = float(value)
+    if not math.isfinite(price) or price <= 1.0:
+        raise ValueError(f"{value!r} is not a decimal price above 1")
+    return price
+
+
+def parse_threshold(text: str) -> float:
+    """A threshold typed by the trader (decimal odds); ValueError says why it is refused."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise ValueError("the threshold must be a decimal price, e.g. 2.50") from None
+    if not math.isfinite(value) or value <= 1.0:
+        raise ValueError("the threshold must be a decimal price above 1")
+    return value
