@@ -16,6 +16,7 @@ from oddstui import config
 from oddstui.api.errors import OddsApiError, ServiceUnavailable
 from oddstui.api.rest import ApiClient
 from oddstui.tui import heap
+from oddstui.tui.alerts import AlertCenter
 from oddstui.tui.commands import JumpCommands
 from oddstui.tui.feed_port import FeedPort
 from oddstui.tui.hub import FeedHub
@@ -56,6 +57,7 @@ class OddsApp(App[int]):
     | `escape` | back |
     | `?` | help |
     | `/` | search events |
+    | `s` | settings (odds format, theme, slow link, bookmakers) |
     | `r` | take the feed back after another client replaced it |
     | `q` | quit |
     """
@@ -82,6 +84,7 @@ class OddsApp(App[int]):
         Binding("escape", "back", "Back", id="back"),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("slash", "search", "Search", key_display="/", id="search"),
+        Binding("s", "settings", "Settings", show=False, id="settings"),
         Binding("r", "reconnect", "Reconnect", show=False, id="reconnect"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
@@ -132,13 +135,23 @@ class OddsApp(App[int]):
             self.notify(warning, severity="warning", timeout=10, markup=False)
         self.switch_mode(self._start_mode)
         hz = SLOW_FLUSH_HZ if self.settings.slow_link else FLUSH_HZ
-        self.set_interval(1 / hz, self.hub.flush, name="flush")
+        #: The timer that publishes the hub's change sets (settings change its rate).
+        self.flush_timer = self.set_interval(1 / hz, self.hub.flush, name="flush")
+        self.set_class(self.settings.slow_link, "-slow-link")
+        #: Alerts on the starred events (goals, status, price thresholds, arbitrages).
+        self.alerts = AlertCenter(self)
+        self.alerts.start()
         self.set_interval(1.0, self._tick, name="tick")
         self.set_timer(heap.FIRST_SETTLE, heap.settle, name="heap")
         self.set_interval(heap.SETTLE_EVERY, heap.settle, name="heap")
         self.run_worker(
-            self.hub.start(), group="catalog", description="load the catalog", exit_on_error=False
+            self._start_hub(), group="catalog", description="load the catalog", exit_on_error=False
         )
+
+    async def _start_hub(self) -> None:
+        await self.hub.start()
+        if self.hub.watchlist:  # the alerts watch them from the start
+            await self.hub.load_watched()
 
     def _tick(self) -> None:
         self.hub.tick()
@@ -192,6 +205,12 @@ class OddsApp(App[int]):
         from oddstui.tui.screens.search import open_search
 
         open_search(self)
+
+    def action_settings(self) -> None:
+        from oddstui.tui.screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen())
 
     def action_reconnect(self) -> None:
         if self.hub.status.state in ("replaced", "unauthorized", "offline"):
