@@ -24,8 +24,10 @@ from oddstui.tui import price_rows
 from oddstui.tui.paint_log import naive_grid_requested, paint_log
 from oddstui.tui.price_cells import grid_columns, row_cells
 from oddstui.tui.screens.base import BoardScreen
-from oddstui.tui.state import LIVE, ChangeSet, EventView
+from oddstui.tui.screens.movement import open_movement
+from oddstui.tui.state import LIVE, SETTLED, ChangeSet, EventView
 from oddstui.tui.text import plain
+from oddstui.tui.widgets.closing_odds import show_closing
 from oddstui.tui.widgets.crest import Crest, crest_cache
 from oddstui.tui.widgets.naive_grid import NaiveGrid
 from oddstui.tui.widgets.price_grid import PriceGrid
@@ -47,6 +49,9 @@ class EventScreen(BoardScreen):
     | `]` or `l` / `[` | next / previous line (Spread, Totals, ...) |
     | `j` / `k` | next / previous bookmaker |
     | `w` | star or unstar the event |
+    | `g` | price history of the highlighted bookmaker |
+
+    A settled event shows its closing odds (GET /historical/odds) instead of the live grid.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -62,6 +67,7 @@ class EventScreen(BoardScreen):
             show=False,
             id="event-previous-line",
         ),
+        Binding("g", "graph", "Graph", id="event-graph"),
     ]
 
     def __init__(self, event_id: int) -> None:
@@ -82,6 +88,7 @@ class EventScreen(BoardScreen):
         self._log = paint_log()
         self._painted = 0.0  # receive stamp of the newest message painted (benchmark only)
         self._naive = naive_grid_requested()
+        self._closing = False  # a settled event: closing odds replace the grid
 
     # ------------------------------------------------------------------ layout
 
@@ -116,8 +123,11 @@ class EventScreen(BoardScreen):
             )
 
     async def _load_event(self) -> None:
-        await self.hub.load_event(self.event_id)
+        view = await self.hub.load_event(self.event_id)
         self._load_crests()
+        if view.status == SETTLED:
+            self._closing = True
+            show_closing(self)
 
     # ------------------------------------------------------------------ BoardScreen hooks
 
@@ -207,6 +217,8 @@ class EventScreen(BoardScreen):
         return clock if callable(clock) else time.monotonic
 
     def _show_prices(self) -> None:
+        if self._closing:
+            return
         book = self.hub.book
         if book is None:
             self._show_coverage("No price feed: prices need a connection to the feed.")
@@ -378,6 +390,10 @@ class EventScreen(BoardScreen):
             self._sides = price_rows.sides_of(book, self.event_id, self.market or "", self.line)
             self._set_columns(book)
         self._show_prices()
+
+    def action_graph(self) -> None:
+        if not self._closing:
+            open_movement(self)
 
     def _locked(self) -> Any:
         lock = self.hub.book_lock
