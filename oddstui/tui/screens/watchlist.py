@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from oddstui.config import WatchedEvent
@@ -34,9 +36,12 @@ def _start_of(watched: WatchedEvent) -> Text:
 
 
 class WatchlistScreen(BoardScreen):
-    """Starred events; `w` unstars, `enter` opens."""
+    """Starred events grouped by sport; `w` unstars, `enter` opens, `a` sets alerts."""
 
     heading = "Watchlist"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "alert_rule", "Alerts", id="watchlist-alerts"),
+    ]
 
     def compose_body(self) -> ComposeResult:
         table = PatchTable(id="watchlist")
@@ -62,9 +67,21 @@ class WatchlistScreen(BoardScreen):
         for item in watched:
             event = self.hub.board.events.get(item.id)
             table.sync_row(str(item.id), self._cells(item, event, now))
-        keys = [str(item.id) for item in watched]
+        keys = [str(item.id) for item in sorted(watched, key=self._group)]
         table.keep_rows(keys)
         table.order_rows(keys)
+
+    def _group(self, item: WatchedEvent) -> tuple[str, str]:
+        """Grouped by sport, then by start time."""
+        event = self.hub.board.events.get(item.id)
+        if event is None:
+            return (item.sport, item.start)
+        return (event.sport_name, event.start.isoformat() if event.start else "")
+
+    def action_alert_rule(self) -> None:
+        from oddstui.tui.screens.alert_rule import open_alert_rule
+
+        open_alert_rule(self)
 
     def patch(self, changes: ChangeSet) -> None:
         table = self.query_one(PatchTable)
