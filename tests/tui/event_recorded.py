@@ -79,3 +79,33 @@ def event_app(folder: Path, odds_format: str = "decimal") -> tuple[OddsApp, int]
         start_mode="live",
     )
     return app, int(state["event"])
+
+
+async def open_recorded_event(pilot: Any, event_id: int) -> None:
+    """Open the event and wait until its crests and prices are drawn."""
+    from oddstui.tui.screens.event import EventScreen
+    from oddstui.tui.widgets.crest import Crest
+
+    app = pilot.app
+    await app.workers.wait_for_complete()
+    await pilot.pause(0.2)
+    app.open_event(event_id)
+    for _ in range(100):
+        await pilot.pause(0.05)
+        screen = app.screen
+        crests = list(screen.query(Crest)) if isinstance(screen, EventScreen) else []
+        if crests and all(not crest.has_class("-loading") for crest in crests):
+            break
+    await app.workers.wait_for_complete()
+    await pilot.pause(0.3)
+
+
+async def event_screenshot(size: tuple[int, int], path: Path) -> None:
+    """The Event screen's SVG for screenshots/ (screenshots/make.py calls it)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        app, event_id = event_app(Path(folder))
+        async with app.run_test(size=size) as pilot:
+            await open_recorded_event(pilot, event_id)
+            path.write_text(app.export_screenshot(title="oddstui · event"))

@@ -13,9 +13,7 @@ from typing import Any
 
 import pytest
 
-from oddstui.tui.screens.event import EventScreen
-from oddstui.tui.widgets.crest import Crest
-from tests.tui.event_recorded import event_app
+from tests.tui.event_recorded import event_app, open_recorded_event
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -24,22 +22,6 @@ SIZES = [(120, 40), (80, 24)]
 def utc(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
-
-
-async def open_recorded_event(pilot: Any, event_id: int) -> None:
-    app = pilot.app
-    await app.workers.wait_for_complete()
-    await pilot.pause(0.2)
-    app.open_event(event_id)
-    for _ in range(100):
-        await pilot.pause(0.05)
-        screen = app.screen
-        if isinstance(screen, EventScreen) and screen.query(Crest):
-            crests = list(screen.query(Crest))
-            if all(not crest.has_class("-loading") for crest in crests):
-                break
-    await app.workers.wait_for_complete()
-    await pilot.pause(0.3)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
