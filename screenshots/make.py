@@ -19,11 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.tui.event_recorded import event_screenshot  # noqa: E402
 from tests.tui.recorded import SCREENS, load, recorded_app  # noqa: E402
 
 
 async def shoot(index: int, size: tuple[int, int], path: Path) -> None:
     name, mode, action = SCREENS[index]
+    if name == "event":  # its own recording: a book with prices and the crests
+        return await event_screenshot(size, path)
     state = load()
     with tempfile.TemporaryDirectory() as folder:
         app = recorded_app(Path(folder), start_mode=mode)
