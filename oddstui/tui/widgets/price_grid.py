@@ -64,7 +64,8 @@ def safe_link(url: str | None) -> str | None:
 
 
 def fit(text: str, column: GridColumn) -> str:
-    """`text` cut or padded to exactly the column's width in terminal cells."""
+    """`text` without control characters, cut or padded to the column's width in cells."""
+    text = clean(text)
     width = column.width
     length = cell_len(text)
     if length > width:
