@@ -54,7 +54,7 @@ class BoardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield FeedBanner()
-        yield Static(self.heading, classes="heading")
+        yield Static(Text(self.heading), classes="heading")
         yield from self.compose_body()
         yield StatusBar()
         yield Footer(compact=True)

@@ -8,7 +8,7 @@ from textual.widgets import DataTable, Static
 
 from oddstui.tui.screens.base import BoardScreen
 from oddstui.tui.state import ChangeSet
-from oddstui.tui.text import plain
+from oddstui.tui.text import clean, plain
 from oddstui.tui.widgets.patch_table import PatchTable
 
 ALL_LEAGUES = "*all*"
@@ -51,7 +51,9 @@ class LeaguesScreen(BoardScreen):
             self.show_missing(("leagues", self.sport), "the leagues")
             return
         if not leagues:
-            empty.update(f"No coverage: the service lists no leagues for {self.sport_name}.")
+            empty.update(
+                Text(clean(f"No coverage: the service lists no leagues for {self.sport_name}."))
+            )
             empty.display = True
             table.display = False
             return
