@@ -86,5 +86,5 @@ async def wait_for(condition: Callable[[], object], pilot: object, timeout: floa
     while time.monotonic() < deadline:
         if condition():
             return
-        await pilot.pause(0.05)  # type: ignore[attr-defined]
+        await pilot.pause(0.1)  # type: ignore[attr-defined]
     raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")
