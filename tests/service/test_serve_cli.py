@@ -33,9 +33,14 @@ def test_ready_line_is_the_only_stdout_and_sigterm_exits_zero(tmp_path: Path) ->
     selected = httpx.get(service.url("/bookmakers/selected"), params={"apiKey": "demo"})
     assert selected.status_code == 200
     assert 8 <= selected.json()["count"] <= 16
-    assert stop_service(service) == 0
+    for path in ("/sports", "/events/live?apiKey=demo", "/nope"):
+        httpx.get(service.url(path), timeout=10)
+    service.process.send_signal(signal.SIGTERM)
+    assert service.process.wait(15) == 0
     assert service.process.stdout is not None
-    assert "Traceback" not in service.stderr()
+    assert service.process.stdout.read() == b"", "nothing after the ready line (no access log)"
+    stop_service(service)
+    assert service.stderr() == "", "a quiet run writes nothing on stderr"
 
 
 def test_sigint_exits_zero(tmp_path: Path) -> None:
