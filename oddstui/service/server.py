@@ -7,13 +7,23 @@ import signal
 import sys
 from typing import Any
 
-from oddstui.service.accounts import AccountsError, demo_accounts, load_accounts
-from oddstui.service.assembly import Options, build_service
-from oddstui.service.runner import BindError, base_url, bind, run_service
+_early_stop: list[int] = []  # signals that came before the event loop took them over
+
+
+def _note_signal(signum: int, _frame: Any) -> None:
+    _early_stop.append(signum)
 
 
 def serve(args: Any) -> int:
     """Run the service for the parsed serve flags; returns the process exit status."""
+    # Importing and building the world take a moment: a SIGTERM or Ctrl-C meanwhile still ends
+    # cleanly, so the handlers go in before the heavy imports.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _note_signal)
+    from oddstui.service.accounts import AccountsError, demo_accounts, load_accounts
+    from oddstui.service.assembly import Options, build_service
+    from oddstui.service.runner import BindError, base_url, bind
+
     try:
         accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()
     except AccountsError as error:
@@ -27,15 +37,22 @@ def serve(args: Any) -> int:
     except AccountsError as error:
         sock.close()
         return _usage(f"--accounts {args.accounts}: {error}")
+    if _early_stop:
+        sock.close()
+        return 0
     url = base_url(sock, args.host)
     return asyncio.run(_main(svc, sock, url))
 
 
 async def _main(svc: Any, sock: Any, url: str) -> int:
+    from oddstui.service.runner import run_service
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    if _early_stop:
+        stop.set()
     return await run_service(svc, sock, url, _announce, stop)
 
 
