@@ -115,7 +115,10 @@ class BookmakersScreen(Screen[None]):
         self.action_focus_list()
 
     def action_focus_list(self) -> None:
-        self.query_one("#bookmaker-list", SelectionList).focus()
+        listing = self.query_one("#bookmaker-list", SelectionList)
+        listing.focus()
+        if listing.highlighted is None and listing.option_count:
+            listing.highlighted = 0
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
         if self._rebuilding:

@@ -1,0 +1,155 @@
+"""Settings and bookmakers against the real built-in service: the odds format switch, theme and
+slow link kept across a restart, and the account's bookmakers chosen round-trip."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from oddstui import config
+from oddstui.tui.launch import build_app
+from oddstui.tui.screens.bookmakers import BookmakersScreen
+from oddstui.tui.screens.event import EventScreen
+from oddstui.tui.screens.settings import SettingsScreen
+from oddstui.tui.widgets.price_grid import PriceGrid
+from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+
+AMERICAN = re.compile(r"^(?:[▲▼] ?)?[+-]\d+$")
+DECIMAL = re.compile(r"^(?:[▲▼] ?)?\d+\.\d\d$")
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[Service]:
+    service = start_service("--speed", "20", "--seed", "23", "--updates-per-second", "300")
+    yield service
+    service.stop()
+
+
+def get(service: Service, path: str, **params: Any) -> Any:
+    response = httpx.get(service.base_url + path, params={**params, "apiKey": DEMO_KEY}, timeout=10)
+    response.raise_for_status()
+    return response.json()
+
+
+def busiest_live(service: Service) -> int:
+    live = [e for e in get(service, "/events/live") if e["sport"]["slug"] == "football"]
+    return int(max(live, key=lambda event: event.get("bookmakerCount") or 0)["id"])
+
+
+def price_cells(grid: PriceGrid) -> list[str]:
+    sides = [c.key for c in grid.columns if c.key not in ("book", "margin", "age")]
+    return [grid.cell_text(row, side).strip() for row in grid.row_keys for side in sides]
+
+
+async def test_odds_format_switch_changes_the_prices_shown(service: Service, home: Path) -> None:
+    app = build_app(service.base_url, DEMO_KEY, config.Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        app.open_event(busiest_live(service))
+        await wait_for(
+            lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(PriceGrid)), pilot
+        )
+        grid = app.screen.query_one(PriceGrid)
+        await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=15)
+        shown = [text for text in price_cells(grid) if text not in ("", "-")]
+        assert shown and all(DECIMAL.match(text) for text in shown), shown
+
+        await pilot.press("s")
+        await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+        await pilot.click("#format-american")
+        await wait_for(lambda: app.settings.odds_format == "american", pilot)
+        await pilot.press("escape")
+        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
+
+        def american_everywhere() -> bool:
+            texts = [text for text in price_cells(grid) if text not in ("", "-")]
+            return bool(texts) and all(AMERICAN.match(text) for text in texts)
+
+        await wait_for(american_everywhere, pilot, timeout=5)
+    assert config.load_settings().odds_format == "american"
+
+
+async def test_settings_are_saved_and_loaded_at_the_next_start(
+    service: Service, home: Path
+) -> None:
+    app = build_app(service.base_url, DEMO_KEY, config.Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s")
+        await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+        await pilot.click("#theme-oddstui-light")
+        await pilot.click("#slow-link")
+        await pilot.click("#format-fractional")
+        await wait_for(lambda: app.settings.slow_link, pilot)
+        assert app.theme == "oddstui-light"
+        assert app.has_class("-slow-link")
+        assert app.flush_timer._interval == pytest.approx(0.5)
+    saved = (home / "config.toml").read_text()
+    assert 'theme = "oddstui-light"' in saved and "slow_link = true" in saved
+
+    again = build_app(service.base_url, DEMO_KEY, config.load_settings())
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        assert again.theme == "oddstui-light"
+        assert again.settings.odds_format == "fractional"
+        assert again.has_class("-slow-link")
+        assert again.flush_timer._interval == pytest.approx(0.5)
+        await pilot.press("s")
+        await wait_for(lambda: isinstance(again.screen, SettingsScreen), pilot)
+        assert again.screen.query_one("#format-fractional").value  # type: ignore[attr-defined]
+
+
+async def test_bookmaker_selection_round_trip_and_the_feed_follows(
+    service: Service, home: Path
+) -> None:
+    before = set(get(service, "/bookmakers/selected")["bookmakers"])
+    active = sorted(b["name"] for b in get(service, "/bookmakers") if b.get("active", True))
+    added = next(name for name in active if name not in before)
+    app = build_app(service.base_url, DEMO_KEY, config.Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s")
+        await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+        await pilot.press("b")
+        await wait_for(lambda: isinstance(app.screen, BookmakersScreen), pilot)
+        screen: BookmakersScreen = app.screen  # type: ignore[assignment]
+        await wait_for(lambda: bool(screen.names), pilot)
+        assert screen.chosen == before
+
+        await pilot.press(*added)  # the filter has the focus
+        listing = screen.query_one("#bookmaker-list")
+        await wait_for(lambda: listing.option_count >= 1, pilot)  # type: ignore[attr-defined]
+        assert listing.get_option_at_index(0).value == added  # type: ignore[attr-defined]
+        await pilot.press("enter", "space")
+        await wait_for(lambda: added in screen.chosen, pilot)
+        await pilot.press("ctrl+s")
+        await wait_for(lambda: screen.saved == before | {added}, pilot)
+
+        # The account has it, and the feed now carries its prices.
+        assert set(get(service, "/bookmakers/selected")["bookmakers"]) == before | {added}
+
+        def book_has_added() -> bool:
+            book = app.hub.book
+            with app.hub.book_lock:
+                return any(added in book.bookmakers(eid) for eid in list(book.event_ids()))
+
+        await wait_for(book_has_added, pilot, timeout=20)
+
+
+async def test_an_empty_selection_is_refused(service: Service, home: Path) -> None:
+    before = get(service, "/bookmakers/selected")["bookmakers"]
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(BookmakersScreen())
+        await wait_for(lambda: isinstance(app.screen, BookmakersScreen), pilot)
+        screen: BookmakersScreen = app.screen  # type: ignore[assignment]
+        await wait_for(lambda: bool(screen.names), pilot)
+        screen.chosen = set()
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.3)
+        messages = [n.message for n in app._notifications]
+        assert any("at least one" in message for message in messages), messages
+    assert get(service, "/bookmakers/selected")["bookmakers"] == before
