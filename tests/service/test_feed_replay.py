@@ -14,6 +14,7 @@ from tests.service.conftest import PAID_SELECTION, Service
 from tests.service.test_feed_support import (
     MARKETS,
     Feed,
+    has_odds,
     odds_only,
     open_feed,
     rest,
@@ -33,6 +34,14 @@ def compacted(messages: list[Message]) -> list[Message]:
     return sorted(latest.values(), key=lambda m: m["seq"])
 
 
+def some_pair_changed_twice_after(seq: int) -> Callable[[list[Message]], bool]:
+    def done(messages: list[Message]) -> bool:
+        gap = [m for m in odds_only(messages) if m["seq"] > seq]
+        return len(gap) >= 20 and len(compacted(gap)) < len(gap)
+
+    return done
+
+
 async def watcher(service: Service) -> Feed:
     select_bookmakers(service, list(PAID_SELECTION), key=service.keys.default)
     return await open_feed(service, service.keys.default, markets=MARKETS)
@@ -43,11 +52,15 @@ async def resume_and_compare(service: Service, last_seq_now: Callable[[], Any]) 
     watching = await watcher(service)
     async with watching.socket:
         last_seq = await last_seq_now()
-        seen = odds_only(await watching.collect(2.5))
+        seen = odds_only(await watching.collect_until(some_pair_changed_twice_after(last_seq)))
         resumed = await open_feed(service, markets=MARKETS, lastSeq=last_seq)
         async with resumed.socket:
             resumed_at = resumed.welcome["seq"]
-            received = odds_only(await resumed.collect(2.0))
+            received = odds_only(
+                await resumed.collect_until(
+                    lambda ms: len([m for m in odds_only(ms) if m["seq"] > resumed_at]) >= 5
+                )
+            )
         seen += odds_only(await watching.collect(0.5))
 
     gap = [m for m in seen if last_seq < m["seq"] <= resumed_at]
@@ -65,7 +78,7 @@ async def resume_and_compare(service: Service, last_seq_now: Callable[[], Any]) 
 async def test_seq_is_global_and_strictly_increasing(service: Service) -> None:
     feed = await open_feed(service, markets=MARKETS, channels="odds,scores,status")
     async with feed.socket:
-        messages = await feed.collect(3.0)
+        messages = await feed.collect_until(has_odds(30))
     seqs = [m["seq"] for m in odds_only(messages)]
     assert len(seqs) > 20
     assert all(a < b for a, b in zip(seqs, seqs[1:], strict=False))
@@ -112,8 +125,8 @@ async def test_last_seq_ahead_of_the_service_gets_resync_then_live(service: Serv
             "reason": "lastSeq ahead of current seq",
             "seq": feed.welcome["seq"],
         }
-        live = odds_only(await feed.collect(2.0))
-    assert live and all(m["seq"] > feed.welcome["seq"] for m in live)
+        live = odds_only(await feed.collect_until(has_odds(3)))
+    assert all(m["seq"] > feed.welcome["seq"] for m in live)
 
 
 async def test_last_seq_older_than_the_window_gets_resync_then_live(
@@ -135,5 +148,5 @@ async def test_last_seq_older_than_the_window_gets_resync_then_live(
             "reason": "lastSeq too old",
             "seq": feed.welcome["seq"],
         }
-        live = odds_only(await feed.collect(2.0))
-    assert live and all(m["seq"] > feed.welcome["seq"] for m in live)
+        live = odds_only(await feed.collect_until(has_odds(3)))
+    assert all(m["seq"] > feed.welcome["seq"] for m in live)

@@ -33,7 +33,7 @@ def feed_url(service: Service, key: str | None = None, **params: Any) -> str:
 async def denied(service: Service, key: str | None = None, **params: Any) -> tuple[int, Any]:
     """Open a handshake that must be refused; returns the HTTP status and the JSON body."""
     try:
-        async with connect(feed_url(service, key, **params), open_timeout=10, proxy=None):
+        async with connect(feed_url(service, key, **params), open_timeout=30, proxy=None):
             pass
     except InvalidStatus as refused:
         response = refused.response
@@ -86,6 +86,24 @@ class Feed:
             if done(message):
                 return messages
 
+    async def collect_until(
+        self, done: Callable[[list[dict[str, Any]]], bool], timeout: float = 30.0
+    ) -> list[dict[str, Any]]:
+        """Messages until `done(all of them so far)` holds; fails after `timeout` (a busy
+        machine slows the world down, so tests wait for what they need, not for a fixed time)."""
+        messages: list[dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
+        while not done(messages):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                kinds = sorted({m["type"] for m in messages})
+                raise AssertionError(f"gave up after {timeout} s: {len(messages)} messages {kinds}")
+            try:
+                messages.append(await self.next(timeout=left))
+            except TimeoutError:
+                continue
+        return messages
+
     async def closed(self, timeout: float = 15.0) -> tuple[int | None, str | None]:
         """Read until the server closes; returns its close code and reason."""
         deadline = time.monotonic() + timeout
@@ -102,7 +120,7 @@ async def open_feed(service: Service, key: str | None = None, **params: Any) -> 
     """Connect and read the welcome message, checking it comes first."""
     # max_queue=None: a test that pauses reading must still see the closing handshake promptly.
     options: dict[str, Any] = {
-        "open_timeout": 10,
+        "open_timeout": 30,
         "proxy": None,
         "max_size": None,
         "max_queue": None,
@@ -135,6 +153,11 @@ def select_bookmakers(service: Service, names: list[str], key: str | None = None
     )
     assert response.status_code == 200, (response.status_code, response.text[:300])
     return list(response.json()["bookmakers"])
+
+
+def has_odds(count: int = 1) -> Callable[[list[dict[str, Any]]], bool]:
+    """A `collect_until` condition: at least `count` odds messages."""
+    return lambda messages: len(odds_only(messages)) >= count
 
 
 def odds_only(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

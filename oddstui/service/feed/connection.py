@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from oddstui.service.feed.params import FeedFilter
@@ -48,6 +49,8 @@ class FeedConnection:
         self.key = key
         self.filter = feed_filter
         self.market_key = feed_filter.market_key
+        # Connections with equal match keys (and selections) get the same messages each tick.
+        self.match_key = replace(feed_filter, last_seq=None)
         self._queue_limit = queue_limit
         self._bound = queue_limit  # raised once to make room for a replay
         self._frame_limit = frame_limit

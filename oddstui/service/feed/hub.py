@@ -183,15 +183,20 @@ class FeedHub:
             return
         changes = self._view.changes(entries)
         cache = TickCache(self._view)
+        # Connections with the same filters and selection share one list of texts.
+        shared: dict[tuple[FeedFilter, frozenset[str]], list[str]] = {}
         for connection in listeners:
             account = self._accounts.get(connection.key)
-            books = set(account.selection) if account is not None else set()
-            feed_filter = connection.filter
-            texts = [
-                cache.text(change, connection.market_key)
-                for change in changes
-                if self._odds_wanted(feed_filter, books, change)
-            ]
+            books = frozenset(account.selection) if account is not None else frozenset()
+            key = (connection.match_key, books)
+            texts = shared.get(key)
+            if texts is None:
+                feed_filter = connection.filter
+                texts = shared[key] = [
+                    cache.text(change, connection.market_key)
+                    for change in changes
+                    if self._odds_wanted(feed_filter, books, change)
+                ]
             if texts:
                 connection.add_all(texts)
                 self._mark(connection)
@@ -244,7 +249,9 @@ class FeedHub:
     def _event_wanted(self, feed_filter: FeedFilter, event: Event) -> bool:
         return feed_filter.matches_event(event.sport.slug, event.league.slug, event.id)
 
-    def _odds_wanted(self, feed_filter: FeedFilter, books: set[str], change: OddsChange) -> bool:
+    def _odds_wanted(
+        self, feed_filter: FeedFilter, books: frozenset[str] | set[str], change: OddsChange
+    ) -> bool:
         if change.bookie not in books:
             return False
         event = self._view.event(change.event_id)

@@ -15,8 +15,18 @@ RESYNC_TOO_OLD = "lastSeq too old"
 RESYNC_AHEAD = "lastSeq ahead of current seq"
 
 
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+try:  # orjson encodes several times faster (compact, UTF-8); the standard library is the fallback.
+    from orjson import dumps as _orjson_dumps
+
+    def dumps(obj: Any) -> str:
+        return _orjson_dumps(obj).decode()
+
+except ImportError:  # pragma: no cover - depends on the environment
+
+    def dumps(obj: Any) -> str:
+        return _ENCODER.encode(obj)
 
 
 def odds_head(kind: str, seq: int, timestamp: str, event_id: int, bookie: str, url: str) -> str:
