@@ -9,6 +9,7 @@ change after S exactly once: those already journaled through the replay, later o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -52,9 +53,8 @@ def _guarded(method: _Listener) -> _Listener:
     return guarded  # type: ignore[return-value]
 
 
-BAD_KEY = "Invalid or missing API key. Pass it as the apiKey query parameter"
+BAD_KEY = "Invalid or missing API key. Pass it once, as the apiKey query parameter"
 NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"
-SHUTTING_DOWN = "The service is shutting down"
 
 QUEUE_LIMIT = 4 * 1024 * 1024  # characters queued per connection before it is a slow consumer
 # Tests shrink the bound through the environment, so that a stalled client overflows quickly.
@@ -103,11 +103,10 @@ class FeedHub:
 
     async def endpoint(self, websocket: WebSocket) -> None:
         query = websocket.query_params
-        key = query.get("apiKey") or ""
+        keys = query.getlist("apiKey")
+        key = keys[0] if len(keys) == 1 else ""
         account = self._accounts.get(key)
         try:
-            if self._stopping:
-                raise _Denied(503, SHUTTING_DOWN)
             if account is None:
                 raise _Denied(401, BAD_KEY)
             if not account.feed:
@@ -117,8 +116,7 @@ class FeedHub:
             except BadFilter as error:
                 raise _Denied(400, str(error)) from None
         except _Denied as denial:
-            response = JSONResponse({"error": denial.text}, status_code=denial.status)
-            await websocket.send_denial_response(response)
+            await _deny(websocket, denial)
             return
         try:
             await websocket.accept()
@@ -300,6 +298,18 @@ class _Denied(Exception):
         super().__init__(text)
         self.status = status
         self.text = text
+
+
+async def _deny(websocket: WebSocket, denial: _Denied) -> None:
+    """Answer the handshake with an HTTP error and a JSON body, before any upgrade."""
+    response = JSONResponse({"error": denial.text}, status_code=denial.status)
+    try:
+        await websocket.send_denial_response(response)
+    except RuntimeError:  # a server without the denial extension: a bare refusal (HTTP 403)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1008, reason=denial.text[:100])
+    except Exception:  # the client went away first
+        return
 
 
 def _previous_status(status: str, was_live: bool) -> tuple[str, ...]:
