@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oddstui.tui import hub
+from oddstui.tui import cells, hub
 from oddstui.tui.launch import build_app
 from oddstui.tui.screens.live import LiveScreen
 from oddstui.tui.widgets.patch_table import PatchTable
@@ -88,10 +88,10 @@ async def test_hidden_screen_catches_up_once_shown(fast_service: Service) -> Non
         assert app.screen is live
         await pilot.pause(0.2)
         assert not live.missed_changes
+        trusted = app.hub.status.trustworthy
         for key in table.row_keys:
             event = app.hub.board.events[int(key)]
-            if event.score_fresh and event.score_home is not None:
-                assert table.cell_text(key, "score") == f"{event.score_home}-{event.score_away}"
+            assert table.cell_text(key, "score") == cells.score_text(event, trusted).plain
 
 
 async def test_changes_are_published_a_few_times_a_second(fast_service: Service) -> None:

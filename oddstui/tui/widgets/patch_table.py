@@ -6,8 +6,9 @@ from collections.abc import Iterable, Mapping
 
 from rich.text import Text
 from textual._two_way_dict import TwoWayDict
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
-from textual.widgets.data_table import RowDoesNotExist, RowKey
+from textual.widgets.data_table import ColumnKey, RowDoesNotExist, RowKey
 
 
 class PatchTable(DataTable[Text]):
@@ -49,9 +50,22 @@ class PatchTable(DataTable[Text]):
         for column, text in cells.items():
             if shown.get(column) != text:
                 shown[column] = text
-                self.update_cell(key, column, text, update_width=False)
+                self._write_cell(key, column, text)
                 self.cells_written += 1
         return False
+
+    def _write_cell(self, key: str, column: str, text: Text) -> None:
+        """`update_cell` without its whole-table refresh: only the cell's region is repainted,
+        so the terminal receives one cell, not the whole table (columns are fixed width)."""
+        row_key, column_key = RowKey(key), ColumnKey(column)
+        row_index = self._row_locations.get(row_key)
+        column_index = self._column_locations.get(column_key)
+        if row_index is None or column_index is None:
+            self.update_cell(key, column, text, update_width=False)
+            return
+        self._data[row_key][column_key] = text
+        self._update_count += 1  # the render caches are keyed by it
+        self.refresh_coordinate(Coordinate(row_index, column_index))
 
     def keep_rows(self, keys: Iterable[str]) -> None:
         wanted = set(keys)
