@@ -9,19 +9,18 @@ change after S exactly once: those already journaled through the replay, later o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from starlette.responses import JSONResponse
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from oddstui.service.feed.connection import GOING_AWAY, REPLACED, FeedConnection
 from oddstui.service.feed.fanout import TickCache
+from oddstui.service.feed.handshake import Denied, admit, deny
 from oddstui.service.feed.logs import quiet_denials
 from oddstui.service.feed.messages import (
     DELETED,
@@ -32,7 +31,7 @@ from oddstui.service.feed.messages import (
     status_text,
     welcome_text,
 )
-from oddstui.service.feed.params import ODDS, SCORES, STATUS, BadFilter, FeedFilter, parse_filter
+from oddstui.service.feed.params import ODDS, SCORES, STATUS, FeedFilter
 from oddstui.service.feed.source import OddsChange, WorldView
 from oddstui.service.world.model import LIVE, PENDING, Event
 
@@ -52,9 +51,6 @@ def _guarded(method: _Listener) -> _Listener:
 
     return guarded  # type: ignore[return-value]
 
-
-BAD_KEY = "Invalid or missing API key. Pass it once, as the apiKey query parameter"
-NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"
 
 QUEUE_LIMIT = 4 * 1024 * 1024  # characters queued per connection before it is a slow consumer
 # Tests shrink the bound through the environment, so that a stalled client overflows quickly.
@@ -102,21 +98,10 @@ class FeedHub:
     # -- the handshake -------------------------------------------------------------------------
 
     async def endpoint(self, websocket: WebSocket) -> None:
-        query = websocket.query_params
-        keys = query.getlist("apiKey")
-        key = keys[0] if len(keys) == 1 else ""
-        account = self._accounts.get(key)
         try:
-            if account is None:
-                raise _Denied(401, BAD_KEY)
-            if not account.feed:
-                raise _Denied(403, NO_FEED)
-            try:
-                feed_filter = parse_filter(query)
-            except BadFilter as error:
-                raise _Denied(400, str(error)) from None
-        except _Denied as denial:
-            await _deny(websocket, denial)
+            key, account, feed_filter = admit(websocket.query_params, self._accounts)
+        except Denied as denial:
+            await deny(websocket, denial)
             return
         try:
             await websocket.accept()
@@ -291,25 +276,6 @@ def _queue_limit_from_env() -> int:
     if text:
         log.warning("%s must be an integer >= 1024; using %d", QUEUE_LIMIT_ENV, QUEUE_LIMIT)
     return QUEUE_LIMIT
-
-
-class _Denied(Exception):
-    def __init__(self, status: int, text: str) -> None:
-        super().__init__(text)
-        self.status = status
-        self.text = text
-
-
-async def _deny(websocket: WebSocket, denial: _Denied) -> None:
-    """Answer the handshake with an HTTP error and a JSON body, before any upgrade."""
-    response = JSONResponse({"error": denial.text}, status_code=denial.status)
-    try:
-        await websocket.send_denial_response(response)
-    except RuntimeError:  # a server without the denial extension: a bare refusal (HTTP 403)
-        with contextlib.suppress(Exception):
-            await websocket.close(code=1008, reason=denial.text[:100])
-    except Exception:  # the client went away first
-        return
 
 
 def _previous_status(status: str, was_live: bool) -> tuple[str, ...]:
