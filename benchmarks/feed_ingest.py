@@ -211,6 +211,12 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--rate", type=int, default=2000, help="service updates per second")
     parser.add_argument("--seconds", type=float, default=30.0, help="longest recording time")
+    parser.add_argument(
+        "--gc",
+        choices=("default", "relaxed", "off"),
+        default="default",
+        help="cyclic GC during the ingest: Python's defaults, thresholds (50000, 50, 100), or off",
+    )
     parser.add_argument("--save", type=Path, help="write the frames to this file (one per line)")
     parser.add_argument("--load", type=Path, help="replay frames saved with --save")
     args = parser.parse_args()
@@ -231,7 +237,12 @@ def main() -> None:
     total_bytes = sum(len(frame) for frame in frames)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
+    if args.gc == "relaxed":
+        gc.set_threshold(50_000, 50, 100)
+    elif args.gc == "off":
+        gc.disable()
     applied, elapsed, cpu, book, client = ingest(frames)
+    gc.enable()
     rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     tracemalloc.start()
@@ -241,7 +252,7 @@ def main() -> None:
 
     counters = client.counters
     print(f"source:            {source}")
-    print(f"json decoder:      {JSON_DECODER}")
+    print(f"json decoder:      {JSON_DECODER}; cyclic GC: {args.gc} {gc.get_threshold()}")
     print(f"frames:            {len(frames):,} ({total_bytes / 2**20:.1f} MiB of text)")
     print(
         f"messages applied:  {applied:,} (duplicates {counters.duplicates}, "
