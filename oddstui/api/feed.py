@@ -9,6 +9,8 @@ It follows ../shared/FEED-CLIENT.md:
   socket stays open.
 - A replay (resume with lastSeq) is buffered and applied in one step too, so the book is never
   half of one state and half of another.
+- Events added with `track()` while streaming are loaded alone (their messages held back, then
+  per-event floors), so the rest of the board stays live and the cursor does not move.
 - Reconnects use full-jitter backoff, reset only once a connection has held up.
 - A replaced connection never reconnects by itself; 401/403 stop; 429 waits for Retry-After.
 
