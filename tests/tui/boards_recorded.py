@@ -18,6 +18,17 @@ from oddstui.api.rest import ApiClient
 from oddstui.tui.app import OddsApp
 from oddstui.tui.feed_port import FeedUpdate
 
+#: The text typed into the search shot (recorded by record_boards.py).
+SEARCH = "Atlético"
+#: Board shots: name -> (start mode, keys pressed once the data is in).
+SHOTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "arbitrage": ("arbitrage", ()),
+    "ticket": ("arbitrage", ("enter",)),
+    "value": ("value", ()),
+    "dropping": ("dropping", ()),
+    "search": ("value", ("slash", *SEARCH)),  # over a board of ours, not the shell's Live
+}
+
 DATA = Path(__file__).parent / "data" / "boards.json"
 BASE_URL = "http://boards.invalid/v3"
 HEADERS = {
@@ -79,3 +90,34 @@ def boards_app(folder: Path, mode: str) -> OddsApp:
         watchlist_path=folder / "watchlist.toml",
         start_mode=mode,
     )
+
+
+async def settle(pilot: Any) -> None:
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+
+
+async def show(pilot: Any, keys: tuple[str, ...]) -> None:
+    """Let the recorded data in, press `keys`, and settle (cursor blink off)."""
+    from textual.widgets import Input
+
+    await settle(pilot)
+    if keys:
+        await pilot.press(*keys)
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False  # a blinking cursor differs from run to run
+        await pilot.pause(0.5)  # the search's debounce
+        await settle(pilot)
+
+
+async def board_screenshot(name: str, size: tuple[int, int], path: Path) -> None:
+    """One board shot as SVG (screenshots/make.py calls it)."""
+    import tempfile
+
+    mode, keys = SHOTS[name]
+    with tempfile.TemporaryDirectory() as folder:
+        app = boards_app(Path(folder), mode)
+        async with app.run_test(size=size) as pilot:
+            await show(pilot, keys)
+            path.write_text(app.export_screenshot(title=f"oddstui · {name}"))

@@ -16,12 +16,10 @@ import httpx
 
 from oddstui.tui.screens.dropping import PAGE_SIZE
 from oddstui.tui.screens.search import MIN_QUERY
-from tests.tui.boards_recorded import DATA, request_key
+from tests.tui.boards_recorded import DATA, SEARCH, request_key
 from tests.tui.conftest import start_service
 
 SEED = "42"
-#: The text typed into the search snapshot.
-SEARCH = "Atlético"
 
 
 def main() -> None:

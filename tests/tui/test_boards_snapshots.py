@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input
 
-from tests.tui.boards_recorded import boards_app
-from tests.tui.record_boards import SEARCH
+from tests.tui.boards_recorded import SHOTS, boards_app, show
 
 SIZES = [(120, 40), (80, 24)]
 
@@ -27,32 +25,11 @@ def utc(monkeypatch: pytest.MonkeyPatch) -> None:
     time.tzset()
 
 
-async def settle(pilot: Any) -> None:
-    for _ in range(2):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.3)
-
-
 def then(*keys: str) -> Callable[[Any], Awaitable[None]]:
     async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        if keys:
-            await pilot.press(*keys)
-            for field in pilot.app.screen.query(Input):
-                field.cursor_blink = False  # a blinking cursor differs from run to run
-            await pilot.pause(0.5)  # the search's debounce
-            await settle(pilot)
+        await show(pilot, keys)
 
     return run_before
-
-
-SHOTS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "arbitrage": ("arbitrage", ()),
-    "ticket": ("arbitrage", ("enter",)),
-    "value": ("value", ()),
-    "dropping": ("dropping", ()),
-    "search": ("value", ("slash", *SEARCH)),  # over a board of ours, not the shell's
-}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
