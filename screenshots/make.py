@@ -19,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.tui.boards_recorded import board_screenshot  # noqa: E402
 from tests.tui.event_recorded import event_screenshot  # noqa: E402
 from tests.tui.recorded import SCREENS, load, recorded_app  # noqa: E402
 
@@ -52,6 +53,10 @@ def main() -> None:
     for index, (name, _, _) in enumerate(SCREENS):
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(shoot(index, (width, height), path))
+        print(f"wrote {path.relative_to(ROOT)}")
+    for name in ("ticket", "search"):  # modals over the boards, from the boards' recording
+        path = ROOT / "screenshots" / f"{name}{suffix}.svg"
+        asyncio.run(board_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")
 
 
