@@ -314,3 +314,19 @@ def test_changed_since_lists_recent_pairs():
     assert len({(e.event_id, e.bookie) for e in recent}) == len(recent)
     only = world.changed_since(mark, ["Pinnacle"])
     assert all(e.bookie == "Pinnacle" for e in only)
+
+
+def test_far_off_quotes_put_away_come_back_identical():
+    world = make(speed=60.0)
+    for _ in range(5):
+        world.advance(600.0)  # new events arrive at the horizon
+    newest = max(world.events.values(), key=lambda e: e.id)
+    assert newest.status == PENDING and newest.start > world.now() + 86400
+    world.advance(1.0)
+    assert newest.quotes == {}  # put away: nothing moved it since it opened
+    record = world.odds_record(newest, newest.bookmakers)
+    assert record["bookmakers"]
+    world.advance(1.0)
+    world.advance(1.0)
+    assert newest.quotes == {}
+    assert world.odds_record(newest, newest.bookmakers) == record

@@ -54,6 +54,9 @@ class History:
         if len(ticks) > MAX_TICKS:
             del ticks[: len(ticks) - MAX_TICKS]
 
+    def has_event(self, event_id: int) -> bool:
+        return event_id in self._lines
+
     def drop_event(self, event_id: int) -> None:
         self._lines.pop(event_id, None)
 

@@ -127,6 +127,8 @@ class World:
         self._inplay: dict[int, list[str]] = {}  # live event -> the books quoting in play
         self._wire: dict[tuple[int, str], list[dict[str, Any]]] = {}
         self._budget = 0.0
+        self._cold: dict[int, float] = {}  # far-off events whose quotes were put away: opened at
+        self._cold_candidates: list[tuple[int, float]] = []
         self._pool: tuple[float, list[Event], list[float]] | None = None
         # Per-step change sets, turned into journal entries and listener calls.
         self._changed: dict[tuple[int, str], None] = {}
@@ -247,9 +249,32 @@ class World:
         truth = self._quoter.truths.get(event.id)
         if truth is None:
             truth = self._truth(event)
-            self._quoter.open_event(event, truth, self._sim, self._meta[event.id].open_ts,
+            # A far-off event put away cold opens again exactly as it first did.
+            opened_at = self._cold.pop(event.id, self._sim)
+            self._quoter.open_event(event, truth, opened_at, self._meta[event.id].open_ts,
                                     self._quoting(event))
+            if event.status == PENDING and event.start > self._sim + OPEN_QUOTES_WITHIN:
+                self._cold_candidates.append((event.id, opened_at))
         return truth
+
+    def _put_away_cold(self) -> None:
+        """Drop the quotes of far-off events that nothing has moved since they opened: they are
+        a pure function of the seed and their opening time, so `_ensure_quotes` rebuilds them
+        identically when someone looks. This keeps memory flat while new events keep coming."""
+        candidates, self._cold_candidates = self._cold_candidates, []
+        for event_id, opened_at in candidates:
+            event = self.events[event_id]
+            truth = self._quoter.truths.get(event_id)
+            if truth is None or truth.version != 0 or event.status != PENDING:
+                continue
+            if event.start <= self._sim + OPEN_QUOTES_WITHIN or self.history.has_event(event_id):
+                continue
+            del self._quoter.truths[event_id]
+            self._quoter.drop_event(event_id)
+            for name in event.bookmakers:
+                self._wire.pop((event_id, name), None)
+            event.quotes.clear()
+            self._cold[event_id] = opened_at
 
     def _open_upcoming(self, now: float, limit: int) -> None:
         """Open the quotes of live events and of pending events that kick off soon (a few per
@@ -457,6 +482,7 @@ class World:
         if dt <= 0:
             return []
         self._sim = target
+        self._put_away_cold()
         self._quoter.clear_step_cache()
         self._budget += self.updates_per_second * dt / self.speed
         self._add_new_events(target)
