@@ -37,6 +37,13 @@ Also provided (world.py):
 - `deep_link(event, bookie)` (alias `bookie_url`): a URL or "N/A";
   `bookmaker_event_id(event, bookie)` (alias `bookie_fixture_id`).
 - `Sport.has_draw`: ML is three-way in that sport.
+- `book_markets(event, bookie)` -> the Market objects `markets_wire` serializes. Read quotes
+  through it (or `markets_wire`/`odds_record`) rather than `event.quotes`: events more than two
+  hours off that nothing has moved keep their quotes put away (`event.quotes == {}`) and rebuild
+  them, identically, when asked. `quoted_events()` lists the ones whose quotes are in memory.
+- In play only a subset of an event's books quotes (the others show no markets until the end;
+  fewer still when `updates_per_second` is small for the `speed`). Soft books widen margins in
+  play and follow moves after a latency, so value bets and brief arbitrages appear.
 - Journal (`journal.py`): `journal.seq`, `journal.replay_since(last_seq)` (compacted, or None
   outside the window), `journal.changed_since(ts)`; `JournalEntry(seq, event_id, bookie, type,
   timestamp)` with aliases `.kind` and `.ts`. `world.changed_since(ts, bookmakers=None)` filters.
@@ -46,6 +53,7 @@ Also provided (world.py):
   (opening, h12, h24, h48, current, last_moved_at) for dropping odds; `open_ts(event_id)`.
 - Settled/cancelled events keep no live quotes (`event.quotes` is emptied); their closing prices
   come from `markets_wire`/`odds_record`.
+- `freeze_heap()`: GC tuning for the service loop (`run()` calls it).
 - Score keys: `ot` holds the cumulative score after overtime (so a match decided in overtime
   has top-level == `ot`); after a shoot-out top-level == `ft` and `ap` holds the tally.
 """

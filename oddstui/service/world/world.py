@@ -35,6 +35,7 @@ from oddstui.service.world.model import (
     Bookmaker,
     Event,
     League,
+    Market,
     Participant,
     Scores,
     Sport,
@@ -317,6 +318,17 @@ class World:
         wire = [m.to_wire(book.precision) for m in event.quotes.get(bookie, {}).values()]
         self._wire[key] = wire
         return wire
+
+    def book_markets(self, event: Event, bookie: str) -> list[Market]:
+        """The bookie's current Market objects on a pending or live event, in wire order (the
+        same list `markets_wire` serializes; [] when suspended). Prefer this to reading
+        `event.quotes`: far-off events keep their quotes put away until asked."""
+        if bookie not in event.bookmakers or event.status not in (PENDING, LIVE):
+            return []
+        if (event.id, bookie) in self._suspended:
+            return []
+        self._ensure_quotes(event)
+        return list(event.quotes.get(bookie, {}).values())
 
     def deep_link(self, event: Event, bookie: str) -> str:
         book = self.bookmakers[bookie]
