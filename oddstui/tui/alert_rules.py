@@ -122,7 +122,9 @@ class AlertRules:
             return []
         alerts: list[Alert] = []
         name = clean(title)
-        if status != seen.status:
+        # An ended event does not come back: a live listing older than the feed's final
+        # whistle may still say "live", and that is no news to tell.
+        if status != seen.status and seen.status not in ENDED:
             alerts.append(
                 Alert(
                     ("status", event_id, status),
@@ -141,8 +143,8 @@ class AlertRules:
                         ("goal", event_id, home, away),
                         event_id,
                         "goal",
-                        name,
-                        f"Goal! {name} {home}–{away}",
+                        "Goal",
+                        f"Score {name} {home}–{away}",
                     )
                 )
             seen.score = score

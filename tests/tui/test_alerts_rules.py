@@ -36,19 +36,18 @@ def test_first_sight_is_a_baseline_then_goals_and_status_fire() -> None:
     goal = rules.observe_event(7, "A v B", "live", (1, 0))
     assert [a.kind for a in goal] == ["goal"]
     assert goal[0].key == ("goal", 7, 1, 0)
-    assert "1–0" in goal[0].message
+    assert goal[0].message == "Score A v B 1–0"
     ended = rules.observe_event(7, "A v B", "settled", (1, 0))
     assert [(a.kind, a.key) for a in ended] == [("status", ("status", 7, "settled"))]
     assert "live → settled" in ended[0].message
+    assert rules.observe_event(7, "A v B", "live", (1, 0)) == []  # a stale listing after the end
 
 
 def test_untrusted_score_neither_fires_nor_resets_the_baseline() -> None:
     rules = AlertRules()
     rules.observe_event(1, "A v B", "live", (2, 1))
     assert rules.observe_event(1, "A v B", "live", None) == []
-    assert [a.key for a in rules.observe_event(1, "A v B", "live", (2, 2))] == [
-        ("goal", 1, 2, 2)
-    ]
+    assert [a.key for a in rules.observe_event(1, "A v B", "live", (2, 2))] == [("goal", 1, 2, 2)]
 
 
 def test_a_corrected_score_that_goes_down_is_no_goal() -> None:
