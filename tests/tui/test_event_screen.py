@@ -105,7 +105,7 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_event(app, pilot, event["id"])
         grid = screen.query_one(PriceGrid)
-        await wait_for(lambda: len(grid.row_keys) >= 3, pilot, timeout=15)
+        await wait_for(lambda: len(grid.row_keys) >= 3, pilot, timeout=30)
 
         # Prices, the best of each side marked, margin and age columns.
         assert screen.market == "ML" and side_keys(grid) == ["home", "draw", "away"]
@@ -128,7 +128,7 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
                         return True
             return False
 
-        await wait_for(a_price_flashes, pilot, timeout=20)
+        await wait_for(a_price_flashes, pilot, timeout=30)
         row, side = flashing[0]
         arrow = grid.cell(row, side).text[:1]
         assert ("up" if arrow == "▲" else "down") in grid.cell(row, side).roles
@@ -224,5 +224,5 @@ async def test_an_event_no_selected_bookmaker_quotes_says_no_coverage(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_event(app, pilot, uncovered["id"])
         notice = screen.query_one("#no-coverage")
-        await wait_for(lambda: "No coverage" in str(notice.render()), pilot, timeout=15)
+        await wait_for(lambda: "No coverage" in str(notice.render()), pilot, timeout=30)
         assert notice.display and not screen.query_one(PriceGrid).display
