@@ -22,7 +22,8 @@ async def set_input(pilot: object, modal: StakeTicketModal, widget: str, text: s
 
 
 async def test_stake_ticket_numbers_refusals_copy_and_cancel(fast_service: Service) -> None:
-    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    # The service's arbitrages are enough for the ticket: no feed, so the test stays light.
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage", with_feed=False)
     async with app.run_test(size=(120, 40)) as pilot:
         board = app.screen
         assert isinstance(board, ArbitrageScreen)

@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import DataTable, Input, Label, Static
 
 from oddstui.api.errors import OddsApiError
@@ -47,6 +48,8 @@ REFRESH = 15.0
 LOW_BUDGET_SHARE = 0.2
 #: Below this many requests left, stop fetching (the feed's own detection goes on).
 RESERVE = 50
+#: Seconds of quiet typing before a new filter redraws the board.
+FILTER_PAUSE = 0.25
 #: Leg ages under a minute are shown in steps of this many seconds.
 AGE_STEP = 5
 #: Seconds between two sorts by profit while prices move.
@@ -85,6 +88,8 @@ class ArbitrageScreen(BoardScreen):
     """
 
     heading = "Arbitrage"
+    #: The table has the keys, not the first filter input.
+    AUTO_FOCUS = "PatchTable"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "edit_filters", "Filters", id="arb-filters"),
         Binding("u", "refresh_service", "Update", id="arb-refresh"),
@@ -108,6 +113,7 @@ class ArbitrageScreen(BoardScreen):
         self._fetching = False
         self._sorted_at = -RESORT_EVERY
         self._summary = Text()
+        self._refilter: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="arb-filters", classes="filters"):
@@ -376,8 +382,15 @@ class ArbitrageScreen(BoardScreen):
         else:
             self.filter_error = ""
             event.input.remove_class("-invalid")
-            self._render_rows(set(), full=False, refilter=True)
+            # Redraw once typing pauses, not on every key of "football".
+            if self._refilter is not None:
+                self._refilter.stop()
+            self._refilter = self.set_timer(FILTER_PAUSE, self._apply_filter)
         self._show_filter_error()
+
+    def _apply_filter(self) -> None:
+        self._refilter = None
+        self._render_rows(set(), full=False, refilter=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id and event.input.id.startswith("filter-"):

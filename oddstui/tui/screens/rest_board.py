@@ -36,6 +36,8 @@ class RestBoardScreen(BoardScreen):
         Binding("escape", "leave_filters", "Back", show=False, id="board-leave-filters"),
     ]
 
+    #: The table has the keys, not the first filter input.
+    AUTO_FOCUS = "PatchTable"
     #: (key, label, fixed width) of the table's columns.
     COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = []
     #: (name, label, placeholder) of the inline filter inputs.
