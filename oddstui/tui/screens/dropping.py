@@ -18,7 +18,7 @@ from oddstui.tui.screens.rest_board import RestBoardScreen
 from oddstui.tui.text import clean, plain
 from oddstui.tui.widgets.patch_table import PatchTable
 
-#: Items per page (the service allows up to 200).
+#: Items per page unless the trader types another (the service allows up to 200).
 PAGE_SIZE = 50
 #: The market names /dropping-odds accepts (the seed's list), matched case-insensitively.
 MARKETS = (
@@ -73,6 +73,7 @@ class DroppingOddsScreen(RestBoardScreen):
         ("markets", "markets", "all"),
         ("sport", "sport", "all"),
         ("leagues", "leagues", "all"),
+        ("limit", "per page", "50"),
     )
 
     def __init__(self) -> None:
@@ -84,6 +85,7 @@ class DroppingOddsScreen(RestBoardScreen):
         self.sport: str | None = None
         self.leagues: tuple[str, ...] = ()
         self.page = 1
+        self.limit = PAGE_SIZE
         #: The current page's items, in the service's order.
         self.items: list[DroppingOdds] = []
 
@@ -96,7 +98,7 @@ class DroppingOddsScreen(RestBoardScreen):
         """The keyword arguments of `ApiClient.dropping_odds` for the current filters."""
         params: dict[str, object] = {
             "time_window": self.window,
-            "limit": PAGE_SIZE,
+            "limit": self.limit,
             "page": self.page,
             "include_event_details": True,
         }
@@ -217,6 +219,11 @@ class DroppingOddsScreen(RestBoardScreen):
             return self._set(submitted, sport=slug)
         if name == "leagues":
             return self._set(submitted, leagues=tuple(sorted(parse_names(value, "leagues"))))
+        if name == "limit":
+            limit = parse_number(value, "items per page", minimum=1, maximum=200)
+            if limit is not None and limit != int(limit):
+                raise ValueError("items per page must be a whole number")
+            return self._set(submitted, limit=PAGE_SIZE if limit is None else int(limit))
         raise KeyError(name)
 
     def _set(self, submitted: bool, **values: object) -> bool:
@@ -238,7 +245,7 @@ class DroppingOddsScreen(RestBoardScreen):
         if step < 0 and self.page == 1:
             self.notify("This is the first page.", timeout=2)
             return
-        if step > 0 and len(self.items) < PAGE_SIZE:
+        if step > 0 and len(self.items) < self.limit:
             self.notify("This is the last page.", timeout=2)
             return
         self.page += step
