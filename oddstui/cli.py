@@ -175,10 +175,17 @@ def run_desk(args: argparse.Namespace) -> int:
     """The desk against the configured service, or against the built-in one when there is no key."""
     from oddstui.api.errors import RequestRejected
     from oddstui.api.rest import check_base_url
-    from oddstui.config import KEY_ENV, PUBLIC_BASE_URL, config_path, load_settings, resolve_api_key
+    from oddstui.config import (
+        KEY_ENV,
+        PUBLIC_BASE_URL,
+        config_path,
+        load_settings_recovering,
+        resolve_api_key,
+    )
     from oddstui.tui.launch import run_tui
 
-    settings = load_settings()
+    settings, warning = load_settings_recovering()
+    warnings = [warning] if warning else []
     key = None if args.demo else resolve_api_key(settings)
     base = None if args.demo else args.base_url or settings.base_url
     if base is None and key is None:
@@ -191,7 +198,7 @@ def run_desk(args: argparse.Namespace) -> int:
             sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
             return 1
         try:
-            return run_tui(service.base_url, service.api_key, settings)
+            return run_tui(service.base_url, service.api_key, settings, startup_warnings=warnings)
         finally:
             service.stop()
     try:
@@ -200,4 +207,4 @@ def run_desk(args: argparse.Namespace) -> int:
         raise UsageError(f"--base-url: {error}") from None
     if key is None:
         raise UsageError(f"no API key for {base}: set {KEY_ENV} or api_key in {config_path()}")
-    return run_tui(base, key, settings)
+    return run_tui(base, key, settings, startup_warnings=warnings)

@@ -27,6 +27,10 @@ class ConfigError(Exception):
     """A config or data file that cannot be used; one line naming the file and the problem."""
 
 
+class ConfigCorrupt(ConfigError):
+    """The file is not TOML at all: it can be set aside without losing a setting we understood."""
+
+
 def config_dir() -> Path:
     home = os.environ.get(HOME_ENV)
     return Path(home) if home else Path(platformdirs.user_config_dir(APP_NAME))
@@ -98,7 +102,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML ({error})") from None
+        raise ConfigCorrupt(f"{path}: not valid TOML ({error})") from None
     except OSError as error:
         raise ConfigError(f"{path}: cannot be read ({error.strerror})") from None
 
@@ -154,14 +158,15 @@ def resolve_api_key(settings: Settings) -> str | None:
 
 
 def load_settings_recovering(path: Path | None = None) -> tuple[Settings, str | None]:
-    """Settings for the TUI: a corrupt file is moved to `.bak` and defaults are used.
+    """Settings for the TUI: a file that is not TOML is moved to `.bak` and defaults are used.
 
-    Returns the settings and, when the file was set aside, one line saying so.
+    Returns the settings and, when the file was set aside, one line saying so. A readable file
+    with a bad value still raises ConfigError: the user fixes that one line, nothing is lost.
     """
     path = path or config_path()
     try:
         return load_settings(path), None
-    except ConfigError as error:
+    except ConfigCorrupt as error:
         return Settings(), _set_aside(path, error)
 
 

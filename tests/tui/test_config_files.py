@@ -51,11 +51,19 @@ def test_corrupt_watchlist_is_kept_as_bak(home: Path, content: str) -> None:
 
 def test_corrupt_config_is_kept_as_bak(home: Path) -> None:
     path = config.config_path()
-    path.write_text("odds_format = 'roman'")
+    path.write_text("odds_format = 'decimal\n[[")
     settings, warning = config.load_settings_recovering()
     assert settings.odds_format == "decimal"
-    assert warning is not None and "odds_format" in warning and "\n" not in warning
+    assert warning is not None and "not valid TOML" in warning and "\n" not in warning
     assert (home / "config.toml.bak").exists()
+
+
+def test_bad_config_value_is_named_and_the_file_kept(home: Path) -> None:
+    path = config.config_path()
+    path.write_text("odds_format = 'roman'")
+    with pytest.raises(config.ConfigError, match="'odds_format' must be one of"):
+        config.load_settings_recovering()
+    assert path.exists() and not (home / "config.toml.bak").exists()
 
 
 def test_good_config_gives_no_warning(home: Path) -> None:
