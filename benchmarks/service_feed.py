@@ -18,7 +18,7 @@ own CPU per delivered message: a deterministic world (fake clock, 50 ms steps) w
 1 or 10 connections whose socket is a null sink, minus the same world stepped without the hub.
 
     python benchmarks/service_feed.py [--seconds 10] [--updates-per-second 3000] [--clients 10]
-        [--markets ML,Spread,Totals] [--no-compression]
+        [--markets ML,Spread,Totals] [--no-compression] [--priority N]
 """
 
 from __future__ import annotations
@@ -278,6 +278,11 @@ async def main(args: argparse.Namespace) -> None:
     try:
         books = select_everything(base)
         server = psutil.Process(process.pid)
+        if args.priority:
+            # On a machine shared with other work, the figures otherwise measure the CPU share
+            # the scheduler grants (needs the right to raise priority, e.g. root).
+            server.nice(-args.priority)
+            psutil.Process().nice(-args.priority)
         await asyncio.sleep(args.warmup)
         print(
             f"oddstui serve --speed 1 --updates-per-second {args.updates_per_second:g}; "
@@ -300,4 +305,7 @@ if __name__ == "__main__":
     parser.add_argument("--markets", default="ML,Spread,Totals")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--no-compression", action="store_true")
+    parser.add_argument(
+        "--priority", type=int, default=0, help="raise service and client priority by N (nice -N)"
+    )
     asyncio.run(main(parser.parse_args()))

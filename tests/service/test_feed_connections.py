@@ -95,4 +95,6 @@ async def test_sigterm_closes_every_connection_with_1001(
     closes = await asyncio.gather(odds.closed(), scores.closed())
     assert [code for code, _ in closes] == [1001, 1001]
     assert await asyncio.to_thread(ending.process.wait, 15) == 0
-    assert "Traceback" not in ending.stderr()
+    log = ending.stderr()
+    assert "Traceback" not in log
+    assert ending.keys.paid not in log and ending.keys.default not in log
