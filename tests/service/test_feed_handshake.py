@@ -133,3 +133,11 @@ async def test_score_and_status_messages_carry_no_seq_and_no_bookie(service: Ser
     scores = [m for m in messages if m["type"] == "score"]
     assert all("status" not in m for m in scores)
     assert messages[-1]["status"] in ("pending", "live", "settled", "cancelled")
+
+
+async def test_refusals_leave_the_service_log_clean(service: Service) -> None:
+    for key in ("no-such-key", service.keys.nofeed, service.key):
+        await denied(service, key, status="finished", markets="ML")
+    log = service.stderr()
+    assert "ASGI callable" not in log and "Traceback" not in log
+    assert service.key not in log
