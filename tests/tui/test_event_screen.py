@@ -53,8 +53,19 @@ def get(service: Service, path: str, key: str = WIDE, **params: Any) -> Any:
 
 
 def busiest_live(service: Service) -> dict[str, Any]:
+    """The live football event with the most bookmakers quoting ML, Spread and Totals."""
     live = [e for e in get(service, "/events/live") if e["sport"]["slug"] == "football"]
-    return max(live, key=lambda event: event.get("bookmakerCount") or 0)
+    books = ",".join(get(service, "/bookmakers/selected")["bookmakers"])
+    for event in sorted(live, key=lambda e: -(e.get("bookmakerCount") or 0))[:8]:
+        record = get(service, "/odds", eventId=event["id"], bookmakers=books)
+        full = [
+            name
+            for name, markets in (record.get("bookmakers") or {}).items()
+            if {"ML", "Spread", "Totals"} <= {m["name"] for m in markets if m.get("odds")}
+        ]
+        if len(full) >= 3:
+            return event
+    raise AssertionError("no live football event with ML, Spread and Totals at 3 bookmakers")
 
 
 def app_for(service: Service, home: Path, key: str = WIDE, **settings: Any) -> Any:
