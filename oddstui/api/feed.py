@@ -51,13 +51,13 @@ from oddstui.api.errors import (
 from oddstui.api.feed_state import FeedCounters, FeedState, FeedStatus
 from oddstui.api.feed_url import FeedFilters, feed_url
 from oddstui.api.messages import (
-    FrameParser,
     Message,
     OddsMessage,
     ResyncRequired,
     ScoreMessage,
     StatusMessage,
     Welcome,
+    parse_frame,
 )
 from oddstui.api.models import OddsRecord
 from oddstui.api.redact import plain, redact
@@ -185,7 +185,6 @@ class FeedClient:
         self._backoff = Backoff(self._timings.backoff_base, self._timings.backoff_cap, self._rng)
 
         self.counters = FeedCounters()
-        self._parser = FrameParser()
         self._state = FeedState.OFFLINE
         self._detail = "not started"
         self._cursor: int | None = last_seq
@@ -499,7 +498,7 @@ class FeedClient:
         self._last_frame = now
         counters = self.counters
         counters.frames += 1
-        messages, malformed = self._parser.parse(frame, now)
+        messages, malformed = parse_frame(frame, now)
         if malformed:
             self._malformed(malformed)
         applied_before = counters.messages

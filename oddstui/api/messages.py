@@ -141,16 +141,7 @@ def _fast_line(entry: Any, market: str) -> Line:
     return Line(hdp, label, prices, maximum)
 
 
-# The lines last parsed per (event, bookmaker) and market name, with the raw entries they came
-# from. The built-in service resends a bookmaker's whole market list when one market moves, so
-# most markets of a message equal what came last time: comparing the decoded entries (C speed)
-# and reusing the parsed lines saves most of the parsing.
-LineMemo = dict[tuple[int, str], dict[str, tuple[list[Any], tuple[Line, ...]]]]
-
-
-def _markets(
-    value: Any, memo: dict[str, tuple[list[Any], tuple[Line, ...]]] | None = None
-) -> tuple[MarketQuote, ...]:
+def _markets(value: Any) -> tuple[MarketQuote, ...]:
     if value is None:
         return ()
     if type(value) is not list:
@@ -168,18 +159,11 @@ def _markets(
         elif type(entries) is not list:
             raise MalformedRecord(f"{name}.odds is not a list")
         updated = market.get("updatedAt")
-        remembered = None if memo is None else memo.get(name)
-        if remembered is not None and remembered[0] == entries:
-            lines = remembered[1]
-        else:
-            lines = tuple([_fast_line(entry, name) for entry in entries])
-            if memo is not None and type(entries) is list:
-                memo[name] = (entries, lines)
         out.append(
             MarketQuote(
                 name,
                 None if updated is None or updated == "" else parse_time(updated, "updatedAt"),
-                lines,
+                tuple([_fast_line(entry, name) for entry in entries]),
             )
         )
     return tuple(out)
@@ -199,7 +183,7 @@ def _event_id(raw: dict[str, Any]) -> int:
     return _int(value, "id")
 
 
-def _odds(raw: dict[str, Any], received: float, memo: LineMemo | None = None) -> OddsMessage:
+def _odds(raw: dict[str, Any], received: float) -> OddsMessage:
     seq = raw.get("seq")
     if seq is None:
         raise MalformedRecord("odds message has no seq")
@@ -208,18 +192,7 @@ def _odds(raw: dict[str, Any], received: float, memo: LineMemo | None = None) ->
         raise MalformedRecord("odds message has no bookie")
     kind = raw["type"]
     event_id = _event_id(raw)
-    if kind == "created" or kind == "updated":
-        if memo is None:
-            markets = _markets(raw.get("markets"))
-        else:
-            pair = memo.get((event_id, bookie))
-            if pair is None:
-                pair = memo[(event_id, bookie)] = {}
-            markets = _markets(raw.get("markets"), pair)
-    else:
-        markets = ()
-        if memo is not None:
-            memo.pop((event_id, bookie), None)
+    markets = _markets(raw.get("markets")) if kind == "created" or kind == "updated" else ()
     return OddsMessage(
         kind,
         seq if type(seq) is int else _int(seq, "seq"),
@@ -305,14 +278,6 @@ def parse_frame(frame: str | bytes, received: float = 0.0) -> tuple[list[Message
     Empty lines are ignored. A line is malformed when it is not a JSON object, its `type` is
     unknown, or it does not fit the models (MalformedRecord is a ValueError).
     """
-    return _parse(frame, received, _PARSERS)
-
-
-def _parse(
-    frame: str | bytes,
-    received: float,
-    parsers: dict[Any, Callable[[dict[str, Any], float], Message]],
-) -> tuple[list[Message], int]:
     if isinstance(frame, bytes | bytearray | memoryview):
         try:
             frame = bytes(frame).decode("utf-8")
@@ -321,6 +286,7 @@ def _parse(
     messages: list[Message] = []
     malformed = 0
     loads = _loads
+    parsers = _PARSERS
     for line in frame.split("\n"):
         if not line or line.isspace():
             continue
@@ -334,30 +300,3 @@ def _parse(
         except _BAD_LINE:
             malformed += 1
     return messages, malformed
-
-
-class FrameParser:
-    """`parse_frame` with a memory of the lines last parsed per (event, bookmaker, market).
-
-    Results are identical to `parse_frame`; markets whose entries did not change since the
-    previous message for the same pair reuse the parsed lines. One parser per connection; it
-    forgets everything past `max_pairs` pairs (a bound, not a cache policy worth more).
-    """
-
-    def __init__(self, max_pairs: int = 100_000) -> None:
-        self._memo: LineMemo = {}
-        self._max_pairs = max_pairs
-        self._parsers: dict[Any, Callable[[dict[str, Any], float], Message]] = dict(_PARSERS)
-        for kind in ODDS_KINDS:
-            self._parsers[kind] = self._odds
-
-    def _odds(self, raw: dict[str, Any], received: float) -> OddsMessage:
-        if len(self._memo) >= self._max_pairs:
-            self._memo.clear()
-        return _odds(raw, received, self._memo)
-
-    def clear(self) -> None:
-        self._memo.clear()
-
-    def parse(self, frame: str | bytes, received: float = 0.0) -> tuple[list[Message], int]:
-        return _parse(frame, received, self._parsers)

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from oddstui.api.errors import MalformedRecord
 from oddstui.api.messages import (
-    FrameParser,
     OddsMessage,
     ResyncRequired,
     ScoreMessage,
@@ -238,23 +237,3 @@ def test_parse_frame_never_raises(lines: list[Any]) -> None:
     text = "\n".join(x if isinstance(x, str) else x.decode("latin-1") for x in lines)
     messages, malformed = parse_frame(text)
     assert malformed >= 0 and len(messages) + malformed <= len(text.split("\n"))
-
-
-def test_frame_parser_with_memory_gives_the_same_messages_as_parse_frame() -> None:
-    from tests.api.scripted_server import ScriptedWorld
-
-    world = ScriptedWorld(event_ids=(1, 2))
-    parser = FrameParser()
-    frames = []
-    for round_ in range(30):
-        batch = [world.update() for _ in range(3)]
-        if round_ % 7 == 3:  # a pair removed and then re-created must not reuse stale lines
-            batch.append({"type": "deleted", "seq": world.seq + 1, "id": 1, "bookie": "Bet365"})
-            world.seq += 1
-        if round_ % 5 == 0:  # resend the very same markets: the memo path
-            batch.append(dict(batch[0], seq=world.seq + 1))
-            world.seq += 1
-        frames.append("\n".join(json.dumps(m) for m in batch))
-    for frame in frames:
-        assert parser.parse(frame, 1.0) == parse_frame(frame, 1.0)
-    assert parser.parse("garbage\n{}", 1.0) == ([], 2)
