@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
 from oddstui.api.feed import FeedClient, FeedTimings
+from oddstui.api.feed_state import FeedState, FeedStatus
 from oddstui.api.messages import Message, OddsMessage
 from oddstui.api.models import OddsRecord
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.views import OddsView, book_view, record_view, view_differences
+from tests.api.feed_service import FEED_KEY, FeedService
 
 FAST = FeedTimings(
     backoff_base=0.05,
@@ -186,3 +189,63 @@ async def running(client: FeedClient) -> AsyncIterator[asyncio.Task[None]]:
         client.stop()
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(task, timeout=5.0)
+
+
+@contextlib.asynccontextmanager
+async def rest(
+    service: FeedService, key: str = FEED_KEY, **kwargs: Any
+) -> AsyncIterator[ApiClient]:
+    async with ApiClient(service.base_url, key, **kwargs) as api:
+        yield api
+
+
+async def busy_events(api: ApiClient, count: int = 10) -> list[int]:
+    """Live events first (their prices move most), then the next ones to start."""
+    live = [event.id for event in await api.live_events()]
+    upcoming = [event.id for event in await api.events("football", status="pending")]
+    return list(dict.fromkeys([*live, *upcoming]))[:count]
+
+
+async def selected(api: ApiClient) -> list[str]:
+    return list((await api.selected_bookmakers()).bookmakers)
+
+
+class Watcher:
+    """Collects every state the client passes through."""
+
+    def __init__(self) -> None:
+        self.states: list[FeedState] = []
+        self.details: list[str] = []
+
+    def __call__(self, status: FeedStatus) -> None:
+        self.states.append(status.state)
+        self.details.append(status.detail)
+
+
+def feed_client(
+    base_url: str,
+    key: str,
+    book: RecordingBook,
+    api: Any,
+    ids: Iterable[int],
+    watcher: Watcher | None = None,
+    **kwargs: Any,
+) -> FeedClient:
+    kwargs.setdefault("timings", timings())
+    return FeedClient(
+        base_url,
+        key,
+        book,
+        api,
+        track=ids,
+        rng=random.Random(3),
+        on_state_change=watcher,
+        **kwargs,
+    )
+
+
+async def streaming(client: FeedClient, messages: int = 20) -> None:
+    """Wait until the client is live and has applied some more messages."""
+    await wait_until(lambda: client.state is FeedState.LIVE, what="live")
+    start = client.counters.messages
+    await wait_until(lambda: client.counters.messages >= start + messages, what="traffic")

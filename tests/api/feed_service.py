@@ -9,8 +9,11 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import pytest
 
 READY = re.compile(r"serving (http://\S+/v3)")
 FEED_KEY = "k-feed-9d2c61e0a7"
@@ -108,3 +111,22 @@ class FeedService:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+# ~180 odds messages a second reach a client: a busy stream that a loaded 2-core box sustains.
+SERVICE_FLAGS = ("--seed", "5", "--speed", "30", "--updates-per-second", "300")
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FeedService]:
+    """One service for the tests that leave it as they found it (one xdist worker each)."""
+    with FeedService(tmp_path_factory.mktemp("feed"), *SERVICE_FLAGS) as running_service:
+        yield running_service
+
+
+@pytest.fixture(scope="module")
+def short_window(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FeedService]:
+    """A service with a one-second replay window, for resync_required and the restart."""
+    folder = tmp_path_factory.mktemp("feed-short")
+    with FeedService(folder, *SERVICE_FLAGS, "--replay-window", "1") as running_service:
+        yield running_service
