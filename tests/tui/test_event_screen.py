@@ -81,7 +81,9 @@ async def open_event(app: Any, pilot: Any, event_id: int) -> EventScreen:
     await pilot.pause(0.2)
     app.open_event(event_id)
     await wait_for(
-        lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(Scoreboard)), pilot
+        lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(Scoreboard)),
+        pilot,
+        timeout=30,
     )
     await pilot.pause(0.1)
     screen: EventScreen = app.screen
@@ -200,6 +202,7 @@ async def test_crests_or_no_crest_and_literal_names(busy: tuple[Service, str], h
         await wait_for(
             lambda: not crest_home.has_class("-loading") and not crest_away.has_class("-loading"),
             pilot,
+            timeout=30,
         )
         assert crest_home.has_class("-missing") and not crest_home.has_image
         shown = str(crest_home.render())
@@ -215,7 +218,7 @@ async def test_crests_or_no_crest_and_literal_names(busy: tuple[Service, str], h
         await pilot.press("escape")
         screen = await open_event(app, pilot, hostile["id"])
         board = screen.query_one(Scoreboard)
-        await wait_for(lambda: hostile["home"] in board.shown, pilot)
+        await wait_for(lambda: hostile["home"] in board.shown, pilot, timeout=30)
         assert hostile["away"] in board.shown
 
 
