@@ -34,6 +34,7 @@ from oddstui.service.world.model import LIVE, PENDING, Event, iso
 TOTAL_STAKE = 100.0
 MAX_BOOK_SETS = 16  # book sets kept, least recently used dropped first
 IDLE = 300.0  # real seconds after which a book set nobody asks for is forgotten
+SWEEP_EVERY = 1.0  # real seconds between background sweeps for unannounced quote changes
 BACK_SIDES = frozenset({"home", "draw", "away", "over", "under", "yes", "no", "odd", "even"})
 _SIDE_ORDER = {"home": 0, "draw": 1, "away": 2, "over": 3, "under": 4, "yes": 5, "no": 6}
 
@@ -43,11 +44,12 @@ Best = tuple[float, str]  # (price, bookmaker)
 
 @dataclass(slots=True)
 class ArbItem:
-    profit: float
-    id: str
-    legs: tuple[tuple[str, Best], ...]  # what it was built from
-    plain: bytes  # JSON without event details
-    detailed: bytes  # JSON with them
+    profit: float  # percent
+    event_id: int
+    key: Key
+    legs: tuple[tuple[str, Best], ...]  # (side, (price, bookmaker)) in side order
+    plain: bytes | None = None  # JSON without event details, once encoded
+    detailed: bytes | None = None  # JSON with them
 
 
 @dataclass(slots=True)
@@ -58,6 +60,7 @@ class _EventState:
     arbs: dict[Key, ArbItem] = field(default_factory=dict)
     # bookie -> market name -> its lines list when last applied (the world replaces it on change)
     stamps: dict[str, dict[str, Any]] = field(default_factory=dict)
+    paused: set[str] = field(default_factory=set)  # books suspended when last applied
 
 
 @dataclass(slots=True)
@@ -96,6 +99,7 @@ class ArbitrageIndex:
         self.world = world
         self.draws = draws
         self._sets: OrderedDict[frozenset[str], _BookSet] = OrderedDict()
+        self._swept = 0.0
 
     # -- world listener calls (inside the world's step: cheap bookkeeping only)
     def on_entries(self, entries: Iterable[Any]) -> None:
@@ -118,20 +122,40 @@ class ArbitrageIndex:
         """The best `limit` arbitrage items across `books`, as a JSON array."""
         book_set = self._book_set(frozenset(books))
         chosen = [item for state in book_set.events.values() for item in state.arbs.values()]
-        chosen.sort(key=lambda item: (-item.profit, item.id))
-        parts = [item.detailed if details else item.plain for item in chosen[:limit]]
+        chosen.sort(key=lambda item: (-item.profit, item.event_id))
+        parts: list[bytes] = []
+        for item in chosen:
+            if len(parts) >= limit:
+                break
+            if item.plain is None and not self._encode_item(item):
+                continue
+            parts.append((item.detailed if details else item.plain) or b"")
         return b"[" + b",".join(parts) + b"]"
 
     def drain(self, budget: float) -> None:
-        """Apply pending changes for up to `budget` seconds (a background task calls this so
-        that requests find little left to do); forget book sets nobody asked for lately."""
+        """Background upkeep: apply pending changes for up to `budget` seconds, so requests
+        find little left to do; every `SWEEP_EVERY` seconds also look for unannounced quote
+        changes; forget book sets nobody asked for lately."""
         deadline = time.perf_counter() + budget
         now = time.monotonic()
+        sweep = now - self._swept > SWEEP_EVERY
+        if sweep:
+            self._swept = now
         for books, book_set in list(self._sets.items()):
             if now - book_set.used > IDLE:
                 del self._sets[books]
-            elif book_set.built and not self._apply_pending(book_set, deadline):
-                return
+            elif book_set.built:
+                if sweep:
+                    self.sweep(book_set)
+                if not self._apply_pending(book_set, deadline):
+                    return
+
+    def sweep_all(self) -> None:
+        """Sweep every book set now (tests; the background upkeep does it periodically)."""
+        for book_set in self._sets.values():
+            if book_set.built:
+                self._apply_pending(book_set, None)
+                self.sweep(book_set)
 
     def _book_set(self, books: frozenset[str]) -> _BookSet:
         book_set = self._sets.get(books)
@@ -145,13 +169,48 @@ class ArbitrageIndex:
         if not book_set.built:
             book_set.built = True
             book_set.pending.clear()
-            for event in self.world.quoted_events():
-                for bookie in event.quotes:
-                    if bookie in books:
-                        self._apply(book_set, event, bookie)
+            self.sweep(book_set)
         else:
             self._apply_pending(book_set, None)
+            self._follow_events(book_set)
         return book_set
+
+    def _follow_events(self, book_set: _BookSet) -> None:
+        """Events whose quotes opened or closed without journal entries (the world opens
+        quotes lazily and puts far-off ones away cold)."""
+        quoted = {event.id: event for event in self.world.quoted_events()}
+        for event_id in [i for i in book_set.events if i not in quoted]:
+            del book_set.events[event_id]
+        for event_id, event in quoted.items():
+            if event_id not in book_set.events:
+                for bookie in event.quotes:
+                    if bookie in book_set.books:
+                        self._apply(book_set, event, bookie)
+
+    def sweep(self, book_set: _BookSet) -> None:
+        """Catch every change the journal did not announce: quotes opened, replaced, emptied or
+        suspended without an entry. An identity check per (event, bookie, market)."""
+        self._follow_events(book_set)
+        books = book_set.books
+        suspended = getattr(self.world, "_suspended", ())
+        events = self.world.events
+        for event_id, state in list(book_set.events.items()):
+            event = events[event_id]
+            for bookie, markets in event.quotes.items():
+                if bookie not in books:
+                    continue
+                stamps = state.stamps.get(bookie)
+                paused = bool(suspended) and (event_id, bookie) in suspended
+                if stamps is None or paused != (bookie in state.paused):
+                    self._apply(book_set, event, bookie)
+                elif not paused and (
+                    len(stamps) != len(markets)
+                    or any(stamps.get(name) is not m.lines for name, m in markets.items())
+                ):
+                    self._apply(book_set, event, bookie)
+            for bookie in [b for b in state.stamps if b not in event.quotes]:
+                self._apply(book_set, event, bookie)
+                del state.stamps[bookie]
 
     def _apply_pending(self, book_set: _BookSet, deadline: float | None) -> bool:
         """Apply the set's pending changes; False when the deadline cut it short."""
@@ -180,6 +239,10 @@ class ArbitrageIndex:
         if state is None:
             state = book_set.events[event.id] = _EventState()
         suspended = (event.id, bookie) in getattr(self.world, "_suspended", ())
+        if suspended:
+            state.paused.add(bookie)
+        else:
+            state.paused.discard(bookie)
         markets = {} if suspended else event.quotes.get(bookie, {})
         held = state.held.setdefault(bookie, {})
         stamps = state.stamps.setdefault(bookie, {})
@@ -232,18 +295,22 @@ class ArbitrageIndex:
     ) -> None:
         """Find the best price for one side of one line across the set's books again."""
         name, hdp, label = key
+        books = book_set.books
         suspended = getattr(self.world, "_suspended", ())
+        event_id = event.id
         best: Best | None = None
         for bookie, markets in event.quotes.items():
-            if bookie not in book_set.books or (event.id, bookie) in suspended:
+            if bookie not in books:
                 continue
             market = markets.get(name)
-            if market is None:
+            if market is None or (suspended and (event_id, bookie) in suspended):
                 continue
             for line in market.lines:
                 if line.hdp == hdp and line.label == label:
                     price = line.prices.get(side)
-                    if price is not None and _beats(price, bookie, best):
+                    if price is not None and (
+                        best is None or price > best[0] or (price == best[0] and bookie < best[1])
+                    ):
                         best = (price, bookie)
                     break
         slot = state.best[key]
@@ -269,36 +336,34 @@ class ArbitrageIndex:
         existing = state.arbs.get(key)
         if existing is not None and existing.legs == legs:
             return
-        item = self._item(event, key, dict(legs))
-        if item is None:
+        arb = find_arbitrage(dict(legs))
+        if arb is None:
             state.arbs.pop(key, None)
-        else:
-            state.arbs[key] = item
+        else:  # encoded later, only if it makes it into an answer
+            state.arbs[key] = ArbItem(arb.profit_pct, event.id, key, legs)
 
-    def _item(
-        self,
-        event: Event,
-        key: tuple[str, float | None, str | None],
-        best: dict[str, tuple[float, str]],
-    ) -> ArbItem | None:
+    def _encode_item(self, item: ArbItem) -> bool:
+        """Fill the item's JSON; False when it cannot be shown (event gone, rounding)."""
         world = self.world
-        market_name, hdp, label = key
+        event = world.events.get(item.event_id)
+        if event is None:
+            return False
+        market_name, hdp, label = item.key
         # Prices as the books show them (their own precision), so the legs add up as displayed.
-        shown: dict[str, tuple[float, str]] = {}
         texts: dict[str, str] = {}
-        for side, (price, bookie) in best.items():
-            precision = world.bookmakers[bookie].precision
-            texts[side] = f"{price:.{precision}f}"
+        shown: dict[str, tuple[float, str]] = {}
+        for side, (price, bookie) in item.legs:
+            texts[side] = f"{price:.{world.bookmakers[bookie].precision}f}"
             shown[side] = (float(texts[side]), bookie)
         arb = find_arbitrage(shown)
         if arb is None:
-            return None
+            return False
         stakes = arb.stakes(TOTAL_STAKE)
         payout = arb.potential_return(TOTAL_STAKE)
         updated = 0.0
         legs, optimal = [], []
         for leg, stake in zip(arb.legs, stakes, strict=True):
-            quoted = event.quotes[leg.bookmaker].get(market_name)
+            quoted = event.quotes.get(leg.bookmaker, {}).get(market_name)
             if quoted is not None:
                 updated = max(updated, quoted.updated_at)
             href = event_url(world, event, leg.bookmaker)
@@ -341,10 +406,10 @@ class ArbitrageIndex:
             "legs": legs,
             "optimalStakes": optimal,
         }
-        plain = _encode(body)
+        item.plain = _encode(body)
         body["event"] = summary_strings(event)
-        legs_key = tuple((side, best[side]) for side in best)
-        return ArbItem(arb.profit_pct, body["id"], legs_key, plain, _encode(body))
+        item.detailed = _encode(body)
+        return True
 
 
 def _encode(body: dict[str, Any]) -> bytes:
