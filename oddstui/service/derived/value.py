@@ -41,6 +41,7 @@ class ValueItem:
 class _PerBookie:
     by_event: dict[int, list[ValueItem]] = field(default_factory=dict)
     dirty: set[int] = field(default_factory=set)
+    known: set[int] = field(default_factory=set)  # quoted events looked at
     scanned: bool = False
 
 
@@ -89,17 +90,19 @@ class ValueIndex:
         else:
             self._cache.move_to_end(bookie)
         events = self.world.events
-        if not cached.scanned:
-            cached.scanned = True
-            cached.dirty.clear()
-            todo: Iterable[int] = [
-                e.id for e in events.values() if e.status in (PENDING, LIVE) and bookie in e.quotes
-            ]
-        else:
-            todo, cached.dirty = cached.dirty, set()
+        # Every quoted event the bookie quotes: changed ones again, and ones whose quotes
+        # opened without a journal entry (the world opens quotes lazily).
+        quoted = {e.id for e in self.world.quoted_events() if bookie in e.quotes}
+        todo = quoted - cached.known if cached.scanned else quoted
+        if cached.scanned:
+            todo |= cached.dirty & quoted
+        cached.scanned = True
+        cached.dirty = set()
+        for event_id in cached.known - quoted:
+            cached.by_event.pop(event_id, None)
+        cached.known = quoted
         for event_id in todo:
-            event = events.get(event_id)
-            found = self._event_items(event, bookie) if event is not None else []
+            found = self._event_items(events[event_id], bookie)
             if found:
                 cached.by_event[event_id] = found
             else:
