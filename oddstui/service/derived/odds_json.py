@@ -13,7 +13,7 @@ from typing import Any
 
 from oddstui.service.world.model import Event
 
-MAX_CACHED = 50_000
+MAX_CACHED = 4096  # (event, bookmaker) encodings kept; cleared when full
 
 
 def dumps(data: Any) -> bytes:
