@@ -43,10 +43,13 @@ def create_app(svc: ServiceContext) -> Starlette:
     ]
     if svc.feed is not None:
         routes.extend(_under_base(feed_route) for feed_route in svc.feed.routes())
-    return Starlette(
+    app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )
+    # `/v3/sports/` is not a path of the interface: 404 {error}, not a redirect.
+    app.router.redirect_slashes = False
+    return app
 
 
 def _under_base(route: Any) -> BaseRoute:

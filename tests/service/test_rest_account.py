@@ -105,3 +105,11 @@ def test_put_selection(http: httpx.Client, service: Service) -> None:
     error(http.put(url, params={"apiKey": key}), 400, "bookmakers", "required")
     error(http.put(url, params={"bookmakers": "Bet365"}), 401)
     error(http.get(url, params={"apiKey": key}), 405)
+
+
+def test_unknown_paths_and_methods_answer_json(http: httpx.Client, service: Service) -> None:
+    for path in ("/nope", "/sports/", "/events/1/odds", "/v3/sports"):
+        error(http.get(path, params={"apiKey": service.key}), 404, "not found")
+    error(httpx.get(service.base_url.removesuffix("/v3") + "/", timeout=10), 404)
+    error(http.post("/sports"), 405, "POST")
+    error(http.delete("/events/1", params={"apiKey": service.key}), 405)
