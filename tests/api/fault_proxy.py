@@ -74,6 +74,7 @@ class Link:
     client: asyncio.StreamWriter
     upstream: asyncio.StreamWriter
     is_feed: bool = False
+    request_line: str = ""
     silent: bool = False
     cut: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -125,6 +126,10 @@ class FaultProxy:
         for link in self._live_feed_links():
             link.silent = True
 
+    def feed_requests(self) -> list[str]:
+        """The request line of every feed link, in order (they hold the key: tests only)."""
+        return [link.request_line for link in self.links if link.is_feed]
+
     def _live_feed_links(self) -> list[Link]:
         return [
             link for link in self.links if link.is_feed and not link.client.transport.is_closing()
@@ -150,6 +155,7 @@ class FaultProxy:
                 if first:
                     first = False
                     link.is_feed = data.startswith(b"GET /v3/ws")
+                    link.request_line = data.split(b"\r\n", 1)[0].decode("latin-1")
                     self.feed_links += link.is_feed
                 if link.silent:
                     continue
