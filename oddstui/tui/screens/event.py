@@ -88,7 +88,7 @@ class EventScreen(BoardScreen):
         self._log = paint_log()
         self._painted = 0.0  # receive stamp of the newest message painted (benchmark only)
         self._naive = naive_grid_requested()
-        self._closing = False  # a settled event: closing odds replace the grid
+        self._closing_odds_shown = False  # a settled event: closing odds replace the grid
 
     # ------------------------------------------------------------------ layout
 
@@ -126,7 +126,7 @@ class EventScreen(BoardScreen):
         view = await self.hub.load_event(self.event_id)
         self._load_crests()
         if view.status == SETTLED:
-            self._closing = True
+            self._closing_odds_shown = True
             show_closing(self)
 
     # ------------------------------------------------------------------ BoardScreen hooks
@@ -217,7 +217,7 @@ class EventScreen(BoardScreen):
         return clock if callable(clock) else time.monotonic
 
     def _show_prices(self) -> None:
-        if self._closing:
+        if self._closing_odds_shown:
             return
         book = self.hub.book
         if book is None:
@@ -392,7 +392,7 @@ class EventScreen(BoardScreen):
         self._show_prices()
 
     def action_graph(self) -> None:
-        if not self._closing:
+        if not self._closing_odds_shown:
             open_movement(self)
 
     def _locked(self) -> Any:
