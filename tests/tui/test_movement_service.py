@@ -56,7 +56,7 @@ def test_side_moves_run_from_opening_to_now() -> None:
     assert away.ticks == pytest.approx(-20.0)
     text = move_text(home).plain
     assert "open 2.00" in text and "now 2.20" in text and "▲+10.00%" in text
-    assert "+10 ticks" in text
+    assert "+10.0 ticks" in text
     assert "▼" in move_text(away, "fractional").plain
 
 

@@ -90,13 +90,13 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
             ):
                 with Horizontal(classes="alert-row"):
                     yield Label(label)
-                    yield Input(value, placeholder=hint, id=f"alert-{field_id}")
+                    yield Input(value, placeholder=hint, id=f"alert-{field_id}", compact=True)
             with RadioSet(id="alert-direction"):
                 yield RadioButton("rises to the threshold", value=True, id="alert-above")
                 yield RadioButton("falls to the threshold", id="alert-below")
             with Horizontal(classes="alert-row"):
                 yield Label("Arbitrage ≥ %")
-                yield Input(placeholder="e.g. 1.0", id="alert-profit")
+                yield Input(placeholder="e.g. 1.0", id="alert-profit", compact=True)
             yield Static("", classes="alert-error")
             yield Static("enter saves · escape cancels", classes="alert-hint")
 

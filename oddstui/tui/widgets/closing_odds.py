@@ -63,9 +63,9 @@ class ClosingOdds(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Closing odds ({LABEL})", style="bold"), classes="closing-title")
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
-        table.add_column("Market", width=16, key="market")
-        table.add_column("Line", width=8, key="line")
-        table.add_column("Bookmaker", width=18, key="book")
+        table.add_column("Market", width=10, key="market")
+        table.add_column("Line", width=6, key="line")
+        table.add_column("Bookmaker", width=16, key="book")
         table.add_column(f"Prices ({LABEL})", key="prices")
         yield table
         yield Static("Loading the closing odds…", classes="closing-message")

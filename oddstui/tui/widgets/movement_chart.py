@@ -79,7 +79,7 @@ def move_text(move: SideMove, fmt: OddsFormat = "decimal") -> Text:
     text.append(f"  {arrow}{move.percent:+.2f}%", style="bold")
     ticks = move.ticks
     if ticks is not None:
-        text.append(f"  {ticks:+.0f} ticks")
+        text.append(f"  {ticks:+.1f} ticks")
     return text
 
 
@@ -127,6 +127,7 @@ class MovementChart(Vertical):
     DEFAULT_CSS = """
     MovementChart { height: auto; }
     MovementChart Sparkline { height: 3; }
+    MovementChart .side-row { height: auto; margin-bottom: 1; }
     MovementChart .side-move { height: 1; }
     """
 

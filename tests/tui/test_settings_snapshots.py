@@ -1,0 +1,46 @@
+"""Snapshots of Settings, Bookmakers, the movement chart, closing odds and the alert rule modal
+at 120x40 and 80x24, replaying answers recorded from `oddstui serve --seed 42` with time frozen
+(data/settings.json, made by `python -m tests.tui.record_settings`).
+
+Regenerate after an intended change: `pytest tests/tui/test_settings_snapshots.py
+--snapshot-update`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tui.record_settings import SHOTS, load, settings_app
+
+SIZES = [(120, 40), (80, 24)]
+ACTIONS = dict(SHOTS)
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+
+
+async def settle(pilot: Any) -> None:
+    for _ in range(2):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("shot", list(ACTIONS))
+def test_shot(snap_compare: Any, tmp_path: Path, shot: str, size: tuple[int, int]) -> None:
+    state = load()
+    app = settings_app(tmp_path, state)
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        ACTIONS[shot](pilot.app, state)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
