@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.tui.boards_recorded import board_screenshot  # noqa: E402
 from tests.tui.event_recorded import event_screenshot  # noqa: E402
+from tests.tui.record_settings import SHOTS, settings_screenshot  # noqa: E402
 from tests.tui.recorded import SCREENS, load, recorded_app  # noqa: E402
 
 
@@ -57,6 +58,10 @@ def main() -> None:
     for name in ("ticket", "search"):  # modals over the boards, from the boards' recording
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(board_screenshot(name, (width, height), path))
+        print(f"wrote {path.relative_to(ROOT)}")
+    for name, _ in SHOTS:  # settings, bookmakers, movement, closing odds, alert rule
+        path = ROOT / "screenshots" / f"{name}{suffix}.svg"
+        asyncio.run(settings_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")
 
 
