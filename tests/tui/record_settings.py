@@ -135,3 +135,19 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+async def settings_screenshot(name: str, size: tuple[int, int], path: Path) -> None:
+    """One shot as an SVG for screenshots/ (screenshots/make.py calls it)."""
+    state = load()
+    with tempfile.TemporaryDirectory() as folder:
+        app = settings_app(Path(folder), state)
+        async with app.run_test(size=size) as pilot:
+            for _ in range(2):
+                await app.workers.wait_for_complete()
+                await pilot.pause(0.3)
+            dict(SHOTS)[name](app, state)
+            for _ in range(2):
+                await app.workers.wait_for_complete()
+                await pilot.pause(0.4)
+            path.write_text(app.export_screenshot(title=f"oddstui · {name}"))
