@@ -36,6 +36,13 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
             return bool(labels & {"SVC", "BOTH"} and labels & {"LOCAL", "BOTH"})
 
         await wait_for(both_sources_shown, pilot, timeout=20)
+
+        # Rows are re-sorted by profit every few seconds (prices patch in place in between).
+        def sorted_by_profit() -> bool:
+            profits = [profit_of(table.cell_text(key, "profit")) for key in table.row_keys]
+            return bool(profits) and profits == sorted(profits, reverse=True)
+
+        await wait_for(sorted_by_profit, pilot, timeout=10)
         keys = table.row_keys
         for key in keys:
             label = table.cell_text(key, "source")
@@ -44,8 +51,6 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
             assert (label == "LOCAL") == (sources == {LOCAL})
             assert (label == "BOTH") == (sources == {SVC, LOCAL})
             assert (label == "gone") == (not sources)
-        profits = [profit_of(table.cell_text(key, "profit")) for key in keys]
-        assert profits == sorted(profits, reverse=True)
         for key in keys[:20]:
             row = screen.arbs.rows[key]
             s = sum(1 / leg.price for leg in row.legs)

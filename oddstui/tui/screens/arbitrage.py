@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import HorizontalScroll
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Label, Static
 
@@ -116,7 +116,7 @@ class ArbitrageScreen(BoardScreen):
         self._refilter: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(id="arb-filters", classes="filters"):
+        with HorizontalScroll(id="arb-filters", classes="filters"):
             for name, label, placeholder in FILTERS:
                 yield Label(label, classes="filter-label")
                 yield Input(placeholder=placeholder, id=f"filter-{name}", classes="filter")

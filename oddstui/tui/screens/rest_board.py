@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import HorizontalScroll
 from textual.widgets import Input, Label, Static
 
 from oddstui.api.errors import OddsApiError
@@ -59,7 +59,7 @@ class RestBoardScreen(BoardScreen):
         self._fetching = False
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(classes="filters"):
+        with HorizontalScroll(classes="filters"):
             for name, label, placeholder in self.FILTERS:
                 yield Label(label, classes="filter-label")
                 yield Input(

@@ -82,7 +82,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         self._ticked = ticked
         self._format = odds_format
         self._stake, self._step = stake, step
-        self._closed = False
+        self._handed_back = False
 
     def compose(self) -> ComposeResult:
         with TicketPanel(id="ticket"):
@@ -218,11 +218,11 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         if self.plan is None:
             self.notify(f"Not done: {self.error}", severity="warning", markup=False)
             return
-        self._closed = True  # the plan handed back is the one shown
+        self._handed_back = True  # the plan handed back is the one shown
         self.dismiss(self.plan)
 
     def _on_tick(self, _now: float) -> None:
-        if self._refresh_legs is None or not self.is_current or self._closed:
+        if self._refresh_legs is None or not self.is_current or self._handed_back:
             return
         legs = self._refresh_legs()
         if legs and len(legs) == len(self.legs):
@@ -230,7 +230,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             self.recompute()
 
     def action_cancel(self) -> None:
-        self._closed = True
+        self._handed_back = True
         self.dismiss(None)
 
     def action_cycle_mode(self) -> None:
