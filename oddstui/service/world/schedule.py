@@ -115,8 +115,8 @@ class Scheduler:
             t = self._next[spec.slug]
             rng = self._rngs[spec.slug]
             while t < horizon:
-                fixture = self._fixture(spec, rng, t, historical=False, created=now)
-                out.append(fixture)
+                if t > now + 600.0:  # after a jump in time, slots already past are skipped
+                    out.append(self._fixture(spec, rng, t, historical=False, created=now))
                 t += self._gap(spec, rng, t - now)
             self._next[spec.slug] = t
         out.sort(key=lambda f: f.start)

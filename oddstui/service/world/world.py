@@ -288,15 +288,20 @@ class World:
                 self._ensure_quotes(event)
                 opened += 1
         upcoming = self._upcoming
-        i = bisect.bisect_right(upcoming, (self._opened_until, math.inf))
+        i = bisect.bisect_right(upcoming, (max(self._opened_until, now), math.inf))
         while i < len(upcoming) and opened < limit:
             start, event_id = upcoming[i]
             if start > now + OPEN_QUOTES_WITHIN:
                 break
             event = self.events[event_id]
-            if event.status == PENDING and event_id not in self._quoter.truths:
-                self._ensure_quotes(event)
-                opened += 1
+            if event.status == PENDING:
+                if event_id not in self._quoter.truths:
+                    opened += 1
+                truth = self._ensure_quotes(event)
+                if truth.tier_cap < 3:
+                    # Opened far off with the core markets only: the rest open now.
+                    truth.tier_cap = 3
+                    self._reprice_all(event, now)
             self._opened_until = start
             i += 1
 
@@ -796,7 +801,10 @@ class World:
             return
         count = int(self._budget)
         for event in self.rng.choices(events, cum_weights=cum, k=count):
-            name = self.rng.choice(self._quoting(event))
+            books = self._quoting(event)
+            if not books:
+                continue
+            name = self.rng.choice(books)
             if (event.id, name) in self._suspended:
                 continue
             book = self.bookmakers[name]
