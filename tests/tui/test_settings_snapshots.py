@@ -9,15 +9,24 @@ Regenerate after an intended change: `pytest tests/tui/test_settings_snapshots.p
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from oddstui.tui.widgets.closing_odds import ClosingOdds
+from tests.tui.conftest import wait_for
 from tests.tui.record_settings import SHOTS, load, settings_app
 
 SIZES = [(120, 40), (80, 24)]
 ACTIONS = dict(SHOTS)
+#: What shows that a shot has finished loading (a loaded box can be slow to get there).
+READY: dict[str, Callable[[Any], bool]] = {
+    "bookmakers": lambda app: app.screen.query_one("#bookmaker-list").option_count > 0,
+    "movement": lambda app: bool(app.screen.query(".side-row")),
+    "closing": lambda app: any(w.rows for w in app.screen.query(ClosingOdds)),
+}
 
 
 @pytest.fixture(autouse=True)
@@ -42,5 +51,9 @@ def test_shot(snap_compare: Any, tmp_path: Path, shot: str, size: tuple[int, int
         await settle(pilot)
         ACTIONS[shot](pilot.app, state)
         await settle(pilot)
+        ready = READY.get(shot)
+        if ready is not None:
+            await wait_for(lambda: ready(pilot.app), pilot)
+            await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
