@@ -85,3 +85,16 @@ def test_changed_since_uses_simulated_timestamps():
         (1, 200.0), (2, 200.0), (3, 300.0),
     ]
     assert journal.changed_since(301.0) == []
+
+
+def test_a_restarted_world_never_reuses_the_seqs_of_the_one_before() -> None:
+    from oddstui.service.world import World
+
+    first = World(seed=1, updates_per_second=2000, real_clock=lambda: 0.0)
+    for _ in range(10):
+        first.advance(1.0)
+    assert first.journal.seq > first.journal.oldest_seq  # it wrote entries
+    second = World(seed=1, real_clock=lambda: 0.0)
+    assert second.journal.seq > first.journal.seq
+    # A client resuming with the old service's cursor is told to resync, never replayed short.
+    assert second.journal.replay_since(first.journal.seq) is None

@@ -58,14 +58,15 @@ class WorldView:
         """The bookie's current markets of the event, in the order of `world.markets_wire`.
 
         Only for created/updated entries, which the world writes when the pair is quoted and
-        not suspended. Read from `event.quotes` rather than `markets_wire`, so that only the
-        markets a filter wants are ever turned into wire dicts: the full list of a football
-        book costs ~0.3 ms, which at thousands of messages a second slows the world's step.
+        not suspended. Market objects rather than `markets_wire`, so that only the markets a
+        filter wants are ever turned into wire dicts: the full list of a football book costs
+        ~0.3 ms, which at thousands of messages a second slows the world's step. Through
+        `book_markets`, because a far-off event keeps its quotes put away until asked.
         """
         event = self.world.events.get(event_id)
         if event is None:
             return []
-        return list(event.quotes.get(bookie, {}).values())
+        return self.world.book_markets(event, bookie)
 
     def market_wire(self, market: Market, bookie: str) -> dict[str, Any]:
         """One market exactly as in GET /odds (the book's own decimal precision)."""

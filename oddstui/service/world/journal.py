@@ -37,12 +37,12 @@ class JournalEntry(NamedTuple):
 class Journal:
     def __init__(
         self, replay_window: float = 600.0, max_entries: int = 200_000,
-        real_clock: Callable[[], float] = time.monotonic,
+        real_clock: Callable[[], float] = time.monotonic, first_seq: int = 0,
     ) -> None:
         self.replay_window = replay_window
         self.max_entries = max_entries
         self._real_clock = real_clock
-        self.seq = 0  # the seq of the latest entry (0: none yet)
+        self.seq = first_seq  # the seq of the latest entry (first_seq: none yet)
         self._entries: list[JournalEntry] = []
         self._real: list[float] = []  # real time each entry was written
         self._head = 0  # entries before it have left the window

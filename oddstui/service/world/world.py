@@ -105,7 +105,11 @@ class World:
         self.bookmakers: dict[str, Bookmaker] = catalog.bookmakers
         self.default_selection: list[str] = catalog.default_selection
         self.events: dict[int, Event] = {}
-        self.journal = Journal(replay_window, real_clock=real_clock)
+        # Seqs start at the wall clock in microseconds, so a restarted service never reuses the
+        # seqs of the one before it: a client resuming with an old cursor gets resync_required
+        # instead of a replay that silently skips what it missed.
+        first_seq = time.time_ns() // 1000
+        self.journal = Journal(replay_window, real_clock=real_clock, first_seq=first_seq)
         self.history = History(seed)
         self._quoter = Quoter(seed, self.bookmakers, self.history)
         self._crests = CrestCache(seed)
