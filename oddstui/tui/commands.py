@@ -33,6 +33,7 @@ class JumpCommands(Provider):
         app: Any = self.app
         for number, (mode, label) in enumerate(SCREENS, 1):
             yield f"Screen: {label}", partial(app.switch_mode, mode), f"key {number}"
+        yield "Screen: Settings", app.action_settings, "key s"
         board = app.hub.board
         for sport in board.sports.values():
             yield f"Sport: {clean(sport.name)}", partial(app.open_sport, sport.slug), "leagues"
@@ -57,6 +58,7 @@ class JumpCommands(Provider):
         for mode, label in SCREENS:
             app: Any = self.app
             yield DiscoveryHit(Content(f"Screen: {label}"), partial(app.switch_mode, mode))
+        yield DiscoveryHit(Content("Screen: Settings"), getattr(self.app, "action_settings"))  # noqa: B009
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
