@@ -149,7 +149,5 @@ async def test_an_empty_selection_is_refused(service: Service, home: Path) -> No
         await wait_for(lambda: bool(screen.names), pilot)
         screen.chosen = set()
         await pilot.press("ctrl+s")
-        await pilot.pause(0.3)
-        messages = [n.message for n in app._notifications]
-        assert any("at least one" in message for message in messages), messages
+        await wait_for(lambda: any("at least one" in n.message for n in app._notifications), pilot)
     assert get(service, "/bookmakers/selected")["bookmakers"] == before
