@@ -162,3 +162,13 @@ def test_osc9_cannot_be_broken_by_network_text() -> None:
     body = sequence[len("\x1b]9;") : -1]
     assert "\x1b" not in body and "\x07" not in body and "\x9c" not in body
     assert "Goal!" in body
+
+
+def test_the_alert_rules_load_without_textual() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, oddstui.tui.alert_rules; print('textual' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
