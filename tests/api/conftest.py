@@ -6,20 +6,15 @@ accounts; the ready line `serving http://HOST:PORT/v3` gives the base URL.
 
 from __future__ import annotations
 
-import os
-import re
-import selectors
-import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-READY = re.compile(r"serving (http://\S+/v3)")
+from tests.serving import launch, terminate
+
 PAID_KEY = "k-paid-4f1c9a7e2b8d6c35"
 FREE_KEY = "k-free-77aa01bc9d3e"
 TINY_KEY = "k-tiny-5e0d"  # 3 requests an hour: shows 429
@@ -52,38 +47,12 @@ class Service:
 def start_service(folder: Path, *extra: str, timeout: float = 30.0) -> Service:
     accounts = folder / "accounts.toml"
     accounts.write_text(ACCOUNTS)
-    command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--accounts", str(accounts)]
-    process = subprocess.Popen(
-        [*command, *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert process.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"oddstui serve exited with {process.returncode}")
-        if selector.select(timeout=0.2):
-            line = process.stdout.readline()
-            match = READY.search(line)
-            if match:
-                return Service(match.group(1), process)
-    stop_service(process)
-    raise RuntimeError("oddstui serve did not print its ready line in time")
+    process, base_url = launch("--port", "0", "--accounts", str(accounts), *extra, timeout=timeout)
+    return Service(base_url, process)
 
 
 def stop_service(process: subprocess.Popen[str]) -> None:
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+    terminate(process)
 
 
 @pytest.fixture(scope="session")

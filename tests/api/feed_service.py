@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import re
-import selectors
-import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-READY = re.compile(r"serving (http://\S+/v3)")
+from tests.serving import launch, terminate
+
 FEED_KEY = "k-feed-9d2c61e0a7"
 OTHER_FEED_KEY = "k-feed-other-31b7"
 NO_FEED_KEY = "k-nofeed-5a0e"
@@ -57,44 +53,14 @@ class FeedService:
         self.process: subprocess.Popen[str] | None = None
 
     def start(self, timeout: float = 30.0) -> FeedService:
-        command = [
-            sys.executable, "-m", "oddstui", "serve", "--port", str(self.port),
-            "--accounts", str(self.accounts), *self.flags,
-        ]  # fmt: skip
-        process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        self.process = process
-        assert process.stdout is not None
-        selector = selectors.DefaultSelector()
-        selector.register(process.stdout, selectors.EVENT_READ)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise RuntimeError(f"oddstui serve exited with {process.returncode}")
-            if selector.select(timeout=0.2):
-                match = READY.search(process.stdout.readline())
-                if match:
-                    self.base_url = match.group(1)
-                    self.port = urlsplit(self.base_url).port or 0
-                    return self
-        self.stop()
-        raise RuntimeError("oddstui serve did not print its ready line in time")
+        flags = ("--port", str(self.port), "--accounts", str(self.accounts), *self.flags)
+        self.process, self.base_url = launch(*flags, timeout=timeout)
+        self.port = urlsplit(self.base_url).port or 0
+        return self
 
     def stop(self) -> None:
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        if self.process is not None:
+            terminate(self.process)
 
     def restart(self) -> None:
         self.stop()

@@ -6,12 +6,7 @@ xdist); tests that break the service (stop it) start their own with `start_servi
 
 from __future__ import annotations
 
-import os
-import re
-import selectors
-import signal
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from oddstui import config
+from tests.serving import launch, terminate
 
-READY = re.compile(r"serving (http://\S+/v3)")
 DEMO_KEY = "demo"
 
 
@@ -31,37 +26,12 @@ class Service:
     process: subprocess.Popen[str]
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+        terminate(self.process)
 
 
 def start_service(*flags: str, timeout: float = 30.0) -> Service:
-    command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", *flags]
-    process = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert process.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"oddstui serve exited with {process.returncode}")
-        if selector.select(timeout=0.2):
-            match = READY.search(process.stdout.readline())
-            if match:
-                return Service(match.group(1), process)
-    Service("", process).stop()
-    raise RuntimeError("oddstui serve did not print its ready line in time")
+    process, base_url = launch("--port", "0", *flags, timeout=timeout)
+    return Service(base_url, process)
 
 
 @pytest.fixture(scope="module")
