@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from textual.widgets import Input
 
 from oddstui.api.rest import ApiClient
 from oddstui.tui.app import OddsApp
@@ -150,4 +151,7 @@ async def settings_screenshot(name: str, size: tuple[int, int], path: Path) -> N
             for _ in range(2):
                 await app.workers.wait_for_complete()
                 await pilot.pause(0.4)
+            for field in app.screen.query(Input):
+                field.cursor_blink = False
+            await pilot.pause(0.1)
             path.write_text(app.export_screenshot(title=f"oddstui · {name}"))

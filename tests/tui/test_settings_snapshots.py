@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Input
 
 from oddstui.tui.widgets.closing_odds import ClosingOdds
 from tests.tui.conftest import wait_for
@@ -54,6 +55,8 @@ def test_shot(snap_compare: Any, tmp_path: Path, shot: str, size: tuple[int, int
         ready = READY.get(shot)
         if ready is not None:
             await wait_for(lambda: ready(pilot.app), pilot)
-            await settle(pilot)
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False  # a blinking cursor differs from run to run
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
