@@ -207,27 +207,30 @@ class FeedHub:
 
     async def load_events(self, sport: str, league: str | None) -> None:
         key = (sport, league or "")
+        requested = time.monotonic()
         events = await self._once(
             ("events", key), lambda: self.api.events(sport, league=league, limit=500)
         )
         arrived = self.now()
-        self.board.set_listing(key, [adapt.event_view(event, arrived) for event in events])
+        views = [adapt.event_view(event, arrived) for event in events]
+        self.board.set_listing(key, views, requested)
         self.note_budget()
 
     async def load_live(self) -> None:
-        self._last_live_fetch = time.monotonic()
+        self._last_live_fetch = requested = time.monotonic()
         events = await self._once(("live",), self.api.live_events)
         arrived = self.now()
-        self.board.set_live([adapt.event_view(event, arrived) for event in events])
+        self.board.set_live([adapt.event_view(event, arrived) for event in events], requested)
         self.live_loaded = True
         if self.feed is not None:
             self.feed.scores_refreshed()
         self.note_budget()
 
     async def load_event(self, event_id: int) -> EventView:
+        requested = time.monotonic()
         event = await self._once(("event", event_id), lambda: self.api.event(event_id))
         view = adapt.event_view(event, self.now())
-        self.board.put_event(view)
+        self.board.put_event(view, requested)
         self.note_budget()
         return view
 

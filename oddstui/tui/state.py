@@ -6,6 +6,7 @@ Nothing here imports textual, so it is tested directly.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -101,10 +102,21 @@ class Board:
     clock_rate: float = 1.0
     _dirty_events: set[int] = field(default_factory=set)
     _dirty_catalog: bool = False
+    # When the feed last set each event's score or status (monotonic seconds).
+    _feed_applied: dict[int, float] = field(default_factory=dict)
 
-    def put_event(self, event: EventView) -> None:
-        """Insert or replace an event, keeping a fresher clock than the new one."""
+    def put_event(self, event: EventView, requested_at: float | None = None) -> None:
+        """Insert or replace an event, keeping a fresher clock than the new one.
+
+        `requested_at` is when the REST request that brought `event` was sent: a score or status
+        the feed applied after that is newer than the answer, so it is kept.
+        """
         old = self.events.get(event.id)
+        if old is not None and requested_at is not None:
+            if self._feed_applied.get(event.id, float("-inf")) > requested_at:
+                event.score_home, event.score_away = old.score_home, old.score_away
+                event.periods, event.status = old.periods, old.status
+                event.score_fresh = old.score_fresh
         if old is not None and event.clock is None and event.status == LIVE:
             event.clock = old.clock
         if old is not None and event.bookmaker_count is None:
@@ -130,6 +142,7 @@ class Board:
             return
         event.score_home, event.score_away, event.periods = home, away, dict(periods)
         event.score_fresh = True
+        self._feed_applied[event_id] = time.monotonic()
         self._dirty_events.add(event_id)
 
     def set_status(self, event_id: int, status: str) -> None:
@@ -139,6 +152,7 @@ class Board:
         if event.status == status:
             return
         event.status = status
+        self._feed_applied[event_id] = time.monotonic()
         if status != LIVE:
             event.clock = None
         self._dirty_events.add(event_id)
@@ -156,13 +170,15 @@ class Board:
                 event.score_fresh = False
                 self._dirty_events.add(event.id)
 
-    def set_listing(self, key: tuple[str, str], events: list[EventView]) -> None:
+    def set_listing(
+        self, key: tuple[str, str], events: list[EventView], requested_at: float | None = None
+    ) -> None:
         for event in events:
-            self.put_event(event)
+            self.put_event(event, requested_at)
         self.listings[key] = [event.id for event in events]
         self._dirty_catalog = True
 
-    def set_live(self, events: list[EventView]) -> None:
+    def set_live(self, events: list[EventView], requested_at: float | None = None) -> None:
         """Install the full list of live events: those not in it are no longer live."""
         pairs = []
         for event in events:
@@ -181,7 +197,7 @@ class Board:
                 self._dirty_events.add(event_id)
         self.live_ids = set(fresh)
         for event in events:
-            self.put_event(event)
+            self.put_event(event, requested_at)
         self._recount_live()
         self._dirty_catalog = True
 

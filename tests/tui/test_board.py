@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from oddstui.tui.cells import periods_text, score_text
@@ -104,3 +105,26 @@ def test_live_listings_teach_the_board_the_clock_rate() -> None:
     assert board.clock_rate == 60.0
     clock = board.events[1].clock
     assert clock is not None and clock.show(121.0) == "31:00"
+
+
+def test_a_rest_answer_older_than_the_feed_does_not_roll_the_score_back() -> None:
+    board = Board()
+    board.put_event(event(1))
+    requested = time.monotonic()
+    board.set_score(1, 1, 3, {})  # the feed's goal lands while the listing is in flight
+    stale = event(1)
+    stale.score_home, stale.score_away = 1, 2
+    board.set_live([stale], requested_at=requested)
+    assert (board.events[1].score_home, board.events[1].score_away) == (1, 3)
+
+
+def test_a_rest_answer_newer_than_the_feed_is_taken() -> None:
+    board = Board()
+    board.put_event(event(1))
+    board.set_status(1, "live")
+    board.set_score(1, 1, 3, {})
+    requested = time.monotonic()
+    newer = event(1, status="settled")
+    newer.score_home, newer.score_away = 2, 3
+    board.put_event(newer, requested_at=requested)
+    assert (board.events[1].score_home, board.events[1].status) == (2, "settled")
