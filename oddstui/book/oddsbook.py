@@ -110,6 +110,16 @@ class OddsBook:
                 state.scores_stale = True
                 self._changes.add((state.event_id,))
 
+    def keep_bookmakers(self, names: Iterable[str]) -> None:
+        """Forget every bookmaker not in `names`: the account's selection no longer has them,
+        so the feed will never update (or delete) their prices again."""
+        keep = set(names)
+        for state in self._events.values():
+            for bookie in [bookie for bookie in state.books if bookie not in keep]:
+                for name in state.books.pop(bookie).markets:
+                    self._changes.add((state.event_id, bookie, name))
+                self._changes.add((state.event_id, bookie))
+
     def remove_event(self, event_id: int) -> None:
         if self._events.pop(event_id, None) is not None:
             self._changes.add((event_id,))

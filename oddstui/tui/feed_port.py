@@ -44,6 +44,10 @@ class FeedPort(Protocol):
         """Scores and statuses were refetched over REST after a reconnect."""
         ...
 
+    def keep_bookmakers(self, names: list[str]) -> None:
+        """The account's selection changed: forget the prices of the books left out."""
+        ...
+
     def drain(self) -> list[FeedUpdate]:
         """Everything that arrived since the last call (called on the UI thread)."""
         ...

@@ -64,6 +64,10 @@ class ThreadedFeed:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self.client.track, list(event_ids))
 
+    def keep_bookmakers(self, names: list[str]) -> None:
+        with self.lock:
+            self.book.keep_bookmakers(names)
+
     def scores_refreshed(self) -> None:
         self.client.mark_scores_fresh()
 

@@ -77,6 +77,16 @@ def test_deleted_and_no_markets_clear_that_bookmaker(kind: str) -> None:
     assert book.take_changes() == set()
 
 
+def test_bookmakers_left_out_of_a_new_selection_are_forgotten() -> None:
+    book, _ = snapshot_book()
+    book.take_changes()
+    book.keep_bookmakers(["Pinnacle", "Unibet"])
+    assert book.bookmakers(7) == ["Pinnacle"]
+    assert book.take_changes() == {(7, "Bet365"), (7, "Bet365", "ML"), (7, "Bet365", "Totals")}
+    book.keep_bookmakers(["Pinnacle"])
+    assert book.take_changes() == set()
+
+
 def test_applying_a_message_twice_changes_nothing_the_second_time() -> None:
     book, _ = snapshot_book()
     book.take_changes()

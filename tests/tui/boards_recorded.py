@@ -72,6 +72,8 @@ class SteadyFeed:
 
     def scores_refreshed(self) -> None: ...
 
+    def keep_bookmakers(self, names: list[str]) -> None: ...
+
     def drain(self) -> list[FeedUpdate]:
         return []
 

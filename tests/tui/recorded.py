@@ -106,6 +106,8 @@ class RecordedFeed:
 
     def scores_refreshed(self) -> None: ...
 
+    def keep_bookmakers(self, names: list[str]) -> None: ...
+
     def drain(self) -> list[FeedUpdate]:
         return []
 

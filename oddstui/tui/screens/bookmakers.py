@@ -153,6 +153,8 @@ class BookmakersScreen(Screen[None]):
             self.hub.note_budget()
         self.saved = set(result.bookmakers)
         self.chosen = set(result.bookmakers)
+        if self.hub.feed is not None:
+            self.hub.feed.keep_bookmakers(list(result.bookmakers))
         self._show_count()
         self.notify(
             f"Saved: {len(self.saved)} bookmakers on the account; the feed follows.", markup=False
