@@ -69,8 +69,9 @@ class Exploding:
 
 
 def make(speed: float = 60.0, updates: float = 50.0, seed: int = 1) -> World:
-    return World(seed=seed, start=START, speed=speed, updates_per_second=updates,
-                 real_clock=lambda: 0.0)
+    return World(
+        seed=seed, start=START, speed=speed, updates_per_second=updates, real_clock=lambda: 0.0
+    )
 
 
 @pytest.fixture(scope="module")
@@ -143,9 +144,11 @@ def test_a_share_of_pending_events_is_called_off():
     world = make(speed=60.0)
     rec = Recorder(world)
     world.subscribe(rec)
-    doomed = sorted((meta.cancel_at, event_id) for event_id, meta in world._meta.items()
-                    if meta.cancel_at is not None
-                    and world.events[event_id].status == PENDING)
+    doomed = sorted(
+        (meta.cancel_at, event_id)
+        for event_id, meta in world._meta.items()
+        if meta.cancel_at is not None and world.events[event_id].status == PENDING
+    )
     assert 0.005 < len(doomed) / sum(e.status == PENDING for e in world.events.values()) < 0.05
     when, event_id = doomed[0]
     world.advance(when - world.now() + 1.0)
@@ -163,11 +166,9 @@ def test_live_in_ten_sports_all_day(day):
 
 def test_overtime_and_shootouts_happen(day):
     world, *_ = day
-    settled_today = [e for e in world.events.values()
-                     if e.status == SETTLED and e.start > START]
+    settled_today = [e for e in world.events.values() if e.status == SETTLED and e.start > START]
     assert sum("ap" in e.scores.periods for e in settled_today) > 0
-    assert sum("ot" in e.scores.periods and "ap" not in e.scores.periods
-               for e in settled_today) > 0
+    assert sum("ot" in e.scores.periods and "ap" not in e.scores.periods for e in settled_today) > 0
     for event in settled_today:
         periods = event.scores.periods
         top = (event.scores.home, event.scores.away)
@@ -205,8 +206,14 @@ def test_same_steps_same_world():
         world.subscribe(rec)
         for _ in range(40):
             world.advance(30.0)
-        runs.append(([(e.seq, e.event_id, e.bookie, e.type) for e in rec.entries], rec.scores,
-                      rec.statuses))
+        first = rec.entries[0].seq  # seqs start at the wall clock; their steps must agree
+        runs.append(
+            (
+                [(e.seq - first, e.event_id, e.bookie, e.type) for e in rec.entries],
+                rec.scores,
+                rec.statuses,
+            )
+        )
     assert runs[0] == runs[1]
 
 
@@ -275,8 +282,11 @@ def test_odds_record_shape():
 
 def test_history_windows_and_movements():
     world = make(speed=1.0)
-    event = next(e for e in world.events.values()
-                 if e.status == PENDING and START + 3600 < e.start < START + 86400)
+    event = next(
+        e
+        for e in world.events.values()
+        if e.status == PENDING and START + 3600 < e.start < START + 86400
+    )
     bookie = event.bookmakers[0]
     window = world.line_window(event.id, bookie, "ML", now=START)
     assert window is not None
