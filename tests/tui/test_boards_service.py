@@ -113,7 +113,17 @@ async def test_value_bets_show_ev_fair_price_and_kelly(fast_service: Service) ->
         screen = app.screen
         assert isinstance(screen, ValueBetsScreen)
         table = screen.query_one(PatchTable)
-        await wait_for(lambda: table.row_count > 0, pilot, timeout=15)
+        # Not every bookmaker has value bets at every moment: move on (`b`) until one does.
+        for _ in range(12):
+            await wait_for(lambda: screen.loaded_at is not None and not screen._fetching, pilot)
+            if table.row_count:
+                break
+            loaded = screen.loaded_at
+            await pilot.press("b")
+            await wait_for(
+                lambda loaded=loaded: screen.loaded_at != loaded and not screen._fetching, pilot
+            )
+        assert table.row_count > 0, "some selected bookmaker has value bets"
         first = screen.items[0]
         assert screen.bookmaker == first.bookmaker
         key = first.id
@@ -149,7 +159,17 @@ async def test_dropping_odds_windows_and_pages(fast_service: Service) -> None:
         screen = app.screen
         assert isinstance(screen, DroppingOddsScreen)
         table = screen.query_one(PatchTable)
-        await wait_for(lambda: table.row_count > 0, pilot, timeout=15)
+        # Not every bookmaker has value bets at every moment: move on (`b`) until one does.
+        for _ in range(12):
+            await wait_for(lambda: screen.loaded_at is not None and not screen._fetching, pilot)
+            if table.row_count:
+                break
+            loaded = screen.loaded_at
+            await pilot.press("b")
+            await wait_for(
+                lambda loaded=loaded: screen.loaded_at != loaded and not screen._fetching, pilot
+            )
+        assert table.row_count > 0, "some selected bookmaker has value bets"
         first = screen.items[0]
         key = table.row_keys[0]
         assert table.cell_text(key, "drop") == f"{first.drop_since_opening:.2f}%"

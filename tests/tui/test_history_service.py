@@ -72,7 +72,7 @@ async def test_a_settled_event_shows_its_closing_odds(service: Service, home: Pa
         assert "Closing odds (closing)" in text and "Prices (closing)" in text
         market, line, bookmaker, prices = expected[0]
         assert bookmaker in text and prices.split("  ")[0] in text
-        assert event["home"] in text
+        await wait_for(lambda: event["home"] in screen_text(app), pilot)  # the header loads apart
         await pilot.pause(1.2)  # the live grid's tick must not take the place back
         assert app.screen.query_one(ClosingOdds).display
         assert not app.screen.query_one("#no-coverage").display
