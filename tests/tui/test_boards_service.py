@@ -107,23 +107,29 @@ async def test_arbitrage_filter_refuses_bad_input_and_keeps_the_last_good_one(
         assert "No arbitrage passes the filters" in screen_text(app)
 
 
+async def until_a_bookmaker_has_value_bets(
+    screen: ValueBetsScreen, table: PatchTable, pilot
+) -> None:
+    """Not every bookmaker has value bets at every moment: move on (`b`) until one does."""
+    for _ in range(12):
+        await wait_for(lambda: screen.loaded_at is not None and not screen._fetching, pilot)
+        if table.row_count:
+            break
+        loaded = screen.loaded_at
+        await pilot.press("b")
+        await wait_for(
+            lambda loaded=loaded: screen.loaded_at != loaded and not screen._fetching, pilot
+        )
+    assert table.row_count > 0, "some selected bookmaker has value bets"
+
+
 async def test_value_bets_show_ev_fair_price_and_kelly(fast_service: Service) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="value", with_feed=False)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         assert isinstance(screen, ValueBetsScreen)
         table = screen.query_one(PatchTable)
-        # Not every bookmaker has value bets at every moment: move on (`b`) until one does.
-        for _ in range(12):
-            await wait_for(lambda: screen.loaded_at is not None and not screen._fetching, pilot)
-            if table.row_count:
-                break
-            loaded = screen.loaded_at
-            await pilot.press("b")
-            await wait_for(
-                lambda loaded=loaded: screen.loaded_at != loaded and not screen._fetching, pilot
-            )
-        assert table.row_count > 0, "some selected bookmaker has value bets"
+        await until_a_bookmaker_has_value_bets(screen, table, pilot)
         first = screen.items[0]
         assert screen.bookmaker == first.bookmaker
         key = first.id
@@ -159,17 +165,7 @@ async def test_dropping_odds_windows_and_pages(fast_service: Service) -> None:
         screen = app.screen
         assert isinstance(screen, DroppingOddsScreen)
         table = screen.query_one(PatchTable)
-        # Not every bookmaker has value bets at every moment: move on (`b`) until one does.
-        for _ in range(12):
-            await wait_for(lambda: screen.loaded_at is not None and not screen._fetching, pilot)
-            if table.row_count:
-                break
-            loaded = screen.loaded_at
-            await pilot.press("b")
-            await wait_for(
-                lambda loaded=loaded: screen.loaded_at != loaded and not screen._fetching, pilot
-            )
-        assert table.row_count > 0, "some selected bookmaker has value bets"
+        await until_a_bookmaker_has_value_bets(screen, table, pilot)
         first = screen.items[0]
         key = table.row_keys[0]
         assert table.cell_text(key, "drop") == f"{first.drop_since_opening:.2f}%"

@@ -22,26 +22,26 @@ from oddstui.book.dropping import drop_percent, is_valid_opening, price_at, stab
 from oddstui.service.derived.links import summary_named
 from oddstui.service.world.model import Event
 
-DROP_MARKETS = frozenset(
-    {
-        "ML",
-        "Spread",
-        "Totals",
-        "Spread HT",
-        "Totals HT",
-        "Totals 1Q",
-        "Spread 1Q",
-        "Team Total Home",
-        "Team Total Away",
-        "Corners Spread",
-        "Corners Totals",
-        "Corners Spread HT",
-        "Corners Totals HT",
-        "Bookings Spread",
-        "Bookings Totals",
-        "Player Props",
-    }
+# The market names the seed lists for /dropping-odds, in its order.
+DROP_MARKETS = (
+    "ML",
+    "Spread",
+    "Totals",
+    "Spread HT",
+    "Totals HT",
+    "Totals 1Q",
+    "Spread 1Q",
+    "Team Total Home",
+    "Team Total Away",
+    "Corners Spread",
+    "Corners Totals",
+    "Corners Spread HT",
+    "Corners Totals HT",
+    "Bookings Spread",
+    "Bookings Totals",
+    "Player Props",
 )
+_DROP_MARKET_SET = frozenset(DROP_MARKETS)
 BET_SIDES = ("home", "away", "over", "under")
 WINDOWS = {"12h": 12 * 3600.0, "24h": 24 * 3600.0, "48h": 48 * 3600.0}
 REFRESH = 20.0  # real seconds
@@ -141,7 +141,7 @@ class DroppingIndex:
             return []
         found = []
         for market in event.quotes[bookie].values():
-            if market.name not in DROP_MARKETS:
+            if market.name not in _DROP_MARKET_SET:
                 continue
             for line in market.lines:
                 sides = [s for s in BET_SIDES if s in line.prices]

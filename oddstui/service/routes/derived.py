@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from oddstui.service.derived.dropping import DROP_MARKETS
 from oddstui.service.errors import BadRequest, Forbidden
 from oddstui.service.params import BOOLEAN, ENUM, INTEGER, LIST, NUMBER, STRING, Param
 from oddstui.service.routes.lookup import bookmakers_or_400, league_or_400, sport_or_400
@@ -11,24 +12,6 @@ from oddstui.service.routes.spec import Call, Route
 
 ARB_DEFAULT_LIMIT, ARB_MAX_LIMIT = 50, 500
 DROP_DEFAULT_LIMIT, DROP_MAX_LIMIT = 50, 200
-DROP_MARKETS = (
-    "ML",
-    "Spread",
-    "Totals",
-    "Spread HT",
-    "Totals HT",
-    "Totals 1Q",
-    "Spread 1Q",
-    "Team Total Home",
-    "Team Total Away",
-    "Corners Spread",
-    "Corners Totals",
-    "Corners Spread HT",
-    "Corners Totals HT",
-    "Bookings Spread",
-    "Bookings Totals",
-    "Player Props",
-)
 TIME_WINDOWS = ("opening", "12h", "24h", "48h")
 DETAILS = Param("includeEventDetails", BOOLEAN, "add the event object to each item", default=False)
 
