@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import httpx
+from measure import percentile
 
 READY = re.compile(r"^serving (http://\S+/v3)$")
 KEY = "k-bench"
@@ -79,11 +80,6 @@ def measure(client: httpx.Client, path: str, params: dict, seconds: float) -> li
         if response.status_code != 200:
             raise SystemExit(f"{path}: {response.status_code} {response.text[:200]}")
     return timings
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def report(name: str, timings: list[float], target: str) -> None:

@@ -36,19 +36,13 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from measure import drain_pty, percentile
 
 COLUMNS, ROWS = 120, 40
 WARM_UP = 6.0
 BOOKS = ("Bet365", "Pinnacle")
 #: Write the raw terminal output here (to see what is repainted), when set.
 DUMP = os.environ.get("ODDSTUI_BENCH_DUMP", "")
-
-
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(int(share * len(ordered)), len(ordered) - 1)]
 
 
 # --------------------------------------------------------------------------- the child: the app
@@ -183,26 +177,13 @@ def child(log_path: str, arbs: int, rate: float) -> None:
         MODES = {**OddsApp.MODES, "arbitrage": MeasuredArbitrage}
 
     api = ApiClient("http://bench.invalid/v3", "bench", transport=rest_answers(arbs))
-    app = BenchApp(api, feed, start_mode="arbitrage",
-                   watchlist_path=Path(log_path).parent / "w.toml")
+    app = BenchApp(
+        api, feed, start_mode="arbitrage", watchlist_path=Path(log_path).parent / "w.toml"
+    )
     app.run()
 
 
 # --------------------------------------------------------------------------- the parent
-
-
-def _drain(master: int, received: list[tuple[float, int]]) -> None:
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            return
-        if not chunk:
-            return
-        received.append((time.monotonic(), len(chunk)))
-        if DUMP:
-            with open(DUMP, "ab") as out:
-                out.write(chunk)
 
 
 def main() -> None:
@@ -227,7 +208,7 @@ def main() -> None:
     )  # fmt: skip
     os.close(slave)
     received: list[tuple[float, int]] = []
-    threading.Thread(target=_drain, args=(master, received), daemon=True).start()
+    threading.Thread(target=drain_pty, args=(master, received, DUMP), daemon=True).start()
     app = psutil.Process(process.pid)
     try:
         time.sleep(WARM_UP)

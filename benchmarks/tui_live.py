@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+from measure import drain_pty, percentile
 
 READY = re.compile(r"serving (http://\S+/v3)")
 #: The probe's key and one key per variant (one feed connection per key), all on the same plan
@@ -126,13 +127,6 @@ class Figures:
     feed_rate: float  # feed messages the app's book applied per second
 
 
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(int(share * len(ordered)), len(ordered) - 1)]
-
-
 class AppRun:
     """One app in its own pty, started with its own key, measured between `begin` and `end`."""
 
@@ -160,7 +154,7 @@ class AppRun:
         )
         os.close(slave)
         self.received: list[tuple[float, int]] = []
-        self.reader = threading.Thread(target=_drain, args=(self.master, self.received))
+        self.reader = threading.Thread(target=drain_pty, args=(self.master, self.received))
         self.reader.daemon = True
         self.reader.start()
         self.process = psutil.Process(self.child.pid)
@@ -229,17 +223,6 @@ def run_side_by_side(base_url: str, event_id: int, seconds: float) -> dict[str, 
         for run in runs.values():
             run.stop()
     return {name: run.figures() for name, run in runs.items()}
-
-
-def _drain(master: int, received: list[tuple[float, int]]) -> None:
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            return
-        if not chunk:
-            return
-        received.append((time.monotonic(), len(chunk)))
 
 
 # --------------------------------------------------------------------------- the child: the app
