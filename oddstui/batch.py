@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+import msgspec
+
 from oddstui.api.errors import (
     MalformedRecord,
     OddsApiError,
@@ -117,9 +119,12 @@ async def _odds(api: ApiClient, event_id: int, books: list[str]) -> OddsRecord:
 
 
 def jsonable(value: Any) -> Any:
-    """The SDK's records as JSON values: dataclasses as objects, times as ISO-8601 UTC."""
+    """The SDK's records as JSON values: dataclasses and structs as objects, times as
+    ISO-8601 UTC."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, msgspec.Struct):  # Line and MarketQuote
+        return {name: jsonable(item) for name, item in msgspec.structs.asdict(value).items()}
     if isinstance(value, datetime):
         spec = "milliseconds" if value.microsecond else "seconds"
         return value.isoformat(timespec=spec).replace("+00:00", "Z")

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import msgspec
+
 from oddstui.api.errors import MalformedRecord
 
 # --------------------------------------------------------------------------- scalar helpers
@@ -288,9 +290,14 @@ def parse_event(value: Any) -> Event:
 # --------------------------------------------------------------------------- odds records
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of a market: a handicap/total `hdp` and/or a `label` (player), and its prices."""
+class Line(msgspec.Struct, frozen=True, gc=False):
+    """One line of a market: a handicap/total `hdp` and/or a `label` (player), and its prices.
+
+    Lines and quotes are msgspec structs rather than dataclasses: the feed makes tens of
+    thousands a second, a struct is built ten times faster, and `gc=False` keeps the book's
+    millions of them out of the cyclic garbage collector's scans (they hold no references that
+    could form a cycle).
+    """
 
     hdp: float | None
     label: str | None
@@ -302,8 +309,7 @@ class Line:
         return (self.hdp, self.label)
 
 
-@dataclass(frozen=True, slots=True)
-class MarketQuote:
+class MarketQuote(msgspec.Struct, frozen=True, gc=False):
     """One bookmaker's quote of one market: its lines in the order received."""
 
     name: str

@@ -2,14 +2,15 @@
 
 They are plain slotted classes mutated in place by the book; callers read them and never write.
 A market keeps the latest wire ``MarketQuote`` as received (no copy) plus a small map of the
-prices that moved, so applying an unchanged market costs one tuple comparison.
+prices that moved, so applying an unchanged market costs one comparison.
 """
 
 from __future__ import annotations
 
 from collections.abc import KeysView
 from datetime import datetime
-from typing import NamedTuple
+
+import msgspec
 
 from oddstui.api.models import EMPTY_SCORES, Clock, Event, Line, MarketQuote, Scores
 
@@ -19,8 +20,8 @@ PriceKey = tuple[LineKey, str]
 """A price within a market: ``(line key, side)``."""
 
 
-class PriceMove(NamedTuple):
-    """The last change of one price (a named tuple: it is made on the hot path)."""
+class PriceMove(msgspec.Struct, frozen=True, gc=False):
+    """The last change of one price (a struct: it is made on the hot path)."""
 
     previous: float | None
     """The price before the change; None when the price first appeared."""
@@ -28,11 +29,6 @@ class PriceMove(NamedTuple):
     """+1 when the price went up (drifted), -1 when it went down (shortened), 0 when new."""
     since: float
     """Receive time (the book's clock) of the change."""
-
-
-# Building the named tuple through tuple.__new__ skips its Python-level __new__: moves are
-# made on the feed's hot path.
-_make_move = tuple.__new__
 
 
 class MarketState:
@@ -77,21 +73,23 @@ class MarketState:
     def merge(self, quote: MarketQuote, received: float) -> bool:
         """Take a newer quote of this market; True when any price or line changed.
 
-        The common case keeps the line layout (same handicaps in the same order), so the lines
-        are compared pairwise and only a line whose prices differ is looked at side by side.
+        Lines compare in C (they are msgspec structs), so an unchanged market costs one
+        comparison. The common change keeps the line layout (same handicaps in the same order):
+        lines are then compared pairwise and only a line that differs is looked at side by side.
         This runs for every market of every feed message, hence the inlined loops.
         """
         old = self.quote
-        if quote is old:
-            return False
         self.received = received
         self.quote = quote
         new_lines = quote.lines
         old_lines = old.lines
+        if new_lines == old_lines:
+            return False
         if len(new_lines) == len(old_lines):
-            changed = False
             moves = self.moves
             for line, before in zip(new_lines, old_lines, strict=True):
+                if line == before:
+                    continue
                 hdp = line.hdp
                 label = line.label
                 if hdp != before.hdp or label != before.label:
@@ -99,21 +97,18 @@ class MarketState:
                 after = line.prices
                 previous_prices = before.prices
                 if after != previous_prices:
-                    changed = True
                     key = (hdp, label)
                     for side, price in after.items():
                         previous = previous_prices.get(side)
                         if previous != price:
                             if previous is None:
-                                moves[(key, side)] = _make_move(PriceMove, (None, 0, received))
+                                moves[(key, side)] = PriceMove(None, 0, received)
                             elif price > previous:
-                                moves[(key, side)] = _make_move(PriceMove, (previous, 1, received))
+                                moves[(key, side)] = PriceMove(previous, 1, received)
                             else:
-                                moves[(key, side)] = _make_move(PriceMove, (previous, -1, received))
-                elif line.max != before.max:
-                    changed = True
+                                moves[(key, side)] = PriceMove(previous, -1, received)
             else:
-                return changed
+                return True
         return self._relayout(old_lines, new_lines, received)
 
     def _relayout(
@@ -135,10 +130,11 @@ class MarketState:
                     direction = 0 if previous is None else (1 if price > previous else -1)
                     moves[(key, side)] = PriceMove(previous, direction, received)
         self._index = None
-        index = self.index
-        for price_key in [k for k in moves if k[0] not in index]:
-            del moves[price_key]
-        return changed or bool(old_by_key)
+        if old_by_key:  # lines vanished: forget their moves
+            for price_key in [k for k in moves if k[0] in old_by_key]:
+                del moves[price_key]
+            return True
+        return changed
 
     def price(self, line: LineKey, side: str) -> float | None:
         found = self.line(line)

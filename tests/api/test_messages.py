@@ -8,17 +8,14 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oddstui.api.errors import MalformedRecord
 from oddstui.api.messages import (
     OddsMessage,
     ResyncRequired,
     ScoreMessage,
     StatusMessage,
     Welcome,
-    _fast_line,
     parse_frame,
 )
-from oddstui.api.models import parse_line
 
 UPDATED: dict[str, Any] = {
     "type": "updated",
@@ -181,55 +178,6 @@ def test_suspended_and_missing_prices_are_left_out() -> None:
     assert malformed == 0
     assert isinstance(parsed, OddsMessage)
     assert parsed.markets[0].lines[0].prices == {"away": 2.5}
-
-
-prices = st.one_of(
-    st.floats(allow_nan=True, allow_infinity=True).map(lambda x: f"{x:.3f}"),
-    st.sampled_from(["N/A", "", "-", "NaN", "nan", "inf", "-inf", "1.00", "0", " 2.5 ", "abc"]),
-    st.floats(allow_nan=False, allow_infinity=False, min_value=-5, max_value=50),
-    st.integers(-3, 30),
-    st.none(),
-    st.booleans(),
-)
-entries = st.dictionaries(
-    st.sampled_from(
-        [
-            "home",
-            "draw",
-            "away",
-            "over",
-            "under",
-            "yes",
-            "no",
-            "layHome",
-            "hdp",
-            "label",
-            "max",
-            "id",
-            "weird",
-        ]
-    ),
-    st.one_of(prices, st.text(max_size=4), st.lists(st.integers(), max_size=2)),
-    max_size=6,
-)
-
-
-def _outcome(parse: Any, entry: Any) -> Any:
-    try:
-        parsed = parse(entry, "ML")
-    except MalformedRecord:
-        return "malformed"
-    return (parsed.hdp, parsed.label, parsed.prices, parsed.max)
-
-
-@given(entries)
-def test_fast_line_parser_agrees_with_the_models(entry: dict[str, Any]) -> None:
-    fast, slow = _outcome(_fast_line, entry), _outcome(parse_line, entry)
-    if fast != "malformed" and slow != "malformed" and fast != slow:
-        # NaN never equals itself; compare NaN-aware.
-        assert repr(fast) == repr(slow)
-    else:
-        assert fast == slow
 
 
 @given(st.lists(st.one_of(st.text(max_size=40), st.binary(max_size=40)), max_size=8))

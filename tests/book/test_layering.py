@@ -21,6 +21,7 @@ ALLOWED_STDLIB = {
     "fractions",
     "itertools",
     "math",
+    "msgspec",  # records (structs) only: the models' own record type
     "time",
     "typing",
 }

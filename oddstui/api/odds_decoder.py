@@ -1,0 +1,116 @@
+"""The fast path for feed odds messages: one msgspec decode straight into typed records.
+
+Nearly every line of the feed is a `created` or `updated` message whose lines hold only numbers
+and price strings. msgspec (in lax mode, which turns "1.850" into 1.85) decodes such a line into
+the structs below in C, faster than a JSON parser builds dictionaries, and each line's object
+arrives as the `prices` dictionary a `Line` keeps, once `hdp` and `max` are taken out.
+
+The fast path is only ever a shortcut: `decode_odds` returns None for anything it is not sure
+of (another message type, a label, a suspended or missing price, a handicap that is not finite,
+an id under another key), and the caller then parses the line the general way. A property test
+checks that both paths give the same message for every line the fast one takes.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+import msgspec
+
+from oddstui.api.models import Line, MarketQuote, _url, parse_time
+
+_INF = math.inf
+# Keys of a line that the models never read as prices, besides hdp and max (popped first). The
+# fast path leaves lines holding any of them to the general path.
+_OTHER_META = frozenset({"label", "id", "updatedAt", "timestamp", "limit"})
+_KINDS = frozenset({"created", "updated", "deleted", "no_markets"})
+
+
+class _Market(msgspec.Struct, gc=False):
+    name: str
+    updatedAt: str | None = None  # noqa: N815 - the wire's own name
+    odds: list[dict[str, float]] | None = None
+
+
+class _Odds(msgspec.Struct, gc=False):
+    type: str
+    seq: int
+    id: int
+    bookie: str
+    timestamp: str | None = None
+    url: str | None = None
+    markets: list[_Market] | None = None
+
+
+_decode = msgspec.json.Decoder(_Odds, strict=False).decode
+DecodeError = msgspec.DecodeError  # ValidationError is a DecodeError
+
+
+class NotFast(Exception):
+    """The line needs the general path."""
+
+
+OddsFields = tuple[str, int, datetime | None, int, str, str | None, tuple[MarketQuote, ...]]
+"""An `OddsMessage`'s fields but its receive time, in order."""
+
+
+def decode_odds(line: str | bytes) -> OddsFields | None:
+    """`(kind, seq, timestamp, event_id, bookie, url, markets)` of an odds message, or None.
+
+    Raises msgspec's DecodeError or NotFast when the line is not a plain odds message; the caller
+    then takes the general path, which decides whether the line is malformed.
+    """
+    raw = _decode(line)
+    kind = raw.type
+    if kind not in _KINDS or not raw.bookie:
+        return None
+    stamp = raw.timestamp
+    url = raw.url
+    return (
+        kind,
+        raw.seq,
+        None if stamp is None else parse_time(stamp, "timestamp"),
+        raw.id,
+        raw.bookie,
+        None if url is None else _url(url),
+        _markets(raw.markets) if kind == "created" or kind == "updated" else (),
+    )
+
+
+def _markets(markets: list[_Market] | None) -> tuple[MarketQuote, ...]:
+    if not markets:
+        return ()
+    out = []
+    for market in markets:
+        name = market.name
+        if not name:
+            raise NotFast
+        updated = market.updatedAt
+        out.append(
+            MarketQuote(
+                name,
+                None if not updated else parse_time(updated, "updatedAt"),
+                _lines(market.odds) if market.odds else (),
+            )
+        )
+    return tuple(out)
+
+
+def _lines(entries: list[dict[str, float]]) -> tuple[Line, ...]:
+    lines = []
+    for prices in entries:
+        hdp = prices.pop("hdp", None)
+        maximum = prices.pop("max", None)
+        if prices:
+            values = prices.values()
+            # min() catches a suspended price (1.00 or less); the sum is NaN or inf when any
+            # price is, which min() alone can miss.
+            if not (1.0 < min(values) and sum(values) < _INF) or not _OTHER_META.isdisjoint(prices):
+                raise NotFast
+        if (hdp is not None and not -_INF < hdp < _INF) or (
+            maximum is not None and not -_INF < maximum < _INF
+        ):
+            raise NotFast
+        lines.append(Line(hdp, None, prices, maximum))
+    return tuple(lines)

@@ -1,0 +1,195 @@
+"""Market parsing: the fast paths agree with the models on every input they take."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oddstui.api.errors import MalformedRecord
+from oddstui.api.messages import _PARSERS, OddsMessage, parse_frame
+from oddstui.api.models import Line, parse_line
+from oddstui.api.odds_decoder import DecodeError, NotFast, decode_odds
+from oddstui.api.quotes import fast_line
+
+prices = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True).map(lambda x: f"{x:.3f}"),
+    st.sampled_from(["N/A", "", "-", "NaN", "nan", "inf", "-inf", "1.00", "0", " 2.5 ", "abc"]),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-5, max_value=50),
+    st.integers(-3, 30),
+    st.none(),
+    st.booleans(),
+)
+entries = st.dictionaries(
+    st.sampled_from(
+        [
+            "home",
+            "draw",
+            "away",
+            "over",
+            "under",
+            "yes",
+            "no",
+            "layHome",
+            "hdp",
+            "label",
+            "max",
+            "id",
+            "weird",
+        ]
+    ),
+    st.one_of(prices, st.text(max_size=4), st.lists(st.integers(), max_size=2)),
+    max_size=6,
+)
+
+
+def _outcome(parse: Any, entry: Any) -> Any:
+    try:
+        parsed = parse(entry, "ML")
+    except MalformedRecord:
+        return "malformed"
+    return (parsed.hdp, parsed.label, parsed.prices, parsed.max)
+
+
+@given(entries)
+def test_fast_line_parser_agrees_with_the_models(entry: dict[str, Any]) -> None:
+    fast, slow = _outcome(fast_line, entry), _outcome(parse_line, entry)
+    if fast != "malformed" and slow != "malformed" and fast != slow:
+        # NaN never equals itself; compare NaN-aware.
+        assert repr(fast) == repr(slow)
+    else:
+        assert fast == slow
+
+
+# Odds messages as the services send them, and now and then something the fast decoder must
+# leave to the general path: a label, a suspended or missing price, text where a number goes,
+# an id under another key, another message type.
+good_price = st.floats(min_value=1.01, max_value=30).map(lambda x: f"{x:.3f}")
+wire_price = st.one_of(
+    good_price,
+    good_price,
+    good_price,
+    st.sampled_from(["1.850", "2.0", "1e1", "N/A", "", "abc", " 2.5 ", "1.00", "0", "inf", "nan"]),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-2, max_value=40),
+    st.sampled_from([-1, 0, 3, None, True, False]),
+)
+wire_number = st.one_of(
+    st.sampled_from([-1.5, -0.5, 0, 1, 2.5, 500]),
+    st.sampled_from([-1.5, 0.5, 1.5, 180.5]),
+    st.sampled_from(["x", "1.5", "nan", True, None]),
+)
+wire_line = st.dictionaries(
+    st.sampled_from(["home", "draw", "away", "over", "under", "weird"]), wire_price, max_size=3
+).flatmap(
+    lambda prices: st.fixed_dictionaries(
+        {},
+        optional={
+            "hdp": wire_number,
+            "max": wire_number,
+            "label": st.sampled_from(["Smith", 7]),
+        },
+    ).map(lambda extra: {**prices, **extra})
+)
+wire_market = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["ML", "Spread", "Totals", "ML", ""]),
+        "odds": st.lists(wire_line, max_size=3),
+    },
+    optional={"updatedAt": st.sampled_from(["2026-11-21T10:00:01Z", "", "yesterday", None])},
+)
+wire_message = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            ["updated", "updated", "created", "deleted", "no_markets", "score"]
+        ),
+        "seq": st.one_of(st.integers(1, 2**40), st.sampled_from(["17", 18.0, "x", True])),
+        "id": st.one_of(st.integers(1, 10**9), st.sampled_from(["61008909", "x"])),
+        "bookie": st.sampled_from(["Bet365", "Bücher & [Co]", "Bet365", ""]),
+        "markets": st.one_of(st.lists(wire_market, max_size=3), st.none(), st.just("x")),
+    },
+    optional={
+        "eventId": st.just(61008910),
+        "timestamp": st.sampled_from(["2026-11-21T10:00:01.250Z", "late"]),
+        "url": st.sampled_from(["https://bet365.example/e/1", "N/A", 3, None]),
+        "extra": st.just({"nested": [1, 2]}),
+    },
+)
+
+
+def _general(line: str) -> Any:
+    """What the general path alone makes of a line: a message, or "malformed"."""
+    raw = json.loads(line)
+    try:
+        return _PARSERS[raw["type"]](raw, 5.0)
+    except (ValueError, TypeError, KeyError):
+        return "malformed"
+
+
+@settings(max_examples=400)
+@given(wire_message)
+def test_the_fast_decoder_agrees_with_the_general_path(message: dict[str, Any]) -> None:
+    line = json.dumps(message)
+    try:
+        fast = decode_odds(line)
+    except (DecodeError, NotFast, ValueError):
+        fast = None
+    if fast is not None:
+        assert OddsMessage(*fast, 5.0) == _general(line)
+
+
+def test_plain_odds_messages_take_the_fast_path() -> None:
+    line = json.dumps(
+        {
+            "type": "updated",
+            "seq": "42",
+            "id": 61008909,
+            "bookie": "Bet365",
+            "url": "N/A",
+            "markets": [
+                {"name": "ML", "odds": [{"home": "2.100", "draw": "3.4", "away": 3}]},
+                {
+                    "name": "Totals",
+                    "odds": [{"hdp": 2.5, "over": "1.9", "under": "1.9", "max": 500}],
+                },
+            ],
+        }
+    )
+    fast = decode_odds(line)
+    assert fast is not None
+    message = OddsMessage(*fast, 5.0)
+    assert message == _general(line)
+    assert message.seq == 42 and message.url is None
+    assert message.markets[0].lines == (
+        Line(None, None, {"home": 2.1, "draw": 3.4, "away": 3.0}, None),
+    )
+    assert message.markets[1].lines == (Line(2.5, None, {"over": 1.9, "under": 1.9}, 500.0),)
+
+
+def test_what_the_fast_decoder_leaves_to_the_general_path() -> None:
+    def market(entry: dict[str, Any]) -> str:
+        body = {
+            "type": "updated",
+            "seq": 1,
+            "id": 7,
+            "bookie": "B",
+            "markets": [{"name": "X", "odds": [entry]}],
+        }
+        return json.dumps(body)
+
+    for line in [
+        market({"label": "Smith", "yes": "1.9"}),  # a player line
+        market({"home": "N/A", "away": "1.9"}),  # a missing price
+        market({"home": "1.00", "away": "1.9"}),  # a suspended side
+        market({"home": "inf", "away": "1.9"}),
+        market({"hdp": "nan", "home": "1.9"}),
+        '{"type":"score","id":7,"scores":{"home":1,"away":0}}',
+        '{"type":"updated","seq":1,"eventId":7,"bookie":"B"}',
+    ]:
+        try:
+            assert decode_odds(line) is None, line
+        except (DecodeError, NotFast, ValueError):
+            pass
+        messages, malformed = parse_frame(line)
+        assert len(messages) + malformed == 1  # and the general path still takes it or counts it
