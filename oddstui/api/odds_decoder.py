@@ -18,6 +18,7 @@ from datetime import datetime
 
 import msgspec
 
+from oddstui.api.models import _TIME_CACHE as _TIMES
 from oddstui.api.models import Line, MarketQuote, _url, parse_time
 
 _INF = math.inf
@@ -86,31 +87,23 @@ def _markets(markets: list[_Market] | None) -> tuple[MarketQuote, ...]:
         name = market.name
         if not name:
             raise NotFast
-        updated = market.updatedAt
-        out.append(
-            MarketQuote(
-                name,
-                None if not updated else parse_time(updated, "updatedAt"),
-                _lines(market.odds) if market.odds else (),
-            )
-        )
+        stamp = market.updatedAt
+        updated = (_TIMES.get(stamp) or parse_time(stamp, "updatedAt")) if stamp else None
+        out.append(MarketQuote(name, updated, _lines(market.odds) if market.odds else ()))
     return tuple(out)
 
 
 def _lines(entries: list[dict[str, float]]) -> tuple[Line, ...]:
     lines = []
+    pop = dict.pop
     for prices in entries:
-        hdp = prices.pop("hdp", None)
-        maximum = prices.pop("max", None)
-        if prices:
-            values = prices.values()
-            # min() catches a suspended price (1.00 or less); the sum is NaN or inf when any
-            # price is, which min() alone can miss.
-            if not (1.0 < min(values) and sum(values) < _INF) or not _OTHER_META.isdisjoint(prices):
-                raise NotFast
-        if (hdp is not None and not -_INF < hdp < _INF) or (
-            maximum is not None and not -_INF < maximum < _INF
-        ):
+        # One sum tells whether every number is finite: it is NaN or infinite when any is.
+        if not -_INF < sum(prices.values()) < _INF:
+            raise NotFast
+        hdp = pop(prices, "hdp", None)
+        maximum = pop(prices, "max", None)
+        # A suspended side (1.00 or less) and meta keys are for the general path to judge.
+        if prices and not (1.0 < min(prices.values()) and _OTHER_META.isdisjoint(prices)):
             raise NotFast
         lines.append(Line(hdp, None, prices, maximum))
     return tuple(lines)

@@ -305,13 +305,15 @@ class OddsBook:
             book.url = message.url
             self._changes.add((event_id, bookie))
         markets = book.markets
+        changed = self._changes.add
         for quote in message.markets:
-            current = markets.get(quote.name)
+            name = quote.name
+            current = markets.get(name)
             if current is None:
-                markets[quote.name] = MarketState(quote, now)
-                self._changes.add((event_id, bookie, quote.name))
+                markets[name] = MarketState(quote, now)
+                changed((event_id, bookie, name))
             elif current.merge(quote, now):
-                self._changes.add((event_id, bookie, quote.name))
+                changed((event_id, bookie, name))
 
     def _apply_score(self, message: ScoreMessage) -> None:
         state = self._event(message.event_id)

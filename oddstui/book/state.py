@@ -44,8 +44,8 @@ class MarketState:
         """When this market was last received, changed or not."""
         self.first_seen = received
         """When this market appeared; the age of prices that have not moved since."""
-        self.moves: dict[PriceKey, PriceMove] = {}
-        """The prices that changed or appeared after ``first_seen``."""
+        self.moves: dict[LineKey, dict[str, PriceMove]] = {}
+        """Per line, per side: the prices that changed or appeared after ``first_seen``."""
 
     @property
     def updated_at(self) -> datetime | None:
@@ -68,7 +68,8 @@ class MarketState:
         return self.index.keys()
 
     def move(self, line: LineKey, side: str) -> PriceMove | None:
-        return self.moves.get((line, side))
+        found = self.moves.get(line)
+        return None if found is None else found.get(side)
 
     def merge(self, quote: MarketQuote, received: float) -> bool:
         """Take a newer quote of this market; True when any price or line changed.
@@ -94,19 +95,21 @@ class MarketState:
                 label = line.label
                 if hdp != before.hdp or label != before.label:
                     break
-                after = line.prices
+                # The prices differ, or only max does (then no side below has moved).
                 previous_prices = before.prices
-                if after != previous_prices:
-                    key = (hdp, label)
-                    for side, price in after.items():
-                        previous = previous_prices.get(side)
-                        if previous != price:
-                            if previous is None:
-                                moves[(key, side)] = PriceMove(None, 0, received)
-                            elif price > previous:
-                                moves[(key, side)] = PriceMove(previous, 1, received)
-                            else:
-                                moves[(key, side)] = PriceMove(previous, -1, received)
+                key = (hdp, label)
+                line_moves = moves.get(key)
+                if line_moves is None:
+                    line_moves = moves[key] = {}
+                for side, price in line.prices.items():
+                    previous = previous_prices.get(side)
+                    if previous != price:
+                        if previous is None:
+                            line_moves[side] = PriceMove(None, 0, received)
+                        elif price > previous:
+                            line_moves[side] = PriceMove(previous, 1, received)
+                        else:
+                            line_moves[side] = PriceMove(previous, -1, received)
             else:
                 return True
         return self._relayout(old_lines, new_lines, received)
@@ -128,11 +131,14 @@ class MarketState:
                 previous = previous_prices.get(side)
                 if previous != price:
                     direction = 0 if previous is None else (1 if price > previous else -1)
-                    moves[(key, side)] = PriceMove(previous, direction, received)
+                    line_moves = moves.get(key)
+                    if line_moves is None:
+                        line_moves = moves[key] = {}
+                    line_moves[side] = PriceMove(previous, direction, received)
         self._index = None
         if old_by_key:  # lines vanished: forget their moves
-            for price_key in [k for k in moves if k[0] in old_by_key]:
-                del moves[price_key]
+            for key in old_by_key:
+                moves.pop(key, None)
             return True
         return changed
 
@@ -142,7 +148,7 @@ class MarketState:
 
     def changed_at(self, line: LineKey, side: str) -> float:
         """When the price last changed value (or appeared)."""
-        move = self.moves.get((line, side))
+        move = self.move(line, side)
         return self.first_seen if move is None else move.since
 
 

@@ -167,7 +167,7 @@ def grid_rows(
                 figures.append(PriceFigure(None))
                 continue
             changed = max(changed, quote.changed_at(line, side))
-            move = quote.moves.get((line, side))
+            move = quote.move(line, side)
             flashing = move is not None and move.direction and now - move.since < FLASH_SECONDS
             top = best.get(side)
             figures.append(
