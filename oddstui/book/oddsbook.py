@@ -287,25 +287,23 @@ class OddsBook:
             state = self._events[event_id] = EventState(event_id)
             self._changes.add((event_id,))
         bookie = message.bookie
-        now = message.received or self._clock()
         book = state.books.get(bookie)
         if message.kind == "deleted" or message.kind == "no_markets":
             if book is not None and book.markets:
                 for name in book.markets:
                     self._changes.add((event_id, bookie, name))
                 book.markets = {}
-                book.received = now
                 self._changes.add((event_id, bookie))
             return
         if book is None:
-            book = state.books[bookie] = BookmakerState(now)
+            book = state.books[bookie] = BookmakerState()
             self._changes.add((event_id, bookie))
-        book.received = now
         if message.url is not None and message.url != book.url:
             book.url = message.url
             self._changes.add((event_id, bookie))
         markets = book.markets
         changed = self._changes.add
+        now = message.received or self._clock()
         for quote in message.markets:
             name = quote.name
             current = markets.get(name)
@@ -377,9 +375,8 @@ class OddsBook:
         event_id = state.event_id
         book = state.books.get(bookie)
         if book is None:
-            book = state.books[bookie] = BookmakerState(now)
+            book = state.books[bookie] = BookmakerState()
             self._changes.add((event_id, bookie))
-        book.received = now
         if url != book.url:
             book.url = url
             self._changes.add((event_id, bookie))

@@ -34,14 +34,12 @@ class PriceMove(msgspec.Struct, frozen=True, gc=False):
 class MarketState:
     """One bookmaker's current quote of one market."""
 
-    __slots__ = ("quote", "_index", "received", "first_seen", "moves")
+    __slots__ = ("quote", "_index", "first_seen", "moves")
 
     def __init__(self, quote: MarketQuote, received: float) -> None:
         self.quote = quote
         """The latest quote as received; its lines are in wire order."""
         self._index: dict[LineKey, int] | None = None
-        self.received = received
-        """When this market was last received, changed or not."""
         self.first_seen = received
         """When this market appeared; the age of prices that have not moved since."""
         self.moves: dict[LineKey, dict[str, PriceMove]] = {}
@@ -80,7 +78,6 @@ class MarketState:
         This runs for every market of every feed message, hence the inlined loops.
         """
         old = self.quote
-        self.received = received
         self.quote = quote
         new_lines = quote.lines
         old_lines = old.lines
@@ -155,13 +152,11 @@ class MarketState:
 class BookmakerState:
     """One bookmaker's markets for one event."""
 
-    __slots__ = ("markets", "url", "received")
+    __slots__ = ("markets", "url")
 
-    def __init__(self, received: float) -> None:
+    def __init__(self) -> None:
         self.markets: dict[str, MarketState] = {}
         self.url: str | None = None
-        self.received = received
-        """When an odds message for this bookmaker and event last arrived."""
 
 
 class EventState:
