@@ -78,6 +78,8 @@ class MarketState:
         This runs for every market of every feed message, hence the inlined loops.
         """
         old = self.quote
+        if quote is old:
+            return False
         self.quote = quote
         new_lines = quote.lines
         old_lines = old.lines
