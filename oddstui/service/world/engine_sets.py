@@ -81,8 +81,9 @@ class UnitEngine(Engine):
                 return
             self.set_index += 1
             self.units = [0, 0]
-            if self.spec.engine != "frames":
-                self._set_period(self._key(self.set_index), 0, 0)
+            # The next set (frame, map) shows at 0-0 from now on, so that the clock's period
+            # always has its score key.
+            self._set_period(self._key(self.set_index), 0, 0)
             self._next_at = at + self.spec.break_s + self.spec.real_s * self._jitter()
             return
         self._next_at = at + self.spec.real_s * self._jitter()

@@ -1,0 +1,386 @@
+"""Property checks of every sport's match engine, stepped through many seeded matches.
+
+Each match is stepped with random step sizes (a fixed seed per sport) and, after every step, the
+live scores and clock are checked against the seed's Scores rules: the period keys of the sport,
+a period score for every period already played, top-level totals by the ft/ot/ap rules, sport-
+typical scoring, and a clock that agrees with the period. Settled matches are checked whole.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from oddstui.service.world import sports as S
+from oddstui.service.world.engine_base import Engine, ordinal
+from oddstui.service.world.engines import make_engine
+from oddstui.service.world.model import Clock, Scores
+from oddstui.service.world.schedule import sport_duration
+from oddstui.service.world.sports import SPORT_BY_SLUG, SPORTS, SportSpec
+
+MATCHES = 10  # stepped matches per sport
+STEPS = 150  # about this many steps per match
+STOPPAGE_SPORTS = {"football", "bandy", "futsal", "gaelic-football"}
+TIMED = ("timed", "batting", "innings")
+SETS = ("tennis", "rally", "legs", "frames", "maps")
+BREAK_LABELS = {"Halftime", "Break", "Innings break", "Break before overtime"}
+SHOOTOUT_LABELS = {"Penalties", "Shoot-out"}
+
+
+def rule_of(spec: SportSpec, knockout: bool) -> str:
+    return spec.knockout_overtime if knockout else spec.overtime
+
+
+def unit_prefix(spec: SportSpec) -> str:
+    return "map" if spec.engine == "maps" else "p"
+
+
+def unit_keys(spec: SportSpec, scores: Scores) -> list[str]:
+    """The numbered period keys, checked to run 1..k without gaps, in order."""
+    prefix = unit_prefix(spec)
+    pattern = re.compile(rf"{prefix}(\d+)")
+    numbers = [int(m.group(1)) for k in scores.periods if (m := pattern.fullmatch(k))]
+    assert sorted(numbers) == list(range(1, len(numbers) + 1)), scores.periods
+    return [f"{prefix}{n}" for n in range(1, len(numbers) + 1)]
+
+
+def allowed_keys(spec: SportSpec) -> set[str]:
+    if spec.engine in TIMED:
+        return {"ft", "ot", "ap"}
+    if spec.engine == "tennis":
+        return {"ft", "currentgame"}
+    return {"ft"}
+
+
+def check_keys(spec: SportSpec, scores: Scores) -> list[str]:
+    units = unit_keys(spec, scores)
+    other = set(scores.periods) - set(units)
+    assert other <= allowed_keys(spec), f"unexpected keys {other - allowed_keys(spec)}"
+    for key, (h, a) in scores.periods.items():
+        assert h >= 0 and a >= 0, (key, h, a)
+    assert scores.home >= 0 and scores.away >= 0
+    return units
+
+
+def sum_units(scores: Scores, keys: list[str]) -> tuple[int, int]:
+    return (sum(scores.periods[k][0] for k in keys), sum(scores.periods[k][1] for k in keys))
+
+
+def plays_per_period(spec: SportSpec) -> float:
+    mean_inc = sum(v * w for v, w in spec.increments) / sum(w for _, w in spec.increments)
+    return spec.total / mean_inc / spec.periods
+
+
+# -- timed sports (clocked periods, innings, cricket) ---------------------------------------------
+def check_timed_live(spec: SportSpec, engine: Engine, clock: Clock, knockout: bool) -> None:
+    scores = engine.scores
+    units = check_keys(spec, scores)
+    periods = scores.periods
+    assert 1 <= len(units) <= spec.periods
+    if "ft" not in periods:
+        # Regulation: one period score for every period started, and the totals are their sum.
+        assert len(units) == clock.period, (units, clock)
+        assert (scores.home, scores.away) == sum_units(scores, units)
+        assert "ot" not in periods and "ap" not in periods
+        if clock.running:
+            assert clock.status_detail == f"{ordinal(clock.period)} {spec.period_word}", clock
+        else:
+            assert clock.status_detail in BREAK_LABELS, clock
+        # Sport-typical scoring: a high-scoring sport never has a scoreless finished period.
+        if plays_per_period(spec) >= 8:
+            done = units if not clock.running else units[:-1]
+            for key in done:
+                assert sum(periods[key]) > 0, f"scoreless {key} in {spec.slug}: {periods}"
+        return
+    # Regulation is over and level: overtime or a shoot-out is on.
+    assert len(units) == spec.periods
+    ft = periods["ft"]
+    assert ft == sum_units(scores, units)
+    assert ft[0] == ft[1], f"live after a decided regulation: {periods}"
+    rule = rule_of(spec, knockout)
+    assert rule != S.NO_OT
+    if "ap" in periods:
+        assert rule in (S.SHOOTOUT, S.OT_SHOOTOUT, S.ET_PENALTIES)
+        assert (scores.home, scores.away) == ft
+        assert periods.get("ot", ft) == ft
+        assert not clock.running and clock.status_detail in SHOOTOUT_LABELS, clock
+        return
+    if "ot" in periods:
+        assert rule not in (S.SHOOTOUT, S.NO_OT)
+        assert (scores.home, scores.away) == periods["ot"]
+        assert periods["ot"][0] >= ft[0] and periods["ot"][1] >= ft[1]
+        assert clock.period >= spec.periods
+        if clock.running:
+            assert clock.period > spec.periods
+            assert clock.status_detail.startswith(("Overtime", "Extra time", "Extra ")), clock
+        else:
+            assert clock.status_detail in BREAK_LABELS, clock
+        return
+    # Between regulation and a straight shoot-out (none in these engines: it starts at once).
+    raise AssertionError(f"ft without ot or ap while live: {periods}, {clock}")
+
+
+def check_timed_clock(spec: SportSpec, clock: Clock, previous: Clock | None) -> None:
+    assert clock.minute >= 0 and clock.played_seconds >= 0 and clock.period >= 1
+    played_minute = clock.played_seconds // 60
+    if clock.injury_time:
+        # Stoppage time: the minute holds at the period's end while the seconds run on.
+        assert spec.slug in STOPPAGE_SPORTS and clock.running, clock
+        assert clock.minute * 60 <= clock.played_seconds <= (clock.minute + clock.injury_time) * 60
+    else:
+        assert clock.minute in (played_minute, played_minute + 1), clock
+    if clock.running:
+        assert clock.minute >= 1
+    if previous is not None:
+        # The game clock only runs forward, except that a period played into stoppage time
+        # hands over at its regulation end (45:00 after 45+2), as a stadium clock does.
+        floor = previous.minute * 60 if previous.injury_time else previous.played_seconds
+        assert clock.played_seconds >= floor, (previous, clock)
+        assert clock.period >= previous.period, (previous, clock)
+    if spec.engine in ("timed", "batting") and clock.period <= spec.periods:
+        # The game clock never shows more than the regulation time of the periods so far.
+        cap = clock.period * spec.game_s + 60 * clock.injury_time
+        assert clock.played_seconds <= cap, clock
+
+
+def check_timed_settled(spec: SportSpec, scores: Scores, knockout: bool) -> None:
+    units = check_keys(spec, scores)
+    periods = scores.periods
+    assert len(units) == spec.periods, periods
+    assert "ft" in periods
+    ft = periods["ft"]
+    assert ft == sum_units(scores, units), periods
+    rule = rule_of(spec, knockout)
+    top = (scores.home, scores.away)
+    if "ap" in periods:
+        assert ft[0] == ft[1] and top == ft
+        assert periods.get("ot", ft) == ft
+        ap = periods["ap"]
+        assert ap[0] != ap[1] and max(ap) <= 30, ap
+        assert rule in (S.SHOOTOUT, S.OT_SHOOTOUT, S.ET_PENALTIES)
+    elif "ot" in periods:
+        assert ft[0] == ft[1] and top == periods["ot"]
+        assert top[0] >= ft[0] and top[1] >= ft[1]
+        assert rule in (S.OT_TIE, S.OT_REPEAT, S.OT_SUDDEN, S.OT_SHOOTOUT, S.ET_PENALTIES)
+        if rule != S.OT_TIE:
+            assert top[0] != top[1], periods
+        if rule in (S.OT_SUDDEN, S.OT_SHOOTOUT):
+            assert abs(top[0] - top[1]) <= max(v for v, _ in spec.increments)
+    else:
+        assert top == ft
+        if ft[0] == ft[1]:
+            assert rule == S.NO_OT, f"a level {spec.slug} match ended without overtime"
+    if not spec.draw and rule != S.OT_TIE:
+        assert top[0] != top[1] or "ap" in periods, periods
+
+
+# -- set sports ------------------------------------------------------------------------------------
+def set_won(spec: SportSpec, h: int, a: int, last: bool, best_of: int) -> int | None:
+    """0 or 1 for the winner of a finished set with this score, None while it goes on."""
+    won, lost = max(h, a), min(h, a)
+    side = 0 if h > a else 1
+    if spec.engine == "tennis":
+        if (won == 6 and lost <= 4) or (won == 7 and lost in (5, 6)):
+            return side
+        assert won <= 7 and not (won == 7 and lost < 5), (h, a)
+        return None
+    if spec.engine == "frames":
+        return side if won > 0 and h != a else None
+    if spec.engine == "legs":
+        assert won <= 3
+        return side if won == 3 else None
+    if spec.engine == "maps":
+        to = 13
+    else:
+        to = int(spec.extra["last_to"] if last else spec.extra["to"])
+    if won >= to and won - lost >= 2:
+        assert won == to or won - lost == 2, (h, a)
+        return side
+    assert won <= to or won - lost < 2, (h, a)
+    return None
+
+
+def best_of(engine: Engine) -> int:
+    return int(getattr(engine, "best_of", engine.spec.periods))
+
+
+def check_sets(engine: Engine, clock: Clock | None) -> None:
+    spec, scores = engine.spec, engine.scores
+    units = check_keys(spec, scores)
+    n = best_of(engine)
+    wins = [0, 0]
+    for index, key in enumerate(units):
+        h, a = scores.periods[key]
+        winner = set_won(spec, h, a, index + 1 == n, n)
+        if index + 1 < len(units) or clock is None:
+            assert winner is not None, f"unfinished {key} before the last: {scores.periods}"
+            wins[winner] += 1
+        elif winner is not None:
+            raise AssertionError(f"the current {key} is already won: {scores.periods}")
+    assert (scores.home, scores.away) == tuple(wins), scores
+    need = n // 2 + 1
+    if clock is None:
+        assert max(wins) == need and min(wins) < need, scores
+        assert scores.periods["ft"] == (scores.home, scores.away)
+        assert "currentgame" not in scores.periods
+        return
+    assert max(wins) < need and "ft" not in scores.periods
+    assert clock.period == len(units), (clock, scores.periods)
+    assert clock.running and clock.injury_time == 0
+    word = spec.period_word
+    expected = f"Map {clock.period}" if word == "map" else f"{ordinal(clock.period)} {word}"
+    assert clock.status_detail.startswith(expected), clock
+    if spec.engine == "tennis":
+        game = scores.periods["currentgame"]
+        if clock.status_detail.endswith("tie-break"):
+            assert scores.periods[units[-1]] == (6, 6)
+            assert max(game) <= 7 or abs(game[0] - game[1]) < 2, game
+        else:
+            assert game[0] in (0, 15, 30, 40, 50) and game[1] in (0, 15, 30, 40, 50), game
+            assert not (50 in game and min(game) != 40), game
+        assert clock.serve in ("home", "away")
+
+
+# -- combat and races ------------------------------------------------------------------------------
+def check_rounds(engine: Engine, clock: Clock | None) -> None:
+    spec, scores = engine.spec, engine.scores
+    units = check_keys(spec, scores)
+    for key in units[:-1]:
+        assert scores.periods[key] in ((10, 9), (9, 10)), scores.periods
+    last = scores.periods[units[-1]]
+    if clock is None:
+        ft = scores.periods["ft"]
+        assert (scores.home, scores.away) == ft
+        assert ft in ((1, 0), (0, 1)) or (spec.draw and ft == (0, 0)), ft
+        if last == (0, 0):  # stopped inside the round: no card for it
+            assert ft != (0, 0)
+            return
+        assert last in ((10, 9), (9, 10)) and len(units) == spec.periods, scores.periods
+        home, away = sum_units(scores, units)
+        if home != away:  # a decision: the judges' cards give the winner
+            assert ft == ((1, 0) if home > away else (0, 1)), scores
+        return
+    assert (scores.home, scores.away) == (0, 0) and "ft" not in scores.periods
+    assert clock.period == len(units) <= spec.periods, (clock, scores)
+    if clock.running:
+        assert last == (0, 0) and clock.status_detail == f"Round {clock.period}", clock
+    else:
+        assert last in ((10, 9), (9, 10)), scores.periods
+        assert clock.status_detail == f"End of round {clock.period}", clock
+    assert 1 <= clock.minute <= spec.real_s // 60 + 1, clock
+    assert clock.played_seconds <= clock.period * spec.real_s, clock
+
+
+def check_race(engine: Engine, clock: Clock | None) -> None:
+    scores = engine.scores
+    units = check_keys(engine.spec, scores)
+    assert units == ["p1"]
+    if clock is None:
+        assert scores.periods["p1"] == scores.periods["ft"] == (scores.home, scores.away)
+        assert (scores.home, scores.away) in ((1, 0), (0, 1))
+    else:
+        assert (scores.home, scores.away) == (0, 0) == scores.periods["p1"]
+        assert clock.period == 1 and clock.running
+
+
+# -- driving ---------------------------------------------------------------------------------------
+def drive(spec: SportSpec, seed: int, knockout: bool, rating: float, rng: random.Random) -> Engine:
+    engine = make_engine(spec, seed, Scores(), rating, knockout)
+    mean_step = 2 * sport_duration(spec) / STEPS
+    previous: Clock | None = None
+    check_live(engine, None)
+    for _ in range(20 * STEPS):
+        engine.advance(rng.expovariate(1 / mean_step))
+        clock = engine.clock
+        if engine.finished:
+            assert clock is None and engine.ended_at is not None
+            assert engine.progress == 1.0
+            break
+        assert clock is not None
+        assert 0.0 <= engine.progress <= 1.0
+        check_live(engine, previous)
+        previous = clock
+    assert engine.finished, f"{spec.slug} seed {seed} never finished"
+    check_settled(engine, knockout)
+    return engine
+
+
+def check_live(engine: Engine, previous: Clock | None) -> None:
+    spec, clock = engine.spec, engine.clock
+    assert clock is not None
+    if spec.engine in TIMED:
+        check_timed_clock(spec, clock, previous)
+        check_timed_live(spec, engine, clock, engine.knockout)
+    elif spec.engine in SETS:
+        check_sets(engine, clock)
+    elif spec.engine == "rounds":
+        check_rounds(engine, clock)
+    else:
+        check_race(engine, clock)
+    if previous is not None and spec.engine not in TIMED:
+        assert clock.played_seconds >= previous.played_seconds
+        assert clock.period >= previous.period
+
+
+def check_settled(engine: Engine, knockout: bool) -> None:
+    spec = engine.spec
+    if spec.engine in TIMED:
+        check_timed_settled(spec, engine.scores, knockout)
+    elif spec.engine in SETS:
+        check_sets(engine, None)
+    elif spec.engine == "rounds":
+        check_rounds(engine, None)
+    else:
+        check_race(engine, None)
+
+
+@pytest.mark.parametrize("spec", SPORTS, ids=lambda s: s.slug)
+def test_live_and_settled_scores_follow_the_rules(spec: SportSpec) -> None:
+    rng = random.Random(f"engines-{spec.slug}")
+    for n in range(MATCHES):
+        knockout = n % 2 == 1
+        rating = rng.gauss(0, spec.rating_sd) * spec.total**0.5
+        drive(spec, rng.randrange(1 << 30), knockout, rating, rng)
+
+
+@pytest.mark.parametrize("spec", SPORTS, ids=lambda s: s.slug)
+def test_settled_matches_follow_the_rules(spec: SportSpec) -> None:
+    # Played out in one go, with more seeds, so rare endings (shoot-outs, repeated overtime,
+    # deciding sets) come up.
+    for seed in range(120):
+        knockout = seed % 2 == 0
+        engine = make_engine(spec, 7000 + seed, Scores(), 0.0, knockout)
+        engine.play_out()
+        check_settled(engine, knockout)
+
+
+TIMED_SPECS = [s for s in SPORTS if s.engine in TIMED]
+
+
+@pytest.mark.parametrize("spec", TIMED_SPECS, ids=lambda s: s.slug)
+def test_regulation_totals_are_typical_of_the_sport(spec: SportSpec) -> None:
+    totals = []
+    for seed in range(80):
+        engine = make_engine(spec, 9000 + seed, Scores(), 0.0, False)
+        engine.play_out()
+        totals.append(sum(engine.scores.periods["ft"]))
+    mean = sum(totals) / len(totals)
+    low = 0.75 if spec.engine != "batting" else 0.55  # a complete chase ends an innings early
+    assert low * spec.total <= mean <= 1.25 * spec.total, (spec.slug, mean, spec.total)
+
+
+def test_aussie_rules_late_in_a_match_has_its_quarters() -> None:
+    spec = SPORT_BY_SLUG["aussie-rules"]
+    for seed in range(40):
+        engine = make_engine(spec, seed, Scores(), 0.0, False)
+        # Into the 4th quarter: three quarters, two short breaks and half time are behind.
+        engine.advance(3 * spec.real_s + 2 * spec.break_s + spec.half_break_s + 60)
+        clock = engine.clock
+        assert clock is not None and clock.period == 4 and clock.running
+        assert clock.status_detail == "4th quarter"
+        periods = engine.scores.periods
+        assert [k for k in periods if k.startswith("p")] == ["p1", "p2", "p3", "p4"]
+        assert all(sum(periods[f"p{n}"]) > 0 for n in (1, 2, 3))
+        assert engine.scores.home + engine.scores.away > 40
