@@ -18,9 +18,10 @@ class RoundsEngine(Engine):
     ) -> None:
         super().__init__(spec, seed, scores, rating, knockout)
         self.round = 1
+        self._scored = False  # the current round is over and on the cards (a break follows)
         self._p_home = self._home_share(1.0)
         finish = spec.extra.get("finish", 0.1)
-        self._stoppage_at = None
+        self._stoppage_at: float | None = None
         # Draw the stoppage, if any, up front: round and second.
         for n in range(1, spec.periods + 1):
             if self.rng.random() < finish:
@@ -33,7 +34,17 @@ class RoundsEngine(Engine):
     def _run_until(self, t: float) -> None:
         spec = self.spec
         while not self.finished:
+            if self._scored:
+                # In the break after a round: the next one opens (at 0-0) when it begins.
+                if self._round_end + spec.break_s > t:
+                    return
+                self.round += 1
+                self._round_end += spec.break_s + spec.real_s
+                self._scored = False
+                self._set_period(f"p{self.round}", 0, 0)
+                continue
             if self._stoppage_at is not None and self._stoppage_at <= min(t, self._round_end):
+                # Stopped inside the round: it gets no card and stays at 0-0.
                 winner = 0 if self.rng.random() < self._p_home else 1
                 self._set_period("ft", *((1, 0) if winner == 0 else (0, 1)))
                 self._add_total(*self.scores.periods["ft"])
@@ -44,12 +55,10 @@ class RoundsEngine(Engine):
                 return
             winner = 0 if self.rng.random() < self._p_home else 1
             self._set_period(f"p{self.round}", *((10, 9) if winner == 0 else (9, 10)))
+            self._scored = True
             if self.round == spec.periods:
                 self._decision()
                 return
-            self.round += 1
-            self._round_end += spec.break_s + spec.real_s
-            self._set_period(f"p{self.round}", 0, 0)
 
     def _decision(self) -> None:
         home = sum(h for k, (h, _) in self.scores.periods.items() if k.startswith("p"))
@@ -68,12 +77,16 @@ class RoundsEngine(Engine):
         return 1.0 if self.finished else min(1.0, self.elapsed / (per * self.spec.periods))
 
     def _clock(self) -> Clock | None:
-        start = (self.round - 1) * (self.spec.real_s + self.spec.break_s)
-        into = self.elapsed - start
-        running = into < self.spec.real_s
-        label = f"Round {self.round}" if running else f"End of round {self.round}"
-        seconds = int(min(into, self.spec.real_s))
-        return Clock(seconds // 60 + 1, int(self.elapsed), self.round, running, label, 0)
+        # playedSeconds is fight time (breaks excluded); the minute is the round's own.
+        real = self.spec.real_s
+        last_minute = max(1, int(real // 60))
+        if self._scored:
+            played = int(self.round * real)
+            return Clock(last_minute, played, self.round, False, f"End of round {self.round}", 0)
+        into = min(real, max(0.0, self.elapsed - (self._round_end - real)))
+        played = int((self.round - 1) * real + into)
+        minute = min(int(into // 60) + 1, last_minute)
+        return Clock(minute, played, self.round, True, f"Round {self.round}", 0)
 
 
 class RaceEngine(Engine):
