@@ -284,8 +284,9 @@ class OddsBook:
         event_id = message.event_id
         state = self._events.get(event_id)
         if state is None:
+            # Prices say nothing of the header, status or scores: the event's own key is not
+            # reported, or a reader would take the empty scores for a real 0-0.
             state = self._events[event_id] = EventState(event_id)
-            self._changes.add((event_id,))
         bookie = message.bookie
         book = state.books.get(bookie)
         if message.kind == "deleted" or message.kind == "no_markets":

@@ -280,3 +280,13 @@ def test_a_requested_event_missing_from_the_snapshot_loses_its_prices() -> None:
     assert book.bookmakers(7) == []
     assert 7 in book
     assert (7, "Pinnacle", "ML") in book.take_changes()
+
+
+def test_prices_for_an_unknown_event_do_not_report_its_scores() -> None:
+    """An odds message knows nothing of the score: reporting the event's own key would make a
+    reader show the empty scores of a fresh event as a real 0-0."""
+    book = OddsBook(clock=FakeClock())
+    book.apply(updated(8, "Bet365", [ml(2.2, 3.3, 3.4)], seq=10))
+    assert book.take_changes() == {(8, "Bet365"), (8, "Bet365", "ML")}
+    state = book.event(8)
+    assert state is not None and state.status == "" and state.header is None

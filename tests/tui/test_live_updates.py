@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from oddstui.tui import cells, hub
 from oddstui.tui.launch import build_app
 from oddstui.tui.screens.live import LiveScreen
 from oddstui.tui.widgets.patch_table import PatchTable
-from tests.tui.conftest import DEMO_KEY, Service, wait_for
+from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
 
 def seconds(clock: str) -> int:
@@ -105,3 +106,33 @@ async def test_changes_are_published_a_few_times_a_second(fast_service: Service)
         # One change set per flush at 5 Hz at most, however many messages arrived.
         assert published <= 3.0 * 5 + 1, published
         assert received > published, (received, published)
+
+
+async def test_prices_never_wipe_a_live_score() -> None:
+    """Odds messages for an event say nothing of its score: they must not turn the score the
+    REST listing gave into an empty 0-0 (as they once did, for most live events). A slow world,
+    so that many events get their first prices after the live listing is in."""
+    service = start_service("--seed", "11", "--updates-per-second", "40")
+    try:
+        await _check_scores_survive_prices(service)
+    finally:
+        service.stop()
+
+
+async def _check_scores_survive_prices(service: Service) -> None:
+    app = build_app(service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        board = app.hub.board
+        await wait_for(lambda: app.hub.live_loaded and app.hub.status.state == "live", pilot)
+        start = app.hub.status.last_seq or 0
+        # Let odds flow for a while: events keep getting their first prices.
+        await wait_for(lambda: (app.hub.status.last_seq or 0) > start + 200, pilot, timeout=30)
+        await pilot.pause(0.5)
+        listed = httpx.get(
+            f"{service.base_url}/events/live", params={"apiKey": DEMO_KEY}, timeout=10
+        ).json()
+        scored = {item["id"] for item in listed if item["scores"]["periods"]}
+        shown = [board.events[i] for i in scored if i in board.events and i in board.live_ids]
+        assert shown, "no live event with period scores to check"
+        wiped = [e.id for e in shown if not e.periods and (e.score_home, e.score_away) == (0, 0)]
+        assert not wiped, f"scores wiped to an empty 0-0: {wiped}"
