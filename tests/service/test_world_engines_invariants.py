@@ -290,6 +290,7 @@ def drive(spec: SportSpec, seed: int, knockout: bool, rating: float, rng: random
     engine = make_engine(spec, seed, Scores(), rating, knockout)
     mean_step = 2 * sport_duration(spec) / STEPS
     previous: Clock | None = None
+    progress = 0.0
     check_live(engine, None)
     for _ in range(20 * STEPS):
         engine.advance(rng.expovariate(1 / mean_step))
@@ -299,7 +300,9 @@ def drive(spec: SportSpec, seed: int, knockout: bool, rating: float, rng: random
             assert engine.progress == 1.0
             break
         assert clock is not None
-        assert 0.0 <= engine.progress <= 1.0
+        # Prices read progress as the share of the match gone: it never moves back.
+        assert progress <= engine.progress <= 1.0, (progress, engine.progress)
+        progress = engine.progress
         check_live(engine, previous)
         previous = clock
     assert engine.finished, f"{spec.slug} seed {seed} never finished"

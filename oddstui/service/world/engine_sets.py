@@ -40,6 +40,7 @@ class UnitEngine(Engine):
         self.units = [0, 0]  # in the current set
         self.server = 0 if self.rng.random() < 0.5 else 1
         self._next_at = spec.real_s * self._jitter()
+        self._progress = 0.0
         self._set_period(self._key(1), 0, 0)
 
     def _jitter(self) -> float:
@@ -55,6 +56,7 @@ class UnitEngine(Engine):
     def _run_until(self, t: float) -> None:
         while not self.finished and self._next_at <= t:
             self._play_unit(self._next_at)
+            self._note_progress()
 
     def _play_unit(self, at: float) -> None:
         p = self._p_home
@@ -88,10 +90,16 @@ class UnitEngine(Engine):
             return
         self._next_at = at + self.spec.real_s * self._jitter()
 
+    def _note_progress(self) -> None:
+        # The estimate's denominator grows when a match runs long, which would pull it back;
+        # prices read progress as time passed, so it only ever moves forward.
+        self._progress = max(self._progress, self._estimate_progress())
+
     @property
     def progress(self) -> float:
-        if self.finished:
-            return 1.0
+        return 1.0 if self.finished else self._progress
+
+    def _estimate_progress(self) -> float:
         played = self.scores.home + self.scores.away
         target = max(self._target(), 1)
         share = min(0.95, max(self.units) / target)
@@ -126,6 +134,7 @@ class TennisEngine(Engine):
         self.tiebreak = False
         self._tb_served = 0
         self._next_at = self._point_time()
+        self._progress = 0.0
         self._set_period("p1", 0, 0)
         self._set_period("currentgame", 0, 0)
 
@@ -135,6 +144,7 @@ class TennisEngine(Engine):
     def _run_until(self, t: float) -> None:
         while not self.finished and self._next_at <= t:
             self._play_point(self._next_at)
+            self._progress = max(self._progress, self._estimate_progress())  # see UnitEngine
 
     def _play_point(self, at: float) -> None:
         win_server = self.rng.random() < self._serve_win[self.server]
@@ -200,8 +210,9 @@ class TennisEngine(Engine):
 
     @property
     def progress(self) -> float:
-        if self.finished:
-            return 1.0
+        return 1.0 if self.finished else self._progress
+
+    def _estimate_progress(self) -> float:
         played = self.scores.home + self.scores.away
         share = min(0.95, sum(self.games) / 12)
         expected = max(self.sets_to_win + 0.4, played + 1.0)
