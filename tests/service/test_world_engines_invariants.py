@@ -177,7 +177,7 @@ def check_timed_settled(spec: SportSpec, scores: Scores, knockout: bool) -> None
 
 
 # -- set sports ------------------------------------------------------------------------------------
-def set_won(spec: SportSpec, h: int, a: int, last: bool, best_of: int) -> int | None:
+def set_won(spec: SportSpec, h: int, a: int, last: bool) -> int | None:
     """0 or 1 for the winner of a finished set with this score, None while it goes on."""
     won, lost = max(h, a), min(h, a)
     side = 0 if h > a else 1
@@ -202,18 +202,20 @@ def set_won(spec: SportSpec, h: int, a: int, last: bool, best_of: int) -> int | 
     return None
 
 
-def best_of(engine: Engine) -> int:
-    return int(getattr(engine, "best_of", engine.spec.periods))
+def best_of(spec: SportSpec, knockout: bool) -> int:
+    """Sets (games, frames, maps) a match is played over: tennis is best of 5 in knockouts."""
+    if spec.engine == "tennis":
+        return 5 if knockout and spec.slug == "tennis" else 3
+    return spec.periods
 
 
-def check_sets(engine: Engine, clock: Clock | None) -> None:
-    spec, scores = engine.spec, engine.scores
+def check_sets(spec: SportSpec, scores: Scores, knockout: bool, clock: Clock | None) -> None:
     units = check_keys(spec, scores)
-    n = best_of(engine)
+    n = best_of(spec, knockout)
     wins = [0, 0]
     for index, key in enumerate(units):
         h, a = scores.periods[key]
-        winner = set_won(spec, h, a, index + 1 == n, n)
+        winner = set_won(spec, h, a, index + 1 == n)
         if index + 1 < len(units) or clock is None:
             assert winner is not None, f"unfinished {key} before the last: {scores.periods}"
             wins[winner] += 1
@@ -244,8 +246,7 @@ def check_sets(engine: Engine, clock: Clock | None) -> None:
 
 
 # -- combat and races ------------------------------------------------------------------------------
-def check_rounds(engine: Engine, clock: Clock | None) -> None:
-    spec, scores = engine.spec, engine.scores
+def check_rounds(spec: SportSpec, scores: Scores, clock: Clock | None) -> None:
     units = check_keys(spec, scores)
     for key in units[:-1]:
         assert scores.periods[key] in ((10, 9), (9, 10)), scores.periods
@@ -273,9 +274,8 @@ def check_rounds(engine: Engine, clock: Clock | None) -> None:
     assert clock.played_seconds <= clock.period * spec.real_s, clock
 
 
-def check_race(engine: Engine, clock: Clock | None) -> None:
-    scores = engine.scores
-    units = check_keys(engine.spec, scores)
+def check_race(spec: SportSpec, scores: Scores, clock: Clock | None) -> None:
+    units = check_keys(spec, scores)
     assert units == ["p1"]
     if clock is None:
         assert scores.periods["p1"] == scores.periods["ft"] == (scores.home, scores.away)
@@ -288,7 +288,7 @@ def check_race(engine: Engine, clock: Clock | None) -> None:
 # -- driving ---------------------------------------------------------------------------------------
 def drive(spec: SportSpec, seed: int, knockout: bool, rating: float, rng: random.Random) -> Engine:
     engine = make_engine(spec, seed, Scores(), rating, knockout)
-    mean_step = 2 * sport_duration(spec) / STEPS
+    mean_step = sport_duration(spec) / STEPS
     previous: Clock | None = None
     progress = 0.0
     check_live(engine, None)
@@ -306,7 +306,7 @@ def drive(spec: SportSpec, seed: int, knockout: bool, rating: float, rng: random
         check_live(engine, previous)
         previous = clock
     assert engine.finished, f"{spec.slug} seed {seed} never finished"
-    check_settled(engine, knockout)
+    check_settled(spec, engine.scores, knockout)
     return engine
 
 
@@ -317,26 +317,25 @@ def check_live(engine: Engine, previous: Clock | None) -> None:
         check_timed_clock(spec, clock, previous)
         check_timed_live(spec, engine, clock, engine.knockout)
     elif spec.engine in SETS:
-        check_sets(engine, clock)
+        check_sets(spec, engine.scores, engine.knockout, clock)
     elif spec.engine == "rounds":
-        check_rounds(engine, clock)
+        check_rounds(spec, engine.scores, clock)
     else:
-        check_race(engine, clock)
+        check_race(spec, engine.scores, clock)
     if previous is not None and spec.engine not in TIMED:
         assert clock.played_seconds >= previous.played_seconds
         assert clock.period >= previous.period
 
 
-def check_settled(engine: Engine, knockout: bool) -> None:
-    spec = engine.spec
+def check_settled(spec: SportSpec, scores: Scores, knockout: bool) -> None:
     if spec.engine in TIMED:
-        check_timed_settled(spec, engine.scores, knockout)
+        check_timed_settled(spec, scores, knockout)
     elif spec.engine in SETS:
-        check_sets(engine, None)
+        check_sets(spec, scores, knockout, None)
     elif spec.engine == "rounds":
-        check_rounds(engine, None)
+        check_rounds(spec, scores, None)
     else:
-        check_race(engine, None)
+        check_race(spec, scores, None)
 
 
 @pytest.mark.parametrize("spec", SPORTS, ids=lambda s: s.slug)
@@ -356,7 +355,7 @@ def test_settled_matches_follow_the_rules(spec: SportSpec) -> None:
         knockout = seed % 2 == 0
         engine = make_engine(spec, 7000 + seed, Scores(), 0.0, knockout)
         engine.play_out()
-        check_settled(engine, knockout)
+        check_settled(spec, engine.scores, knockout)
 
 
 TIMED_SPECS = [s for s in SPORTS if s.engine in TIMED]
