@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from textual.widgets import SelectionList
 
 from oddstui import config
 from oddstui.tui.launch import build_app
@@ -147,7 +148,10 @@ async def test_an_empty_selection_is_refused(service: Service, home: Path) -> No
         await wait_for(lambda: isinstance(app.screen, BookmakersScreen), pilot)
         screen: BookmakersScreen = app.screen  # type: ignore[assignment]
         await wait_for(lambda: bool(screen.names), pilot)
-        screen.chosen = set()
+        # Untick everything through the list, as a trader would (setting `chosen` directly raced
+        # the list's own first SelectedChanged message on a loaded machine).
+        screen.query_one("#bookmaker-list", SelectionList).deselect_all()
+        await wait_for(lambda: not screen.chosen, pilot)
         await pilot.press("ctrl+s")
         await wait_for(lambda: any("at least one" in n.message for n in app._notifications), pilot)
     assert get(service, "/bookmakers/selected")["bookmakers"] == before
