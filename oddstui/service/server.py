@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import os
 import signal
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 _early_stop: list[int] = []  # signals that came before the event loop took them over
 
@@ -15,7 +18,11 @@ def _note_signal(signum: int, _frame: Any) -> None:
 
 
 def serve(args: Any) -> int:
-    """Run the service for the parsed serve flags; returns the process exit status."""
+    """Run the service for the parsed serve flags.
+
+    Returns the exit status of a bad flag (2); once the world is built, it ends the process
+    itself (see `_exit`).
+    """
     # Importing and building the world take a moment: a SIGTERM or Ctrl-C meanwhile still ends
     # cleanly, so the handlers go in before the heavy imports.
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -39,9 +46,9 @@ def serve(args: Any) -> int:
         return _usage(f"--accounts {args.accounts}: {error}")
     if _early_stop:
         sock.close()
-        return 0
+        _exit(0)
     url = base_url(sock, args.host)
-    return asyncio.run(_main(svc, sock, url))
+    _exit(asyncio.run(_main(svc, sock, url)))
 
 
 async def _main(svc: Any, sock: Any, url: str) -> int:
@@ -54,6 +61,21 @@ async def _main(svc: Any, sock: Any, url: str) -> int:
     if _early_stop:
         stop.set()
     return await run_service(svc, sock, url, _announce, stop)
+
+
+def _exit(status: int) -> NoReturn:
+    """End the process now, without the interpreter freeing the world object by object.
+
+    The world holds hundreds of thousands of objects and its price history grows by thousands a
+    second; at 2,000 updates/s that teardown took 0.3 s after 3 s of serving and over 1 s after
+    20 s, and keeps growing. By now the feed connections are closed (1001) and the sockets are
+    shut, so the only thing left to do is flush the output streams.
+    """
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 def _announce(url: str) -> None:

@@ -56,7 +56,7 @@ QUEUE_LIMIT = 4 * 1024 * 1024  # characters queued per connection before it is a
 # Tests shrink the bound through the environment, so that a stalled client overflows quickly.
 QUEUE_LIMIT_ENV = "ODDSTUI_FEED_QUEUE_LIMIT"
 FRAME_LIMIT = 256 * 1024  # a tick's frame is split beyond this, for clients' message limits
-SHUTDOWN_TIMEOUT = 2.5  # the runner gives the whole feed shutdown 3 seconds
+SHUTDOWN_TIMEOUT = 1.0  # a client that takes no close frame in a second is not reading
 CLOSE_TIMEOUT = 10.0  # how long a close may wait for a client that does not read
 
 
