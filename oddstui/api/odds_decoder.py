@@ -18,13 +18,13 @@ from datetime import datetime
 
 import msgspec
 
+from oddstui.api.models import _ENTRY_META, Line, MarketQuote, _url, parse_time
 from oddstui.api.models import _TIME_CACHE as _TIMES
-from oddstui.api.models import Line, MarketQuote, _url, parse_time
 
 _INF = math.inf
 # Keys of a line that the models never read as prices, besides hdp and max (popped first). The
 # fast path leaves lines holding any of them to the general path.
-_OTHER_META = frozenset({"label", "id", "updatedAt", "timestamp", "limit"})
+_OTHER_META = _ENTRY_META - {"hdp", "max"}
 _KINDS = frozenset({"created", "updated", "deleted", "no_markets"})
 
 

@@ -8,17 +8,16 @@ This is the general path: it takes whatever JSON the line held and agrees with t
 from __future__ import annotations
 
 import math
+from datetime import datetime
 from typing import Any
 
 from oddstui.api.errors import MalformedRecord
-from oddstui.api.models import Line, MarketQuote, parse_line, parse_time
+from oddstui.api.models import _KNOWN_SIDES, Line, MarketQuote, parse_line, parse_time
 
 # The common shape of a market entry: known sides holding price strings, a numeric hdp/max and
 # maybe a label. `fast_line` handles exactly that and hands anything else to the models'
 # `parse_line`, so both always agree (a property test checks it); it is ~3x quicker.
-_SIDES = frozenset(
-    {"home", "draw", "away", "over", "under", "yes", "no", "layHome", "layDraw", "layAway"}
-)
+_SIDES = _KNOWN_SIDES
 _INF = math.inf
 
 
@@ -66,7 +65,7 @@ def _checked(market: Any) -> tuple[str, list[Any] | tuple[()], Any]:
     return name, entries, market.get("updatedAt")
 
 
-def _updated_at(raw: Any) -> Any:
+def _updated_at(raw: Any) -> datetime | None:
     return None if raw is None or raw == "" else parse_time(raw, "updatedAt")
 
 
