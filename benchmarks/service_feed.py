@@ -11,6 +11,8 @@ and prints, per phase:
   `timestamp` (at --speed 1 simulated time is wall-clock time), p50 and p99 (target p99 < 100 ms)
 - the service's CPU (psutil, % of one core and share of the machine) and the client process's
   own CPU (when it nears 100 %, the figures are bounded by the clients, not the service)
+Last, with `--clients` clients streaming, it sends SIGTERM and prints the time to the process's
+exit, its status and the close code each client got (SERVICE.md: 1001 for all, then exit 0).
 
 The end-to-end figures are bounded by how many changes the world produces and by the machine's
 load (printed). So first, in this process and independent of load, it measures the feed hub's
@@ -35,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -42,7 +45,8 @@ from urllib.parse import urlencode
 
 import httpx
 import psutil
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 READY = re.compile(r"^serving (http://\S+/v3)$")
 KEYS = [f"k-bench-{n}" for n in range(11)]  # the last one probes the journal's seq
@@ -241,6 +245,35 @@ async def phase(
     }
 
 
+async def close_code(socket: ClientConnection) -> int | None:
+    try:
+        while True:
+            await socket.recv()
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+
+
+async def stop_while_streaming(
+    process: subprocess.Popen[bytes], base: str, clients: int, markets: str
+) -> tuple[float, int | None, list[int | None]]:
+    """SIGTERM while `clients` clients receive odds: (seconds to exit, status, close codes)."""
+    sockets = []
+    for key in KEYS[:clients]:
+        socket = await connect(feed_url(base, key, markets=markets), max_size=None, proxy=None)
+        sockets.append(socket)
+        await socket.recv()  # the welcome
+    for socket in sockets:
+        await asyncio.wait_for(socket.recv(), 30)  # odds are flowing
+    closing = [asyncio.create_task(close_code(socket)) for socket in sockets]
+    began = time.monotonic()
+    process.terminate()
+    while process.poll() is None and time.monotonic() - began < 30:
+        await asyncio.sleep(0.001)
+    elapsed = time.monotonic() - began
+    codes = await asyncio.gather(*closing)
+    return elapsed, process.poll(), codes
+
+
 def report(result: dict[str, Any], target: float) -> None:
     rates = result["per_client"]
     cores = psutil.cpu_count() or 1
@@ -300,6 +333,13 @@ async def main(args: argparse.Namespace) -> None:
         )
         report(await phase(base, server, 1, args.seconds, args), 2000)
         report(await phase(base, server, args.clients, args.seconds, args), 500)
+        elapsed, status, codes = await stop_while_streaming(
+            process, base, args.clients, args.markets
+        )
+        print(
+            f"  SIGTERM with {args.clients} client(s) streaming: exit status {status} after "
+            f"{elapsed * 1000:.0f} ms; close codes {dict(Counter(codes))} (want all 1001, exit 0)"
+        )
     finally:
         process.terminate()
         process.wait(15)
