@@ -88,6 +88,8 @@ def check_timed_live(spec: SportSpec, engine: Engine, clock: Clock, knockout: bo
             assert clock.status_detail == f"{ordinal(clock.period)} {spec.period_word}", clock
         else:
             assert clock.status_detail in BREAK_LABELS, clock
+        if spec.slug == "curling":  # one side scores in an end
+            assert all(min(periods[key]) == 0 for key in units), periods
         # Sport-typical scoring: a high-scoring sport never has a scoreless finished period.
         if plays_per_period(spec) >= 8:
             done = units if not clock.running else units[:-1]
@@ -114,7 +116,12 @@ def check_timed_live(spec: SportSpec, engine: Engine, clock: Clock, knockout: bo
         assert clock.period >= spec.periods
         if clock.running:
             assert clock.period > spec.periods
-            assert clock.status_detail.startswith(("Overtime", "Extra time", "Extra ")), clock
+            if spec.engine == "innings":  # "10th inning", "11th end"
+                assert clock.status_detail == f"{ordinal(clock.period)} {spec.period_word}"
+            elif spec.engine == "batting":
+                assert clock.status_detail == "Super over", clock
+            else:
+                assert clock.status_detail.startswith(("Overtime", "Extra time")), clock
         else:
             assert clock.status_detail in BREAK_LABELS, clock
         return
@@ -172,6 +179,8 @@ def check_timed_settled(spec: SportSpec, scores: Scores, knockout: bool) -> None
         assert top == ft
         if ft[0] == ft[1]:
             assert rule == S.NO_OT, f"a level {spec.slug} match ended without overtime"
+    if spec.slug == "curling":  # one side scores in an end
+        assert all(min(periods[key]) == 0 for key in units), periods
     if not spec.draw and rule != S.OT_TIE:
         assert top[0] != top[1] or "ap" in periods, periods
 
@@ -192,9 +201,18 @@ def set_won(spec: SportSpec, h: int, a: int, last: bool) -> int | None:
         assert won <= 3
         return side if won == 3 else None
     if spec.engine == "maps":
-        to = 13
-    else:
-        to = int(spec.extra["last_to"] if last else spec.extra["to"])
+        # CS2: 13-x up to 13-11; from 12-12 overtimes of six rounds: 16-12..16-14, 19-15..19-17
+        if lost <= 11:
+            assert won <= 13, (h, a)
+            return side if won == 13 else None
+        base = 12 + 3 * ((lost - 12) // 3)
+        assert won - base <= 4, (h, a)
+        return side if won - base == 4 else None
+    to = int(spec.extra["last_to"] if last else spec.extra["to"])
+    if spec.slug == "badminton":
+        assert won <= 30, (h, a)
+        if won == 30:
+            return side
     if won >= to and won - lost >= 2:
         assert won == to or won - lost == 2, (h, a)
         return side
@@ -386,3 +404,42 @@ def test_aussie_rules_late_in_a_match_has_its_quarters() -> None:
         assert [k for k in periods if k.startswith("p")] == ["p1", "p2", "p3", "p4"]
         assert all(sum(periods[f"p{n}"]) > 0 for n in (1, 2, 3))
         assert engine.scores.home + engine.scores.away > 40
+
+
+def test_cs2_maps_go_to_overtime_in_blocks_of_six_rounds() -> None:
+    spec = SPORT_BY_SLUG["esports"]
+    finals = set()
+    for seed in range(150):
+        engine = make_engine(spec, seed, Scores(), 0.0, False)
+        engine.play_out()
+        finals |= {tuple(sorted(v)) for k, v in engine.scores.periods.items() if k != "ft"}
+    assert (11, 13) in finals and any(low >= 12 for low, _ in finals), finals
+    for low, high in finals:
+        assert high == 13 or (high - 16) % 3 == 0, (low, high)
+
+
+def test_a_tie_break_hands_the_serve_to_the_player_who_received_first() -> None:
+    spec = SPORT_BY_SLUG["tennis"]
+    checked = 0
+    for seed in range(60):
+        engine = make_engine(spec, seed, Scores(), 0.0, False)
+        first_server = None
+        tiebreak_set = 0
+        while not engine.finished:
+            clock = engine.clock
+            assert clock is not None
+            if clock.status_detail.endswith("tie-break") and first_server is None:
+                first_server, tiebreak_set = clock.serve, clock.period
+            elif first_server is not None and clock.period == tiebreak_set + 1:
+                assert clock.serve != first_server
+                checked += 1
+                first_server = None
+            engine.advance(5.0)  # shorter than any point, so every point is seen
+    assert checked >= 3
+
+
+def test_a_badminton_game_ends_at_30_points() -> None:
+    engine = make_engine(SPORT_BY_SLUG["badminton"], 1, Scores(), 0.0, False)
+    assert not engine._unit_set_won(29, 28)  # type: ignore[attr-defined]
+    assert engine._unit_set_won(30, 29)  # type: ignore[attr-defined]
+    assert engine._unit_set_won(21, 19) and not engine._unit_set_won(21, 20)  # type: ignore[attr-defined]

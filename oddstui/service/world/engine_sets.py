@@ -14,6 +14,7 @@ from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.sports import SportSpec
 
 TENNIS_POINTS = (0, 15, 30, 40, 50)  # 50 stands for advantage
+POINT_CAPS = {"badminton": 30}  # a game ends at this many points even without a 2-point lead
 
 
 class UnitEngine(Engine):
@@ -73,8 +74,7 @@ class UnitEngine(Engine):
                                     else (self.rng.randint(0, 59), high)))
         else:
             self._set_period(key, self.units[0], self.units[1])
-        lead = self.units[winner] - self.units[1 - winner]
-        if self.units[winner] >= self._target() and lead >= self._win_by:
+        if self._unit_set_won(self.units[winner], self.units[1 - winner]):
             self._add_total(*((1, 0) if winner == 0 else (0, 1)))
             if max(self.scores.home, self.scores.away) >= self.sets_to_win:
                 self._set_period("ft", self.scores.home, self.scores.away)
@@ -94,6 +94,18 @@ class UnitEngine(Engine):
         # The estimate's denominator grows when a match runs long, which would pull it back;
         # prices read progress as time passed, so it only ever moves forward.
         self._progress = max(self._progress, self._estimate_progress())
+
+    def _unit_set_won(self, won: int, lost: int) -> bool:
+        """Whether the side on `won` units has taken the set (frame, map) against `lost`."""
+        target = self._target()
+        if self.spec.engine == "maps":
+            # CS2: first to 13; from 12-12, overtimes of six rounds, each won with four.
+            if lost <= 11:
+                return won == target
+            return won - (12 + 3 * ((lost - 12) // 3)) >= 4
+        if won == POINT_CAPS.get(self.spec.slug, 0):  # badminton: at 29-29 the 30th point wins
+            return True
+        return won >= target and won - lost >= self._win_by
 
     @property
     def progress(self) -> float:
@@ -133,6 +145,7 @@ class TennisEngine(Engine):
         self.server = 0 if self.rng.random() < 0.5 else 1
         self.tiebreak = False
         self._tb_served = 0
+        self._tb_first = 0  # who served the first point of the tie-break
         self._next_at = self._point_time()
         self._progress = 0.0
         self._set_period("p1", 0, 0)
@@ -186,7 +199,10 @@ class TennisEngine(Engine):
         self.points = [0, 0]
         was_tiebreak = self.tiebreak
         self.tiebreak = False
-        if not was_tiebreak:
+        if was_tiebreak:
+            # The player who served first in the tie-break receives first in the next set.
+            self.server = 1 - self._tb_first
+        else:
             self.server = 1 - self.server
         self._set_period(f"p{self.set_index}", self.games[0], self.games[1])
         won, lost = self.games[winner], self.games[1 - winner]
@@ -205,6 +221,7 @@ class TennisEngine(Engine):
         if self.games == [6, 6]:
             self.tiebreak = True
             self._tb_served = 0
+            self._tb_first = self.server
         self._set_period("currentgame", 0, 0)
         return 90.0 if sum(self.games) % 2 == 1 else 0.0
 

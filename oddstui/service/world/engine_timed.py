@@ -47,6 +47,8 @@ class TimedEngine(Engine):
         self.rule = spec.knockout_overtime if knockout else spec.overtime
         self.batting = spec.engine == "batting"
         self.clocked = spec.engine in ("timed", "batting")
+        self.one_scorer = spec.slug == "curling"  # one side scores per end
+        self._end_scorer: bool | None = None  # True: home has scored in this end
         mean_inc = sum(v * w for v, w in spec.increments) / sum(w for _, w in spec.increments)
         self._incs = [v for v, _ in spec.increments]
         self._inc_weights = [w for _, w in spec.increments]
@@ -103,6 +105,10 @@ class TimedEngine(Engine):
         for n in range(count):
             word = "Extra time" if self.rule == S.ET_PENALTIES else "Overtime"
             label = word if count == 1 else f"{word} {ordinal(n + 1)} half"
+            if spec.engine == "innings":  # an extra inning or end carries its own number
+                label = f"{ordinal(period)} {spec.period_word}"
+            elif self.batting:
+                label = "Super over"
             minute_end = int((game + spec.ot_game_s) // 60)
             self.phases.append(Phase(PLAY, "ot", label, period, t, spec.ot_real_s, spec.ot_game_s,
                                      0, game, minute_end, spec.ot_game_s / spec.ot_real_s))
@@ -122,6 +128,7 @@ class TimedEngine(Engine):
         self._index = index
         phase = self.phases[index]
         if phase.kind == PLAY:
+            self._end_scorer = None
             if phase.key.startswith("p"):
                 self._set_period(phase.key, 0, 0)
             self._draw_next_score(phase.start)
@@ -170,6 +177,11 @@ class TimedEngine(Engine):
         home_rate, away_rate = self._rates(phase)
         points = self.rng.choices(self._incs, self._inc_weights)[0]
         home = self.rng.random() * (home_rate + away_rate) < home_rate
+        if self.one_scorer:
+            # Curling: only the side with the stone nearest the button scores in an end.
+            if self._end_scorer is None:
+                self._end_scorer = home
+            home = self._end_scorer
         h, a = (points, 0) if home else (0, points)
         self._add_total(h, a)
         self._add_period(phase.key, h, a)
