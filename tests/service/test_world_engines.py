@@ -158,3 +158,21 @@ def test_stoppage_time_shows_injury_time():
 def test_find_seed_gives_up_loudly():
     with pytest.raises(LookupError):
         find_seed(SPORT_BY_SLUG["athletics"], lambda s: "ot" in s.periods, tries=20)
+
+
+def test_combat_break_shows_the_round_just_ended() -> None:
+    spec = SPORT_BY_SLUG["boxing"]
+    seed = find_seed(spec, lambda s: len([k for k in s.periods if k.startswith("p")]) >= 3)
+    engine = make_engine(spec, seed, Scores(), 0.0, True)
+    engine.advance(spec.real_s + spec.break_s / 2)  # inside the break after round 1
+    c = engine.clock
+    assert c is not None
+    assert (c.period, c.running, c.status_detail) == (1, False, "End of round 1")
+    assert c.played_seconds == spec.real_s
+    assert engine.scores.periods["p1"] in ((10, 9), (9, 10)) and "p2" not in engine.scores.periods
+    engine.advance(spec.break_s / 2 + 30)  # 30 s into round 2
+    c = engine.clock
+    assert c is not None
+    assert (c.period, c.running, c.status_detail, c.minute) == (2, True, "Round 2", 1)
+    assert c.played_seconds == spec.real_s + 30
+    assert engine.scores.periods["p2"] == (0, 0)
