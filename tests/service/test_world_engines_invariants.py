@@ -56,6 +56,8 @@ def allowed_keys(spec: SportSpec) -> set[str]:
 
 def check_keys(spec: SportSpec, scores: Scores) -> list[str]:
     units = unit_keys(spec, scores)
+    # The map keeps play order: the numbered periods first, as a reader lists them.
+    assert list(scores.periods)[: len(units)] == units, list(scores.periods)
     other = set(scores.periods) - set(units)
     assert other <= allowed_keys(spec), f"unexpected keys {other - allowed_keys(spec)}"
     for key, (h, a) in scores.periods.items():

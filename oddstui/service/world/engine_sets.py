@@ -215,6 +215,7 @@ class TennisEngine(Engine):
                 return 0.0
             self.set_index += 1
             self.games = [0, 0]
+            self.scores.periods.pop("currentgame", None)  # kept after the sets, in play order
             self._set_period(f"p{self.set_index}", 0, 0)
             self._set_period("currentgame", 0, 0)
             return self.spec.break_s
