@@ -445,3 +445,27 @@ def test_a_badminton_game_ends_at_30_points() -> None:
     assert not engine._unit_set_won(29, 28)  # type: ignore[attr-defined]
     assert engine._unit_set_won(30, 29)  # type: ignore[attr-defined]
     assert engine._unit_set_won(21, 19) and not engine._unit_set_won(21, 20)  # type: ignore[attr-defined]
+
+
+def test_table_tennis_serves_change_every_two_points_then_every_point_from_ten_all() -> None:
+    spec = SPORT_BY_SLUG["table-tennis"]
+    checked = 0
+    for seed in range(6):
+        engine = make_engine(spec, seed, Scores(), 0.0, False)
+        firsts: dict[int, str] = {}
+        while not engine.finished:
+            clock = engine.clock
+            assert clock is not None and clock.serve is not None
+            h, a = engine.scores.periods[f"p{clock.period}"]
+            first = firsts.setdefault(clock.period, clock.serve)
+            other = "away" if first == "home" else "home"
+            played = h + a
+            if min(h, a) < 10:
+                assert clock.serve == (first if (played // 2) % 2 == 0 else other), (h, a, clock)
+            else:  # from 10-10 one serve each, in the same rotation
+                assert clock.serve == (first if played % 2 == 0 else other), (h, a, clock)
+            checked += 1
+            engine.advance(3.0)  # shorter than a point
+        # Games alternate who serves first.
+        assert all(firsts[n] != firsts[n + 1] for n in range(1, len(firsts)))
+    assert checked > 300

@@ -40,6 +40,7 @@ class UnitEngine(Engine):
         self.set_index = 1
         self.units = [0, 0]  # in the current set
         self.server = 0 if self.rng.random() < 0.5 else 1
+        self._first_server = self.server  # of the current game (table tennis alternates it)
         self._next_at = spec.real_s * self._jitter()
         self._progress = 0.0
         self._set_period(self._key(1), 0, 0)
@@ -65,8 +66,15 @@ class UnitEngine(Engine):
             p += 0.12 if self.server == 0 else -0.12  # the thrower's advantage
         winner = 0 if self.rng.random() < p else 1
         self.units[winner] += 1
-        if self.spec.engine in ("rally", "legs"):
-            self.server = winner if self.spec.engine == "rally" else 1 - self.server
+        if self.spec.slug == "table-tennis":
+            # Two serves each, then one each from 10-10.
+            played = sum(self.units)
+            if played % 2 == 0 or min(self.units) >= 10:
+                self.server = 1 - self.server
+        elif self.spec.engine == "rally":
+            self.server = winner  # rally scoring: the winner of the rally serves
+        elif self.spec.engine == "legs":
+            self.server = 1 - self.server  # the throw alternates leg by leg
         key = self._key(self.set_index)
         if self.spec.engine == "frames":
             high = self.rng.randint(60, 110)
@@ -83,6 +91,8 @@ class UnitEngine(Engine):
                 return
             self.set_index += 1
             self.units = [0, 0]
+            if self.spec.slug == "table-tennis":
+                self.server = self._first_server = 1 - self._first_server
             # The next set (frame, map) shows at 0-0 from now on, so that the clock's period
             # always has its score key.
             self._set_period(self._key(self.set_index), 0, 0)
