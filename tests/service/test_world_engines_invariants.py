@@ -469,3 +469,19 @@ def test_table_tennis_serves_change_every_two_points_then_every_point_from_ten_a
         # Games alternate who serves first.
         assert all(firsts[n] != firsts[n + 1] for n in range(1, len(firsts)))
     assert checked > 300
+
+
+def test_darts_alternate_the_throw_leg_by_leg_and_set_by_set() -> None:
+    spec = SPORT_BY_SLUG["darts"]
+    for seed in range(6):
+        engine = make_engine(spec, seed, Scores(), 0.0, False)
+        firsts: dict[int, str] = {}
+        while not engine.finished:
+            clock = engine.clock
+            assert clock is not None and clock.serve is not None
+            h, a = engine.scores.periods[f"p{clock.period}"]
+            first = firsts.setdefault(clock.period, clock.serve)
+            other = "away" if first == "home" else "home"
+            assert clock.serve == (first if (h + a) % 2 == 0 else other), (h, a, clock)
+            engine.advance(30.0)  # shorter than a leg
+        assert all(firsts[n] != firsts[n + 1] for n in range(1, len(firsts)))

@@ -40,7 +40,7 @@ class UnitEngine(Engine):
         self.set_index = 1
         self.units = [0, 0]  # in the current set
         self.server = 0 if self.rng.random() < 0.5 else 1
-        self._first_server = self.server  # of the current game (table tennis alternates it)
+        self._first_server = self.server  # of the current game or set
         self._next_at = spec.real_s * self._jitter()
         self._progress = 0.0
         self._set_period(self._key(1), 0, 0)
@@ -91,7 +91,8 @@ class UnitEngine(Engine):
                 return
             self.set_index += 1
             self.units = [0, 0]
-            if self.spec.slug == "table-tennis":
+            if self.spec.slug == "table-tennis" or self.spec.engine == "legs":
+                # Who serves (throws) first alternates from game to game, set to set.
                 self.server = self._first_server = 1 - self._first_server
             # The next set (frame, map) shows at 0-0 from now on, so that the clock's period
             # always has its score key.
