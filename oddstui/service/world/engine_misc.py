@@ -1,7 +1,8 @@
 """Combat rounds (boxing, MMA) and head-to-head races (athletics, golf, cycling, cross-country).
 
-Combat: `p1..pN` hold the judges' 10-9 round scores; a stoppage ends the fight early. The
-top-level score is 1-0 for the winner (0-0 for a draw). Races: one period `p1` with the result,
+Combat: `p1..pN` hold the judges' 10-9 round scores; a round's key opens (0-0) when the round
+starts, and a stoppage ends the fight early, leaving that round at 0-0. The top-level score is
+1-0 for the winner (0-0 for a draw). Races: one period `p1` with the result,
 1-0 for the athlete who finishes ahead.
 """
 

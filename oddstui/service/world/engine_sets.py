@@ -3,8 +3,9 @@
 esports (rounds in maps).
 
 Score keys: `p1..` (games, points or legs of each set; frame points in snooker) or `map1..`
-(rounds per map), `currentgame` while a tennis game is in progress, and `ft` at the end. The
-top-level score counts sets (frames, maps) won.
+(rounds per map, CS2 rules), `currentgame` while a tennis game is in progress, and `ft` at the
+end. The set in play always has its key (0-0 when it starts). The top-level score counts sets
+(frames, maps) won.
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ Score keys: `p1..pN` per regulation period, `ft` when regulation ends, `ot` (the
 after overtime) when overtime is played, `ap` (the shoot-out tally) after a shoot-out. The
 top-level score is the running total: it equals `ot` when decided in overtime and stays at `ft`
 when decided on penalties.
+
+A period's key opens (0-0) when the period starts, so a live match in period N shows p1..pN.
+Extra innings and ends are labelled by number ("10th inning"); in curling one side scores per end.
 """
 
 from __future__ import annotations
