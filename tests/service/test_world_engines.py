@@ -176,3 +176,17 @@ def test_combat_break_shows_the_round_just_ended() -> None:
     assert (c.period, c.running, c.status_detail, c.minute) == (2, True, "Round 2", 1)
     assert c.played_seconds == spec.real_s + 30
     assert engine.scores.periods["p2"] == (0, 0)
+
+
+@pytest.mark.parametrize("slug", ["volleyball", "tennis", "esports"])
+def test_the_clock_stops_between_sets(slug: str) -> None:
+    spec = SPORT_BY_SLUG[slug]
+    engine = make_engine(spec, 4, Scores(), 0.0, False)
+    second = "map2" if slug == "esports" else "p2"
+    while second not in engine.scores.periods:
+        engine.advance(5.0)
+    c = engine.clock
+    assert c is not None and c.period == 2 and not c.running
+    engine.advance(spec.break_s)
+    c = engine.clock
+    assert c is not None and c.period == 2 and c.running

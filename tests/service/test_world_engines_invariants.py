@@ -250,7 +250,10 @@ def check_sets(spec: SportSpec, scores: Scores, knockout: bool, clock: Clock | N
         return
     assert max(wins) < need and "ft" not in scores.periods
     assert clock.period == len(units), (clock, scores.periods)
-    assert clock.running and clock.injury_time == 0
+    assert clock.injury_time == 0
+    if not clock.running:  # the break before a set: it has not started
+        assert scores.periods[units[-1]] == (0, 0) and len(units) > 1, (clock, scores.periods)
+        assert scores.periods.get("currentgame", (0, 0)) == (0, 0)
     word = spec.period_word
     expected = f"Map {clock.period}" if word == "map" else f"{ordinal(clock.period)} {word}"
     assert clock.status_detail.startswith(expected), clock

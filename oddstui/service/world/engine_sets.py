@@ -42,6 +42,7 @@ class UnitEngine(Engine):
         self.units = [0, 0]  # in the current set
         self.server = 0 if self.rng.random() < 0.5 else 1
         self._first_server = self.server  # of the current game or set
+        self._resume_at = 0.0  # when play resumes after a break between sets
         self._next_at = spec.real_s * self._jitter()
         self._progress = 0.0
         self._set_period(self._key(1), 0, 0)
@@ -98,7 +99,8 @@ class UnitEngine(Engine):
             # The next set (frame, map) shows at 0-0 from now on, so that the clock's period
             # always has its score key.
             self._set_period(self._key(self.set_index), 0, 0)
-            self._next_at = at + self.spec.break_s + self.spec.real_s * self._jitter()
+            self._resume_at = at + self.spec.break_s  # the clock stops between sets
+            self._next_at = self._resume_at + self.spec.real_s * self._jitter()
             return
         self._next_at = at + self.spec.real_s * self._jitter()
 
@@ -136,7 +138,8 @@ class UnitEngine(Engine):
         if self.spec.individual and self.spec.engine in ("rally", "legs"):
             serve = "home" if self.server == 0 else "away"
         elapsed = int(self.elapsed)
-        return Clock(elapsed // 60 + 1, elapsed, self.set_index, True, label, 0, serve)
+        running = self.elapsed >= self._resume_at
+        return Clock(elapsed // 60 + 1, elapsed, self.set_index, running, label, 0, serve)
 
 
 class TennisEngine(Engine):
@@ -159,6 +162,7 @@ class TennisEngine(Engine):
         self._tb_served = 0
         self._tb_first = 0  # who served the first point of the tie-break
         self._next_at = self._point_time()
+        self._resume_at = 0.0  # when play resumes after a break between sets
         self._progress = 0.0
         self._set_period("p1", 0, 0)
         self._set_period("currentgame", 0, 0)
@@ -182,13 +186,13 @@ class TennisEngine(Engine):
                 self.server = 1 - self.server
             lead = self.points[winner] - self.points[1 - winner]
             if self.points[winner] >= 7 and lead >= 2:
-                gap += self._win_game(winner)
+                gap += self._win_game(winner, at)
             else:
                 self._set_period("currentgame", self.points[0], self.points[1])
         else:
             won, lost = self.points[winner], self.points[1 - winner]
             if won >= 4 and won - lost >= 2:
-                gap += self._win_game(winner)
+                gap += self._win_game(winner, at)
             else:
                 if won >= 4 and lost >= 3 and won - lost == 0:
                     self.points = [3, 3]
@@ -205,7 +209,7 @@ class TennisEngine(Engine):
             return (50, 40) if h > a else (40, 50)
         return TENNIS_POINTS[h], TENNIS_POINTS[a]
 
-    def _win_game(self, winner: int) -> float:
+    def _win_game(self, winner: int, at: float) -> float:
         """Close the game; returns the extra pause (changeover or set break)."""
         self.games[winner] += 1
         self.points = [0, 0]
@@ -230,6 +234,7 @@ class TennisEngine(Engine):
             self.scores.periods.pop("currentgame", None)  # kept after the sets, in play order
             self._set_period(f"p{self.set_index}", 0, 0)
             self._set_period("currentgame", 0, 0)
+            self._resume_at = at + self.spec.break_s  # the clock stops between sets
             return self.spec.break_s
         if self.games == [6, 6]:
             self.tiebreak = True
@@ -252,4 +257,5 @@ class TennisEngine(Engine):
         elapsed = int(self.elapsed)
         label = f"{ordinal(self.set_index)} set" + (" tie-break" if self.tiebreak else "")
         serve = "home" if self.server == 0 else "away"
-        return Clock(elapsed // 60 + 1, elapsed, self.set_index, True, label, 0, serve)
+        running = self.elapsed >= self._resume_at
+        return Clock(elapsed // 60 + 1, elapsed, self.set_index, running, label, 0, serve)
