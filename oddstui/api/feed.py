@@ -57,7 +57,7 @@ from oddstui.api.messages import (
     ScoreMessage,
     StatusMessage,
     Welcome,
-    parse_frame,
+    iter_frame,
 )
 from oddstui.api.models import OddsRecord
 from oddstui.api.redact import plain, redact
@@ -498,12 +498,13 @@ class FeedClient:
         self._last_frame = now
         counters = self.counters
         counters.frames += 1
-        messages, malformed = parse_frame(frame, now)
-        if malformed:
-            self._malformed(malformed)
+        malformed = 0
         applied_before = counters.messages
         with self.lock:
-            for message in messages:
+            for message in iter_frame(frame, now):  # each applied while it is still in cache
+                if message is None:
+                    malformed += 1
+                    continue
                 try:
                     self._dispatch(message, gen)
                 except Exception:  # a message the book cannot take must not end the feed
@@ -511,6 +512,8 @@ class FeedClient:
                     if now - self._last_malformed_warning >= 60.0:
                         self._last_malformed_warning = now
                         log.exception("feed: a message could not be applied; skipped")
+        if malformed:
+            self._malformed(malformed)
         refresh = self._silent
         self._silent = False
         if self._replay_target is not None and self._resync_task is None:

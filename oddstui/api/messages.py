@@ -8,7 +8,7 @@ path, so it does one dictionary look-up per message to dispatch and nothing else
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -206,18 +206,32 @@ _BAD_LINE = (ValueError, TypeError, KeyError, AttributeError, RecursionError, Ov
 def parse_frame(frame: str | bytes, received: float = 0.0) -> tuple[list[Message], int]:
     """The messages of one text frame, in order, and how many lines were malformed.
 
-    Each line tries the fast decoder for odds messages first and the general path after.
-
     Empty lines are ignored. A line is malformed when it is not a JSON object, its `type` is
     unknown, or it does not fit the models (MalformedRecord is a ValueError).
+    """
+    messages: list[Message] = []
+    malformed = 0
+    for message in iter_frame(frame, received):
+        if message is None:
+            malformed += 1
+        else:
+            messages.append(message)
+    return messages, malformed
+
+
+def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | None]:
+    """`parse_frame` one line at a time, None for a malformed line.
+
+    The feed's reader applies each message as soon as it is parsed, while its records are still
+    in the processor's cache. Each line tries the fast decoder for odds messages first and the
+    general path after.
     """
     if isinstance(frame, bytes | bytearray | memoryview):
         try:
             frame = bytes(frame).decode("utf-8")
         except UnicodeDecodeError:
-            return [], 1
-    messages: list[Message] = []
-    malformed = 0
+            yield None
+            return
     loads = _loads
     parsers = _PARSERS
     for line in frame.split("\n"):
@@ -226,17 +240,14 @@ def parse_frame(frame: str | bytes, received: float = 0.0) -> tuple[list[Message
         try:
             fast = decode_odds(line)
             if fast is not None:
-                messages.append(OddsMessage(*fast, received))
+                yield OddsMessage(*fast, received)
                 continue
         except _NOT_FAST:
             pass
         try:
             raw = loads(line)
             parse = parsers.get(raw.get("type")) if type(raw) is dict else None
-            if parse is None:
-                malformed += 1
-                continue
-            messages.append(parse(raw, received))
+            message = None if parse is None else parse(raw, received)
         except _BAD_LINE:
-            malformed += 1
-    return messages, malformed
+            message = None
+        yield message
