@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -450,41 +451,40 @@ def test_a_badminton_game_ends_at_30_points() -> None:
     assert engine._unit_set_won(21, 19) and not engine._unit_set_won(21, 20)  # type: ignore[attr-defined]
 
 
+def _serves(
+    sport: str, seed: int, step: float, firsts: dict[int, str]
+) -> Iterator[tuple[int, int, str, str, str]]:
+    """Walk a match in steps shorter than a point: `(home, away, first, other, serve)` of the
+    period in play at each step; `firsts` collects who served first in each period."""
+    engine = make_engine(SPORT_BY_SLUG[sport], seed, Scores(), 0.0, False)
+    while not engine.finished:
+        clock = engine.clock
+        assert clock is not None and clock.serve is not None
+        h, a = engine.scores.periods[f"p{clock.period}"]
+        first = firsts.setdefault(clock.period, clock.serve)
+        yield h, a, first, "away" if first == "home" else "home", clock.serve
+        engine.advance(step)
+
+
 def test_table_tennis_serves_change_every_two_points_then_every_point_from_ten_all() -> None:
-    spec = SPORT_BY_SLUG["table-tennis"]
     checked = 0
     for seed in range(6):
-        engine = make_engine(spec, seed, Scores(), 0.0, False)
         firsts: dict[int, str] = {}
-        while not engine.finished:
-            clock = engine.clock
-            assert clock is not None and clock.serve is not None
-            h, a = engine.scores.periods[f"p{clock.period}"]
-            first = firsts.setdefault(clock.period, clock.serve)
-            other = "away" if first == "home" else "home"
+        for h, a, first, other, serve in _serves("table-tennis", seed, 3.0, firsts):
             played = h + a
             if min(h, a) < 10:
-                assert clock.serve == (first if (played // 2) % 2 == 0 else other), (h, a, clock)
+                assert serve == (first if (played // 2) % 2 == 0 else other), (h, a)
             else:  # from 10-10 one serve each, in the same rotation
-                assert clock.serve == (first if played % 2 == 0 else other), (h, a, clock)
+                assert serve == (first if played % 2 == 0 else other), (h, a)
             checked += 1
-            engine.advance(3.0)  # shorter than a point
         # Games alternate who serves first.
         assert all(firsts[n] != firsts[n + 1] for n in range(1, len(firsts)))
     assert checked > 300
 
 
 def test_darts_alternate_the_throw_leg_by_leg_and_set_by_set() -> None:
-    spec = SPORT_BY_SLUG["darts"]
     for seed in range(6):
-        engine = make_engine(spec, seed, Scores(), 0.0, False)
         firsts: dict[int, str] = {}
-        while not engine.finished:
-            clock = engine.clock
-            assert clock is not None and clock.serve is not None
-            h, a = engine.scores.periods[f"p{clock.period}"]
-            first = firsts.setdefault(clock.period, clock.serve)
-            other = "away" if first == "home" else "home"
-            assert clock.serve == (first if (h + a) % 2 == 0 else other), (h, a, clock)
-            engine.advance(30.0)  # shorter than a leg
+        for h, a, first, other, serve in _serves("darts", seed, 30.0, firsts):  # < a leg
+            assert serve == (first if (h + a) % 2 == 0 else other), (h, a)
         assert all(firsts[n] != firsts[n + 1] for n in range(1, len(firsts)))
