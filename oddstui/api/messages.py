@@ -16,9 +16,16 @@ from typing import Any
 import msgspec
 
 from oddstui.api.errors import MalformedRecord
-from oddstui.api.models import MarketQuote, Scores, _int, _url, parse_scores, parse_time
+from oddstui.api.models import (
+    MarketQuote,
+    Scores,
+    _int,
+    _url,
+    parse_markets,
+    parse_scores,
+    parse_time,
+)
 from oddstui.api.odds_decoder import DecodeError, NotFast, decode_odds
-from oddstui.api.quotes import parse_markets
 
 try:  # orjson decodes about three times faster; the standard library is the fallback.
     from orjson import loads as _loads
