@@ -34,8 +34,6 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 JSON_DECODER = _loads.__module__ or "json"
 
-ODDS_KINDS = frozenset({"created", "updated", "deleted", "no_markets"})
-
 
 class OddsMessage(msgspec.Struct, gc=False):
     """`created`, `updated`, `deleted` or `no_markets` for one (event, bookmaker) pair.

@@ -16,8 +16,6 @@ from oddstui.api.models import EMPTY_SCORES, Clock, Event, Line, MarketQuote, Sc
 
 LineKey = tuple[float | None, str | None]
 """A line within a market: ``(hdp, label)``; ``(None, None)`` for ML."""
-PriceKey = tuple[LineKey, str]
-"""A price within a market: ``(line key, side)``."""
 
 
 class PriceMove(msgspec.Struct, frozen=True, gc=False):
