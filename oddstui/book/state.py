@@ -1,12 +1,15 @@
 """The mutable records an ``OddsBook`` keeps: per event, per bookmaker, per market.
 
 They are plain slotted classes mutated in place by the book; callers read them and never write.
-A market keeps the latest wire ``MarketQuote`` as received (no copy) plus a small map of the
-prices that moved, so applying an unchanged market costs one comparison.
+A market keeps the latest wire ``MarketQuote`` as received (no copy) plus a flat array of the
+moves of its prices, so applying an unchanged market costs one comparison and a changed price
+writes two numbers.
 """
 
 from __future__ import annotations
 
+import math
+from array import array
 from collections.abc import KeysView
 from datetime import datetime
 
@@ -16,10 +19,11 @@ from oddstui.api.models import EMPTY_SCORES, Clock, Event, Line, MarketQuote, Sc
 
 LineKey = tuple[float | None, str | None]
 """A line within a market: ``(hdp, label)``; ``(None, None)`` for ML."""
+_UNMOVED = (0.0, math.nan)
 
 
 class PriceMove(msgspec.Struct, frozen=True, gc=False):
-    """The last change of one price (a struct: it is made on the hot path)."""
+    """The last change of one price, as ``MarketState.move`` reads it."""
 
     previous: float | None
     """The price before the change; None when the price first appeared."""
@@ -30,9 +34,17 @@ class PriceMove(msgspec.Struct, frozen=True, gc=False):
 
 
 class MarketState:
-    """One bookmaker's current quote of one market."""
+    """One bookmaker's current quote of one market, and the last move of each of its prices.
 
-    __slots__ = ("quote", "_index", "first_seen", "moves")
+    Moves are kept in one flat array of doubles, two per price: the price before its last change
+    (0.0 when it appeared), and when that change arrived (NaN while it has not moved). The array
+    is laid out line by line in the quote's order, ``stride`` doubles a line, and side by side in
+    each line's own order. The feed changes prices tens of thousands of times a second: the array
+    takes a change without making an object, and holds a market's moves in a few cache lines
+    where a dictionary of move records spread them over dozens.
+    """
+
+    __slots__ = ("quote", "_index", "first_seen", "_moves", "_stride")
 
     def __init__(self, quote: MarketQuote, received: float) -> None:
         self.quote = quote
@@ -40,8 +52,8 @@ class MarketState:
         self._index: dict[LineKey, int] | None = None
         self.first_seen = received
         """When this market appeared; the age of prices that have not moved since."""
-        self.moves: dict[LineKey, dict[str, PriceMove]] = {}
-        """Per line, per side: the prices that changed or appeared after ``first_seen``."""
+        self._moves: array[float] | None = None  # made at the first change
+        self._stride = 0
 
     @property
     def updated_at(self) -> datetime | None:
@@ -63,17 +75,41 @@ class MarketState:
     def line_keys(self) -> KeysView[LineKey]:
         return self.index.keys()
 
+    def price(self, line: LineKey, side: str) -> float | None:
+        found = self.line(line)
+        return None if found is None else found.prices.get(side)
+
     def move(self, line: LineKey, side: str) -> PriceMove | None:
-        found = self.moves.get(line)
-        return None if found is None else found.get(side)
+        """The last change of a price after ``first_seen``, or None."""
+        moves = self._moves
+        position = self.index.get(line)
+        if moves is None or position is None:
+            return None
+        slot = position * self._stride
+        for name, price in self.quote.lines[position].prices.items():
+            if name == side:
+                since = moves[slot + 1]
+                if since != since:  # NaN: the price has not moved
+                    return None
+                previous = moves[slot]
+                if previous == 0.0:
+                    return PriceMove(None, 0, since)
+                return PriceMove(previous, 1 if price > previous else -1, since)
+            slot += 2
+        return None
+
+    def changed_at(self, line: LineKey, side: str) -> float:
+        """When the price last changed value (or appeared)."""
+        move = self.move(line, side)
+        return self.first_seen if move is None else move.since
 
     def merge(self, quote: MarketQuote, received: float) -> bool:
         """Take a newer quote of this market; True when any price or line changed.
 
         Lines compare in C (they are msgspec structs), so an unchanged market costs one
-        comparison. The common change keeps the line layout (same handicaps in the same order):
-        lines are then compared pairwise and only a line that differs is looked at side by side.
-        This runs for every market of every feed message, hence the inlined loops.
+        comparison. The common change keeps the layout (the same lines, and the same sides in
+        the same order): each changed price then writes its move into its two slots. Anything
+        else lays the moves out again. This runs for every market of every feed message.
         """
         old = self.quote
         if quote is old:
@@ -83,70 +119,75 @@ class MarketState:
         old_lines = old.lines
         if new_lines == old_lines:
             return False
-        if len(new_lines) == len(old_lines):
-            moves = self.moves
+        moves = self._moves
+        if moves is not None and len(new_lines) == len(old_lines):
+            stride = self._stride
+            base = 0
             for line, before in zip(new_lines, old_lines, strict=True):
-                if line == before:
-                    continue
-                hdp = line.hdp
-                label = line.label
-                if hdp != before.hdp or label != before.label:
+                if line.hdp != before.hdp or line.label != before.label:
                     break
-                # The prices differ, or only max does (then no side below has moved).
-                previous_prices = before.prices
-                key = (hdp, label)
-                line_moves = moves.get(key)
-                if line_moves is None:
-                    line_moves = moves[key] = {}
-                for side, price in line.prices.items():
-                    previous = previous_prices.get(side)
-                    if previous != price:
-                        if previous is None:
-                            line_moves[side] = PriceMove(None, 0, received)
-                        elif price > previous:
-                            line_moves[side] = PriceMove(previous, 1, received)
-                        else:
-                            line_moves[side] = PriceMove(previous, -1, received)
+                prices = line.prices
+                previous = before.prices
+                if prices != previous:  # else nothing changed, or only the line's max
+                    if len(prices) != len(previous):
+                        break
+                    slot = base
+                    for (side, price), (old_side, old_price) in zip(
+                        prices.items(), previous.items(), strict=True
+                    ):
+                        if side != old_side:
+                            break
+                        if price != old_price:
+                            moves[slot] = old_price
+                            moves[slot + 1] = received
+                        slot += 2
+                    else:
+                        base += stride
+                        continue
+                    break  # the sides changed order
+                base += stride
             else:
                 return True
-        return self._relayout(old_lines, new_lines, received)
+        self._relayout(old_lines, received)
+        return True
 
-    def _relayout(
-        self, old_lines: tuple[Line, ...], new_lines: tuple[Line, ...], received: float
-    ) -> bool:
-        """Lines appeared, vanished or moved: match them by key and forget vanished lines."""
-        old_by_key = {(line.hdp, line.label): line for line in old_lines}
-        moves = self.moves
-        changed = False
-        for line in new_lines:
+    def _relayout(self, old_lines: tuple[Line, ...], received: float) -> None:
+        """Lay the moves out for the current lines, matching prices by line key and side name.
+
+        Slots already written by ``merge`` before it gave up hold what this writes again.
+        """
+        kept: dict[tuple[LineKey, str], tuple[float, float]] = {}
+        old_moves = self._moves
+        if old_moves is not None:
+            for position, line in enumerate(old_lines):
+                slot = position * self._stride
+                key = (line.hdp, line.label)
+                for side in line.prices:
+                    since = old_moves[slot + 1]
+                    if since == since:
+                        kept[key, side] = (old_moves[slot], since)
+                    slot += 2
+        old_prices = {(line.hdp, line.label): line.prices for line in old_lines}
+        lines = self.quote.lines
+        stride = 2 * max((len(line.prices) for line in lines), default=0)
+        moves = array("d", _UNMOVED) * (stride * len(lines) // 2)
+        for position, line in enumerate(lines):
+            slot = position * stride
             key = (line.hdp, line.label)
-            before = old_by_key.pop(key, None)
-            previous_prices = {} if before is None else before.prices
-            if before is None or previous_prices != line.prices or before.max != line.max:
-                changed = True
+            previous = old_prices.get(key, {})
             for side, price in line.prices.items():
-                previous = previous_prices.get(side)
-                if previous != price:
-                    direction = 0 if previous is None else (1 if price > previous else -1)
-                    line_moves = moves.get(key)
-                    if line_moves is None:
-                        line_moves = moves[key] = {}
-                    line_moves[side] = PriceMove(previous, direction, received)
+                old_price = previous.get(side)
+                if old_price != price:
+                    moves[slot] = 0.0 if old_price is None else old_price
+                    moves[slot + 1] = received
+                else:
+                    earlier = kept.get((key, side))
+                    if earlier is not None:
+                        moves[slot], moves[slot + 1] = earlier
+                slot += 2
+        self._moves = moves
+        self._stride = stride
         self._index = None
-        if old_by_key:  # lines vanished: forget their moves
-            for key in old_by_key:
-                moves.pop(key, None)
-            return True
-        return changed
-
-    def price(self, line: LineKey, side: str) -> float | None:
-        found = self.line(line)
-        return None if found is None else found.prices.get(side)
-
-    def changed_at(self, line: LineKey, side: str) -> float:
-        """When the price last changed value (or appeared)."""
-        move = self.move(line, side)
-        return self.first_seen if move is None else move.since
 
 
 class BookmakerState:

@@ -12,6 +12,7 @@ import oddstui.book
 BOOK = Path(oddstui.book.__file__).parent
 ALLOWED_STDLIB = {
     "__future__",
+    "array",
     "bisect",
     "functools",
     "collections",
