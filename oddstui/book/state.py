@@ -119,8 +119,11 @@ class MarketState:
         old_lines = old.lines
         if new_lines == old_lines:
             return False
-        moves = self._moves
-        if moves is not None and len(new_lines) == len(old_lines):
+        if len(new_lines) == len(old_lines):
+            moves = self._moves
+            if moves is None:  # the first change
+                moves = self._moves = _unmoved(old_lines)
+                self._stride = _stride(old_lines)
             stride = self._stride
             base = 0
             for line, before in zip(new_lines, old_lines, strict=True):
@@ -154,40 +157,53 @@ class MarketState:
     def _relayout(self, old_lines: tuple[Line, ...], received: float) -> None:
         """Lay the moves out for the current lines, matching prices by line key and side name.
 
-        Slots already written by ``merge`` before it gave up hold what this writes again.
+        Every price starts as having appeared now, which is right for new lines and sides; a
+        price the old lines held either moved now or keeps its earlier move. Slots ``merge``
+        wrote before it gave up hold what this writes again.
         """
-        kept: dict[tuple[LineKey, str], tuple[float, float]] = {}
-        old_moves = self._moves
-        if old_moves is not None:
-            for position, line in enumerate(old_lines):
-                slot = position * self._stride
-                key = (line.hdp, line.label)
-                for side in line.prices:
-                    since = old_moves[slot + 1]
-                    if since == since:
-                        kept[key, side] = (old_moves[slot], since)
-                    slot += 2
-        old_prices = {(line.hdp, line.label): line.prices for line in old_lines}
         lines = self.quote.lines
-        stride = 2 * max((len(line.prices) for line in lines), default=0)
-        moves = array("d", _UNMOVED) * (stride * len(lines) // 2)
+        stride = _stride(lines)
+        moves = array("d", (0.0, received)) * (stride * len(lines) // 2)
+        old_moves = self._moves
+        old_stride = self._stride
+        old_at = {(line.hdp, line.label): position for position, line in enumerate(old_lines)}
         for position, line in enumerate(lines):
+            at = old_at.get((line.hdp, line.label))
+            if at is None:
+                continue
+            before = old_lines[at].prices
             slot = position * stride
-            key = (line.hdp, line.label)
-            previous = old_prices.get(key, {})
             for side, price in line.prices.items():
-                old_price = previous.get(side)
-                if old_price != price:
-                    moves[slot] = 0.0 if old_price is None else old_price
-                    moves[slot + 1] = received
-                else:
-                    earlier = kept.get((key, side))
-                    if earlier is not None:
-                        moves[slot], moves[slot + 1] = earlier
+                old_price = before.get(side)
+                if old_price is not None and old_price != price:
+                    moves[slot] = old_price
+                elif old_price is not None:
+                    if old_moves is None:
+                        moves[slot + 1] = math.nan
+                    else:
+                        earlier = at * old_stride + _side_slot(before, side)
+                        moves[slot : slot + 2] = old_moves[earlier : earlier + 2]
                 slot += 2
         self._moves = moves
         self._stride = stride
         self._index = None
+
+
+def _stride(lines: tuple[Line, ...]) -> int:
+    """Doubles a line takes in a market's moves: two for each side of its widest line."""
+    return 2 * max([len(line.prices) for line in lines], default=0)
+
+
+def _unmoved(lines: tuple[Line, ...]) -> array[float]:
+    return array("d", _UNMOVED) * (_stride(lines) * len(lines) // 2)
+
+
+def _side_slot(prices: dict[str, float], side: str) -> int:
+    """Where a side's two doubles start within its line's slots."""
+    for position, name in enumerate(prices):
+        if name == side:
+            return 2 * position
+    raise KeyError(side)
 
 
 class BookmakerState:
