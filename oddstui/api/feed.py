@@ -90,6 +90,8 @@ class Book(Protocol):
 
     def apply(self, message: Any) -> Any: ...
 
+    def apply_odds(self, message: Any) -> Any: ...
+
     def take_changes(self) -> Any: ...
 
 
@@ -557,7 +559,7 @@ class FeedClient:
                 return False
             if seq > self._floors_until:
                 self._floors = {}
-        self.book.apply(message)
+        self.book.apply_odds(message)
         self._cursor = seq
         self.counters.messages += 1
         return True

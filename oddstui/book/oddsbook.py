@@ -54,8 +54,9 @@ class OddsBook:
         """
         kind = type(message)
         if kind is OddsMessage:
-            self._apply_odds(message)  # type: ignore[arg-type]
-        elif kind is ScoreMessage:
+            self.apply_odds(message)  # type: ignore[arg-type]
+            return
+        if kind is ScoreMessage:
             self._apply_score(message)  # type: ignore[arg-type]
         elif kind is StatusMessage:
             self._apply_status(message)  # type: ignore[arg-type]
@@ -66,6 +67,42 @@ class OddsBook:
     def apply_all(self, messages: Iterable[Message]) -> None:
         for message in messages:
             self.apply(message)
+
+    def apply_odds(self, message: OddsMessage) -> None:
+        """``apply`` for an odds message, one call shorter (the feed's hot path)."""
+        self.applied += 1
+        event_id = message.event_id
+        state = self._events.get(event_id)
+        if state is None:
+            # Prices say nothing of the header, status or scores: the event's own key is not
+            # reported, or a reader would take the empty scores for a real 0-0.
+            state = self._events[event_id] = EventState(event_id)
+        bookie = message.bookie
+        book = state.books.get(bookie)
+        if message.kind == "deleted" or message.kind == "no_markets":
+            if book is not None and book.markets:
+                for name in book.markets:
+                    self._changes.add((event_id, bookie, name))
+                book.markets = {}
+                self._changes.add((event_id, bookie))
+            return
+        if book is None:
+            book = state.books[bookie] = BookmakerState()
+            self._changes.add((event_id, bookie))
+        if message.url is not None and message.url != book.url:
+            book.url = message.url
+            self._changes.add((event_id, bookie))
+        markets = book.markets
+        changed = self._changes.add
+        now = message.received or self._clock()
+        for quote in message.markets:
+            name = quote.name
+            current = markets.get(name)
+            if current is None:
+                markets[name] = MarketState(quote, now)
+                changed((event_id, bookie, name))
+            elif current.merge(quote, now):
+                changed((event_id, bookie, name))
 
     def install_snapshot(
         self,
@@ -279,40 +316,6 @@ class OddsBook:
         if state is None:
             state = self._events[event_id] = EventState(event_id)
         return state
-
-    def _apply_odds(self, message: OddsMessage) -> None:
-        event_id = message.event_id
-        state = self._events.get(event_id)
-        if state is None:
-            # Prices say nothing of the header, status or scores: the event's own key is not
-            # reported, or a reader would take the empty scores for a real 0-0.
-            state = self._events[event_id] = EventState(event_id)
-        bookie = message.bookie
-        book = state.books.get(bookie)
-        if message.kind == "deleted" or message.kind == "no_markets":
-            if book is not None and book.markets:
-                for name in book.markets:
-                    self._changes.add((event_id, bookie, name))
-                book.markets = {}
-                self._changes.add((event_id, bookie))
-            return
-        if book is None:
-            book = state.books[bookie] = BookmakerState()
-            self._changes.add((event_id, bookie))
-        if message.url is not None and message.url != book.url:
-            book.url = message.url
-            self._changes.add((event_id, bookie))
-        markets = book.markets
-        changed = self._changes.add
-        now = message.received or self._clock()
-        for quote in message.markets:
-            name = quote.name
-            current = markets.get(name)
-            if current is None:
-                markets[name] = MarketState(quote, now)
-                changed((event_id, bookie, name))
-            elif current.merge(quote, now):
-                changed((event_id, bookie, name))
 
     def _apply_score(self, message: ScoreMessage) -> None:
         state = self._event(message.event_id)

@@ -16,7 +16,7 @@ from typing import Any
 
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_state import FeedState, FeedStatus
-from oddstui.api.messages import Message, OddsMessage
+from oddstui.api.messages import OddsMessage
 from oddstui.api.models import OddsRecord
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
@@ -51,10 +51,9 @@ class RecordingBook(OddsBook):
         self.epochs: list[list[OddsMessage]] = [[]]
         self.installs = 0
 
-    def apply(self, message: Message) -> None:
-        if isinstance(message, OddsMessage):
-            self.epochs[-1].append(message)
-        super().apply(message)
+    def apply_odds(self, message: OddsMessage) -> None:
+        self.epochs[-1].append(message)
+        super().apply_odds(message)
 
     def install_snapshot(
         self, records: Iterable[OddsRecord], received: float | None = None
