@@ -114,11 +114,15 @@ class MarketState:
         old = self.quote
         if quote is old:
             return False
-        self.quote = quote
         new_lines = quote.lines
         old_lines = old.lines
         if new_lines == old_lines:
+            # Keep the old quote, unless its time changed: the new one is still in the cache
+            # and is freed at once, the old one is not touched again.
+            if quote.updated_at != old.updated_at:
+                self.quote = quote
             return False
+        self.quote = quote
         if len(new_lines) == len(old_lines):
             moves = self._moves
             if moves is None:  # the first change
@@ -135,8 +139,8 @@ class MarketState:
                     if len(prices) != len(previous):
                         break
                     slot = base
-                    for (side, price), (old_side, old_price) in zip(
-                        prices.items(), previous.items(), strict=True
+                    for side, old_side, price, old_price in zip(
+                        prices, previous, prices.values(), previous.values(), strict=True
                     ):
                         if side != old_side:
                             break
