@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime
+from sys import intern
 from typing import Annotated
 
 import msgspec
@@ -65,6 +66,8 @@ def decode_odds(line: str | bytes) -> OddsFields | None:
     then takes the general path, which decides whether the line is malformed.
     """
     raw = _decode(line)
+    # Bookmaker and market names are interned: the book's dictionaries then match them by
+    # identity, without reading their own copies of the names, which are seldom in the cache.
     kind = raw.type
     if kind not in _KINDS or not raw.bookie:
         return None
@@ -75,7 +78,7 @@ def decode_odds(line: str | bytes) -> OddsFields | None:
         raw.seq,
         None if stamp is None else parse_time(stamp, "timestamp"),
         raw.id,
-        raw.bookie,
+        intern(raw.bookie),
         None if url is None else _url(url),
         _markets(raw.markets) if kind == "created" or kind == "updated" else (),
     )
@@ -91,7 +94,7 @@ def _markets(markets: list[_Market] | None) -> tuple[MarketQuote, ...]:
             raise NotFast
         stamp = market.updatedAt
         updated = (_TIMES.get(stamp) or parse_time(stamp, "updatedAt")) if stamp else None
-        out.append(MarketQuote(name, updated, _lines(market.odds) if market.odds else ()))
+        out.append(MarketQuote(intern(name), updated, _lines(market.odds) if market.odds else ()))
     return tuple(out)
 
 
