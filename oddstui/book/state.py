@@ -38,13 +38,14 @@ class MarketState:
 
     Moves are kept in one flat array of doubles, two per price: the price before its last change
     (0.0 when it appeared), and when that change arrived (NaN while it has not moved). The array
-    is laid out line by line in the quote's order, ``stride`` doubles a line, and side by side in
-    each line's own order. The feed changes prices tens of thousands of times a second: the array
-    takes a change without making an object, and holds a market's moves in a few cache lines
-    where a dictionary of move records spread them over dozens.
+    holds ``stride`` doubles a line, in the quote's order of lines; within a line, a side's two
+    doubles sit at its offset in the market's ``layout``. The feed changes prices tens of
+    thousands of times a second: the array takes a change without making an object, and holds a
+    market's moves in a few cache lines where a dictionary of move records spread them over
+    dozens.
     """
 
-    __slots__ = ("quote", "_index", "first_seen", "_moves", "_stride")
+    __slots__ = ("quote", "_index", "first_seen", "_moves", "_layout", "_stride")
 
     def __init__(self, quote: MarketQuote, received: float) -> None:
         self.quote = quote
@@ -53,6 +54,7 @@ class MarketState:
         self.first_seen = received
         """When this market appeared; the age of prices that have not moved since."""
         self._moves: array[float] | None = None  # made at the first change
+        self._layout: dict[str, int] = _NO_SIDES
         self._stride = 0
 
     @property
@@ -83,20 +85,18 @@ class MarketState:
         """The last change of a price after ``first_seen``, or None."""
         moves = self._moves
         position = self.index.get(line)
-        if moves is None or position is None:
+        offset = self._layout.get(side)
+        if moves is None or position is None or offset is None:
             return None
-        slot = position * self._stride
-        for name, price in self.quote.lines[position].prices.items():
-            if name == side:
-                since = moves[slot + 1]
-                if since != since:  # NaN: the price has not moved
-                    return None
-                previous = moves[slot]
-                if previous == 0.0:
-                    return PriceMove(None, 0, since)
-                return PriceMove(previous, 1 if price > previous else -1, since)
-            slot += 2
-        return None
+        price = self.quote.lines[position].prices.get(side)
+        slot = position * self._stride + offset
+        since = moves[slot + 1]
+        if price is None or since != since:  # NaN: the price has not moved
+            return None
+        previous = moves[slot]
+        if previous == 0.0:
+            return PriceMove(None, 0, since)
+        return PriceMove(previous, 1 if price > previous else -1, since)
 
     def changed_at(self, line: LineKey, side: str) -> float:
         """When the price last changed value (or appeared)."""
@@ -107,9 +107,9 @@ class MarketState:
         """Take a newer quote of this market; True when any price or line changed.
 
         Lines compare in C (they are msgspec structs), so an unchanged market costs one
-        comparison. The common change keeps the layout (the same lines, and the same sides in
-        the same order): each changed price then writes its move into its two slots. Anything
-        else lays the moves out again. This runs for every market of every feed message.
+        comparison. The common change keeps the lines and their sides: each changed price then
+        writes its move into its two slots. Anything else lays the moves out again. This runs
+        for every market of every feed message.
         """
         old = self.quote
         if quote is old:
@@ -126,9 +126,9 @@ class MarketState:
         if len(new_lines) == len(old_lines):
             moves = self._moves
             if moves is None:  # the first change
-                moves = self._moves = _unmoved(old_lines)
-                self._stride = _stride(old_lines)
-            stride = self._stride
+                self._lay_out(old_lines)
+                moves = self._moves = array("d", _UNMOVED) * (self._stride * len(old_lines) // 2)
+            layout = self._layout
             base = 0
             for line, before in zip(new_lines, old_lines, strict=True):
                 if line.hdp != before.hdp or line.label != before.label:
@@ -138,25 +138,27 @@ class MarketState:
                 if prices != previous:  # else nothing changed, or only the line's max
                     if len(prices) != len(previous):
                         break
-                    slot = base
-                    for side, old_side, price, old_price in zip(
-                        prices, previous, prices.values(), previous.values(), strict=True
-                    ):
-                        if side != old_side:
-                            break
+                    for side, price in prices.items():
+                        old_price = previous.get(side)
                         if price != old_price:
-                            moves[slot] = old_price
-                            moves[slot + 1] = received
-                        slot += 2
+                            offset = layout.get(side)
+                            if old_price is None or offset is None:
+                                break  # another side
+                            moves[base + offset] = old_price
+                            moves[base + offset + 1] = received
                     else:
-                        base += stride
+                        base += self._stride
                         continue
-                    break  # the sides changed order
-                base += stride
+                    break
+                base += self._stride
             else:
                 return True
         self._relayout(old_lines, received)
         return True
+
+    def _lay_out(self, lines: tuple[Line, ...]) -> None:
+        self._layout = _layout(lines)
+        self._stride = 2 * len(self._layout)
 
     def _relayout(self, old_lines: tuple[Line, ...], received: float) -> None:
         """Lay the moves out for the current lines, matching prices by line key and side name.
@@ -165,49 +167,56 @@ class MarketState:
         price the old lines held either moved now or keeps its earlier move. Slots ``merge``
         wrote before it gave up hold what this writes again.
         """
-        lines = self.quote.lines
-        stride = _stride(lines)
-        moves = array("d", (0.0, received)) * (stride * len(lines) // 2)
         old_moves = self._moves
+        old_layout = self._layout
         old_stride = self._stride
+        lines = self.quote.lines
+        self._lay_out(lines)
+        layout = self._layout
+        stride = self._stride
+        moves = array("d", (0.0, received)) * (stride * len(lines) // 2)
         old_at = {(line.hdp, line.label): position for position, line in enumerate(old_lines)}
         for position, line in enumerate(lines):
             at = old_at.get((line.hdp, line.label))
             if at is None:
                 continue
             before = old_lines[at].prices
-            slot = position * stride
             for side, price in line.prices.items():
                 old_price = before.get(side)
-                if old_price is not None and old_price != price:
+                if old_price is None:
+                    continue
+                slot = position * stride + layout[side]
+                if old_price != price:
                     moves[slot] = old_price
-                elif old_price is not None:
-                    if old_moves is None:
-                        moves[slot + 1] = math.nan
-                    else:
-                        earlier = at * old_stride + _side_slot(before, side)
-                        moves[slot : slot + 2] = old_moves[earlier : earlier + 2]
-                slot += 2
+                elif old_moves is None:
+                    moves[slot + 1] = math.nan
+                else:
+                    earlier = at * old_stride + old_layout[side]
+                    moves[slot : slot + 2] = old_moves[earlier : earlier + 2]
         self._moves = moves
-        self._stride = stride
         self._index = None
 
 
-def _stride(lines: tuple[Line, ...]) -> int:
-    """Doubles a line takes in a market's moves: two for each side of its widest line."""
-    return 2 * max([len(line.prices) for line in lines], default=0)
+_NO_SIDES: dict[str, int] = {}
+_LAYOUTS: dict[tuple[str, ...], dict[str, int]] = {}
+_LAYOUTS_KEPT = 1000  # the feed's side names are few; anything past this is not shared
 
 
-def _unmoved(lines: tuple[Line, ...]) -> array[float]:
-    return array("d", _UNMOVED) * (_stride(lines) * len(lines) // 2)
-
-
-def _side_slot(prices: dict[str, float], side: str) -> int:
-    """Where a side's two doubles start within its line's slots."""
-    for position, name in enumerate(prices):
-        if name == side:
-            return 2 * position
-    raise KeyError(side)
+def _layout(lines: tuple[Line, ...]) -> dict[str, int]:
+    """Each side of the lines, first seen first, and the offset of its two doubles in a line's
+    slots. Markets with the same sides share one dictionary."""
+    sides: list[str] = []
+    for line in lines:
+        for side in line.prices:
+            if side not in sides:
+                sides.append(side)
+    key = tuple(sides)
+    found = _LAYOUTS.get(key)
+    if found is None:
+        found = {side: 2 * i for i, side in enumerate(key)}
+        if len(_LAYOUTS) < _LAYOUTS_KEPT:
+            _LAYOUTS[key] = found
+    return found
 
 
 class BookmakerState:

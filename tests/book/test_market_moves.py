@@ -48,9 +48,7 @@ def model_merge(
             model.pop((key, side), None)  # a line that vanished comes back as new
 
 
-@settings(max_examples=300, deadline=None)
-@given(quote, st.lists(quote, max_size=12))
-def test_moves_equal_a_record_of_every_price_change(first: MarketQuote, later) -> None:
+def check_moves(first: MarketQuote, later: list[MarketQuote]) -> None:
     state = MarketState(first, 0.0)
     model: dict[tuple[LineKey, str], PriceMove] = {}
     current = first
@@ -66,6 +64,51 @@ def test_moves_equal_a_record_of_every_price_change(first: MarketQuote, later) -
                 assert state.move(key, side) == expected, (key, side)
                 since = expected.since if expected is not None else 0.0
                 assert state.changed_at(key, side) == since
+
+
+@settings(max_examples=300, deadline=None)
+@given(quote, st.lists(quote, max_size=12))
+def test_moves_equal_a_record_of_every_price_change(first: MarketQuote, later) -> None:
+    check_moves(first, later)
+
+
+# Quotes on fixed lines, as the feed mostly sends them: the moves are written in place unless
+# a line's sides change (names or order).
+usual_sides = st.sampled_from(
+    [("home", "away"), ("home", "away"), ("away", "home"), ("home", "draw"), SIDES]
+)
+
+
+def quotes_on(keys: list[LineKey]) -> st.SearchStrategy[MarketQuote]:
+    spec = st.tuples(usual_sides, st.lists(price, min_size=3, max_size=3), st.just(None))
+    return st.lists(spec, min_size=len(keys), max_size=len(keys)).map(
+        lambda specs: MarketQuote(
+            "ML",
+            None,
+            tuple(
+                Line(hdp, label, dict(zip(sides, prices, strict=False)), maximum)
+                for (hdp, label), (sides, prices, maximum) in zip(keys, specs, strict=True)
+            ),
+        )
+    )
+
+
+line_keys = st.lists(
+    st.tuples(st.sampled_from([None, -1.5, 0.5]), st.sampled_from([None, "Kane"])),
+    min_size=1,
+    max_size=3,
+    unique=True,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_moves_on_fixed_lines_equal_a_record_of_every_price_change(data) -> None:
+    keys = data.draw(line_keys)
+    on_keys = quotes_on(keys)
+    first = data.draw(on_keys)
+    later = data.draw(st.lists(st.one_of(on_keys, on_keys, on_keys, quote), max_size=12))
+    check_moves(first, later)
 
 
 def test_a_side_that_kept_its_price_keeps_its_earlier_move() -> None:
