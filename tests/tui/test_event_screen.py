@@ -12,8 +12,10 @@ import pytest
 
 from oddstui import config
 from oddstui.tui.launch import build_app
+from oddstui.tui.paint_log import NAIVE_GRID_ENV
 from oddstui.tui.screens.event import EventScreen
 from oddstui.tui.widgets.crest import Crest
+from oddstui.tui.widgets.naive_grid import NaiveGrid
 from oddstui.tui.widgets.price_grid import PriceGrid
 from oddstui.tui.widgets.scoreboard import Scoreboard
 from tests.tui.conftest import Service, start_service, wait_for
@@ -180,6 +182,21 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
         await wait_for(lambda: app.hub.is_watched(event["id"]), pilot)
         assert str(event["id"]) in (home / "watchlist.toml").read_text()
         await wait_for(lambda: str(screen.query_one(".heading").render()).startswith("★"), pilot)
+
+
+async def test_the_benchmarks_naive_grid_takes_every_feed_message(
+    busy: tuple[Service, str], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # benchmarks/tui_live.py compares the real grid with this one: it must see the feed.
+    monkeypatch.setenv(NAIVE_GRID_ENV, "1")
+    service, _ = busy
+    event = busiest_live(service)
+    app = app_for(service, home)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_event(app, pilot, event["id"])
+        grid = screen.query_one(NaiveGrid)
+        await wait_for(lambda: grid.messages_shown >= 3, pilot, timeout=30)
+        assert grid.row_count >= 3
 
 
 async def test_crests_or_no_crest_and_literal_names(busy: tuple[Service, str], home: Path) -> None:

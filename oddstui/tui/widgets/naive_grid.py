@@ -34,6 +34,8 @@ class NaiveGrid(DataTable[Text]):
         self._sides: list[str] = []
         self._fmt: OddsFormat = "decimal"
         self._log: PaintLog | None = None
+        self.messages_shown = 0
+        """Feed messages that rewrote a row since `attach`."""
 
     def attach(
         self,
@@ -57,19 +59,19 @@ class NaiveGrid(DataTable[Text]):
         for bookmaker, prices in sorted(book.quotes(event_id, market, line).items()):
             self._write_row(bookmaker, prices)
         loop = asyncio.get_running_loop()
-        original = book.apply
+        original = book.apply_odds  # the feed's call for odds messages
 
-        def apply(message: Any) -> None:
+        def apply_odds(message: OddsMessage) -> None:
             original(message)
-            if type(message) is OddsMessage and message.event_id == event_id:
+            if message.event_id == event_id:
                 loop.call_soon_threadsafe(self._take_message, message)
 
         self._book, self._original_apply = book, original
-        book.apply = apply
+        book.apply_odds = apply_odds
 
     def detach(self) -> None:
         if self._book is not None:
-            self._book.apply = self._original_apply
+            self._book.apply_odds = self._original_apply
             self._book = None
 
     def on_unmount(self) -> None:
@@ -88,8 +90,10 @@ class NaiveGrid(DataTable[Text]):
                     continue
                 self._write_row(message.bookie, entry.prices)
                 updated = True
-        if updated and self._log is not None:
-            self.call_after_refresh(self._log.painted, message.received)
+        if updated:
+            self.messages_shown += 1
+            if self._log is not None:
+                self.call_after_refresh(self._log.painted, message.received)
 
     def _write_row(self, bookmaker: str, prices: dict[str, float]) -> None:
         """Every cell of the row, each with `update_cell(..., update_width=True)`."""
