@@ -240,7 +240,7 @@ def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | 
     loads = _loads
     parsers = _PARSERS
     for line in frame.split("\n"):
-        if not line or line.isspace():
+        if not line:
             continue
         try:
             fast = decode_odds(line)
@@ -248,7 +248,8 @@ def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | 
                 yield OddsMessage(*fast, received)
                 continue
         except _NOT_FAST:
-            pass
+            if line.isspace():
+                continue
         try:
             raw = loads(line)
             parse = parsers.get(raw.get("type")) if type(raw) is dict else None

@@ -99,13 +99,18 @@ def _markets(markets: list[_Market] | None) -> tuple[MarketQuote, ...]:
 
 
 def _lines(entries: list[dict[str, float]]) -> tuple[Line, ...]:
-    lines = []
+    lines: list[Line] = []
+    append = lines.append
     pop = dict.pop
     for prices in entries:
         hdp = pop(prices, "hdp", None)
         maximum = pop(prices, "max", None)
-        # A suspended side (1.00 or less) and meta keys are for the general path to judge.
-        if prices and not (1.0 < min(prices.values()) and _OTHER_META.isdisjoint(prices)):
+        # A suspended side (1.00 or less) and meta keys are for the general path to judge. The
+        # loop is faster than min() on two or three prices.
+        for price in prices.values():
+            if price <= 1.0:
+                raise NotFast
+        if not _OTHER_META.isdisjoint(prices):
             raise NotFast
-        lines.append(Line(hdp, None, prices, maximum))
+        append(Line(hdp, None, prices, maximum))
     return tuple(lines)
