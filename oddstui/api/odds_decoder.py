@@ -66,13 +66,13 @@ def decode_odds(line: str | bytes) -> OddsFields | None:
     then takes the general path, which decides whether the line is malformed.
     """
     raw = _decode(line)
-    # Bookmaker and market names are interned: the book's dictionaries then match them by
-    # identity, without reading their own copies of the names, which are seldom in the cache.
     kind = raw.type
     if kind not in _KINDS or not raw.bookie:
         return None
     stamp = raw.timestamp
     url = raw.url
+    # Bookmaker and market names are interned: the book's dictionaries then match them by
+    # identity, without reading their own copies of the names, which are seldom in the cache.
     return (
         kind,
         raw.seq,
