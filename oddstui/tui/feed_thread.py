@@ -1,16 +1,15 @@
-"""`FeedClient` run on its own thread and event loop, drained by the UI thread.
+"""The desk's feed: a `FeedClient` on its own thread, drained by the UI thread.
 
 The socket reader never waits for the terminal: Textual writes through a bounded queue, and a
-full queue would block the UI loop, so the feed lives on another loop (FEED-CLIENT.md rule 16).
-The book is shared under the client's lock; the UI takes its changes a few times a second.
+full queue would block the UI loop, so the feed lives on another loop (FEED-CLIENT.md rule 16,
+`oddstui.api.feed_thread`). The book is shared under the client's lock; the UI takes its changes
+a few times a second, as `FeedUpdate`s.
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
-
 from oddstui.api.feed import FeedClient, FeedTimings
+from oddstui.api.feed_thread import FeedThread
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
 from oddstui.tui.feed_port import FeedUpdate
@@ -22,47 +21,25 @@ class ThreadedFeed:
     def __init__(self, base_url: str, api_key: str, *, timings: FeedTimings | None = None) -> None:
         #: The prices, scores and clocks the feed keeps current; read it under `lock`.
         self.book = OddsBook()
-        self._api = ApiClient(base_url, api_key)
-        self.client = FeedClient(base_url, api_key, self.book, self._api, timings=timings)
+        api = ApiClient(base_url, api_key)
+        self.client = FeedClient(base_url, api_key, self.book, api, timings=timings)
         #: The lock the feed holds while it mutates the book.
         self.lock = self.client.lock
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
+        self._thread = FeedThread(self.client, cleanup=api.aclose)
         self._generation = 0
 
     def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._thread = threading.Thread(target=self._main, name="oddstui-feed", daemon=True)
         self._thread.start()
-        self._ready.wait(timeout=5)
-
-    def _main(self) -> None:
-        asyncio.run(self._run())
-
-    async def _run(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._ready.set()
-        try:
-            await self.client.run()
-        finally:
-            await self._api.aclose()
 
     def stop(self) -> None:
-        loop, thread = self._loop, self._thread
-        if loop is not None and thread is not None and thread.is_alive():
-            loop.call_soon_threadsafe(self.client.stop)
-            thread.join(timeout=5)
+        self._thread.stop(timeout=5.0)
 
     def reconnect(self) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self.client.resume)
+        self._thread.resume()
 
     def track(self, event_ids: list[int]) -> None:
         """Snapshot these events' odds over REST (the Event screen's event)."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self.client.track, list(event_ids))
+        self._thread.track(event_ids)
 
     def keep_bookmakers(self, names: list[str]) -> None:
         with self.lock:
