@@ -129,28 +129,28 @@ class MarketState:
                 self._lay_out(old_lines)
                 moves = self._moves = array("d", _UNMOVED) * (self._stride * len(old_lines) // 2)
             layout = self._layout
-            base = 0
-            for line, before in zip(new_lines, old_lines, strict=True):
+            stride = self._stride
+            for position, (line, before) in enumerate(zip(new_lines, old_lines, strict=True)):
                 if line.hdp != before.hdp or line.label != before.label:
                     break
                 prices = line.prices
                 previous = before.prices
-                if prices != previous:  # else nothing changed, or only the line's max
-                    if len(prices) != len(previous):
-                        break
-                    for side, price in prices.items():
-                        old_price = previous.get(side)
-                        if price != old_price:
-                            offset = layout.get(side)
-                            if old_price is None or offset is None:
-                                break  # another side
-                            moves[base + offset] = old_price
-                            moves[base + offset + 1] = received
-                    else:
-                        base += self._stride
-                        continue
+                if prices == previous:  # nothing changed, or only the line's max
+                    continue
+                if len(prices) != len(previous):
                     break
-                base += self._stride
+                base = position * stride
+                for side, price in prices.items():
+                    old_price = previous.get(side)
+                    if price != old_price:
+                        offset = layout.get(side)
+                        if old_price is None or offset is None:
+                            break  # another side
+                        moves[base + offset] = old_price
+                        moves[base + offset + 1] = received
+                else:
+                    continue
+                break
             else:
                 return True
         self._relayout(old_lines, received)
