@@ -33,7 +33,7 @@ READY = re.compile(r"^serving (http://\S+/v3)$")
 KEY = "k-bench"
 
 
-def start(updates_per_second: float) -> tuple[subprocess.Popen[bytes], str]:
+def start(updates_per_second: float, *flags: str) -> tuple[subprocess.Popen[bytes], str]:
     folder = Path(tempfile.mkdtemp(prefix="oddstui-bench-"))
     accounts = folder / "accounts.toml"
     accounts.write_text(
@@ -51,6 +51,7 @@ def start(updates_per_second: float) -> tuple[subprocess.Popen[bytes], str]:
             str(accounts),
             "--updates-per-second",
             str(updates_per_second),
+            *flags,
         ],
         stdout=subprocess.PIPE,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -48,6 +48,7 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
         replay_window=options.replay_window,
     )
     accounts.resolve(world.bookmakers, list(world.default_selection))
+    world.warm()
     svc = ServiceContext(world, accounts, RateLimiter(), Indexes.attach(world))
     svc.background.append(svc.indexes.run)
     svc.feed = _feed_hub(svc)

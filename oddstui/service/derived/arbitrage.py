@@ -364,8 +364,8 @@ class ArbitrageIndex:
         legs, optimal = [], []
         for leg, stake in zip(arb.legs, stakes, strict=True):
             quoted = event.quotes.get(leg.bookmaker, {}).get(market_name)
-            if quoted is not None:
-                updated = max(updated, quoted.updated_at)
+            quoted_at = quoted.updated_at if quoted is not None else world.now()
+            updated = max(updated, quoted_at)
             href = event_url(world, event, leg.bookmaker)
             legs.append(
                 {
@@ -376,6 +376,9 @@ class ArbitrageIndex:
                     "label": side_label(event, market_name, leg.side, hdp, label),
                     "odds": texts[leg.side],
                     "side": leg.side,
+                    # How old this leg's price is: a stale leg is the usual reason for a big
+                    # arbitrage, and it is the leg most likely to move before the bet is placed.
+                    "updatedAt": iso(quoted_at),
                 }
             )
             optimal.append(

@@ -127,16 +127,18 @@ class ValueIndex:
                 )
                 if sides is None:
                     continue
-                fair = _fair(sharp_quotes, market.name, line.hdp, line.label, sides)
-                if fair is None:
+                found_fair = _fair(sharp_quotes, market.name, line.hdp, line.label, sides)
+                if found_fair is None:
                     continue
+                fair, fair_at = found_fair
                 for side, p in zip(sides, fair, strict=True):
                     ev = ev_percent(p, line.prices[side])
                     if ev >= MIN_EV:
-                        found.append(self._item(event, bookie, market, line, sides, side, ev, fair))
+                        found.append(self._item(event, bookie, market, line, sides, side, ev, fair,
+                                                fair_at))
         return found
 
-    def _item(self, event, bookie, market, line, sides, side, ev, fair):
+    def _item(self, event, bookie, market, line, sides, side, ev, fair, fair_at):
         precision = self.world.bookmakers[bookie].precision
         href = event_url(self.world, event, bookie)
         odds: dict[str, str] = {s: f"{line.prices[s]:.{precision}f}" for s in sides}
@@ -145,6 +147,9 @@ class ValueIndex:
         for s in sides:
             odds[f"{s}DirectLink"] = direct_link(href, market.name, line.hdp, line.label, s)
         odds["href"] = href
+        # The quote's own age, apart from when the edge last changed: an old quote beside a
+        # fresh fair price is a stale line, which a client may flag.
+        odds["updatedAt"] = iso(market.updated_at)
         reference: dict[str, Any] = {"name": market.name}
         if line.hdp is not None:
             reference["hdp"] = line.hdp
@@ -161,7 +166,7 @@ class ValueIndex:
             "bookmaker": bookie,
             "betSide": side,
             "expectedValue": round(ev, 3),
-            "expectedValueUpdatedAt": iso(market.updated_at),
+            "expectedValueUpdatedAt": iso(max(market.updated_at, fair_at)),
             "bookmakerOdds": odds,
             "market": reference,
         }
@@ -176,10 +181,12 @@ def _fair(
     hdp: float | None,
     label: str | None,
     sides: tuple[str, ...],
-) -> list[float] | None:
-    """Fair probabilities per side, averaged over the sharp books quoting every side."""
+) -> tuple[list[float], float] | None:
+    """Fair probabilities per side, averaged over the sharp books quoting every side, and the
+    time of the newest of those quotes."""
     total = [0.0] * len(sides)
     count = 0
+    newest = 0.0
     for quotes in sharp_quotes:
         market = quotes.get(name)
         if market is None:
@@ -191,10 +198,11 @@ def _fair(
                     for i, p in enumerate(fair_probabilities(prices, FAIR_METHOD)):
                         total[i] += p
                     count += 1
+                    newest = max(newest, market.updated_at)
                 break
     if not count:
         return None
-    return [t / count for t in total]
+    return [t / count for t in total], newest
 
 
 def _encode(body: dict[str, Any]) -> bytes:

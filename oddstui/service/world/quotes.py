@@ -16,7 +16,7 @@ from oddstui.service.world import markets as M
 from oddstui.service.world.history import History, LineKey
 from oddstui.service.world.markets import MARKETS_BY_SPORT, MarketDef
 from oddstui.service.world.model import LIVE, Bookmaker, Event, Line, Market, Scores
-from oddstui.service.world.pricing import book_quotes_market, price_lines
+from oddstui.service.world.pricing import book_quotes_market, mispricing_epoch, price_lines
 from oddstui.service.world.sports import SPORT_BY_SLUG
 from oddstui.service.world.truth import EventTruth, Line3, LiveView, mix, true_lines, unit
 
@@ -102,7 +102,8 @@ class Quoter:
             markets: dict[str, Market] = {}
             for mdef in self.offered(event, book, truth.tier_cap):
                 lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
-                                    event.id, None, live=event.status == LIVE)
+                                    event.id, None, live=event.status == LIVE,
+                                    epoch=mispricing_epoch(now))
                 if lines:
                     markets[mdef.name] = Market(mdef.name, ts, lines, truth.version)
             event.quotes[name] = markets
@@ -135,7 +136,8 @@ class Quoter:
         changed = False
         for mdef in mdefs:
             lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
-                                event.id, rng, live=event.status == LIVE)
+                                event.id, rng, live=event.status == LIVE,
+                                epoch=mispricing_epoch(now))
             old = quotes.get(mdef.name)
             if not lines:
                 self.withdrawn.setdefault(event.id, {})[(book.name, mdef.name)] = truth.version

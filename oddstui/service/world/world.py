@@ -53,6 +53,9 @@ DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live ev
 DEMAND_PER_SPEED = 25.0  # in-play follow-ups a live world wants per second, per unit of speed
 MAX_MARKETS_PER_REQUOTE = 5
 LOW_SCORING = 15.0  # sports with fewer expected points suspend their books after a score
+PRE_MATCH_DRIFT, IN_PLAY_DRIFT = 0.05, 0.04  # sd of one move of a true line, in sd of margin
+MATERIAL_SWING = 0.08  # a relative change of a core market's price that most books suspend for
+LATE_IN_MATCH = 0.8  # share of the match played after which every score is material
 DIRTY_BACKLOG_SECONDS = 2.0  # keep about this many seconds of follow-up work queued
 
 
@@ -281,7 +284,12 @@ class World:
             event.quotes.clear()
             self._cold[event_id] = opened_at
 
-    def _open_upcoming(self, now: float, limit: int) -> None:
+    def warm(self) -> None:
+        """Open the quotes of every live event and every event kicking off soon, at once, so that
+        the first request finds full boards (steps open them a few at a time)."""
+        self._open_upcoming(self._sim, math.inf)
+
+    def _open_upcoming(self, now: float, limit: float) -> None:
         """Open the quotes of live events and of pending events that kick off soon (a few per
         step, so that neither building the world nor any one step pays for all of them)."""
         opened = 0
@@ -635,12 +643,20 @@ class World:
                 self._next_decay[event.id] = due
             return
         self._last_bump[event.id] = now
+        before = self._core_probabilities(event)
         self._refresh_view(event, engine)
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
+        after = self._core_probabilities(event)
+        swing = _swing(before, after)
+        # Books suspend after a goal, and after any point that swings the match (a set won,
+        # any score late on): a book that kept quoting would offer a huge edge until it caught
+        # up.
+        # Those that do not suspend follow after their latency: the short-lived big edges.
+        material = swing >= MATERIAL_SWING or engine.progress >= LATE_IN_MATCH
+        suspend_share = 0.9 if material else 0.5 if goal else 0.0
         for name in self._quoting(event):
             book = self.bookmakers[name]
-            if goal and self._budget >= 2 and not book.sharp and self.rng.random() < 0.5:
-                # After a goal many books suspend, then come back after their latency.
+            if self._budget >= 2 and not book.sharp and self.rng.random() < suspend_share:
                 delay = book.latency * self.rng.uniform(0.5, 1.5)
                 self._suspended[(event.id, name)] = now + delay + 5.0
                 self._wire.pop((event.id, name), None)
@@ -648,6 +664,16 @@ class World:
                 self._budget -= 2  # the suspension and the return
             else:
                 self._follow(event.id, book, now)
+
+    def _core_probabilities(self, event: Event) -> dict[tuple[str, float | None, str | None],
+                                                         tuple[float, ...]]:
+        """The true probabilities of every line of the core markets, by (market, hdp, label)."""
+        out = {}
+        for mdef in MARKETS_BY_SPORT[event.sport.slug]:
+            if mdef.tier <= 1:
+                for hdp, label, probs in self._quoter.lines_for(event, mdef, 0):
+                    out[(mdef.name, hdp, label)] = probs
+        return out
 
     def _reprice_all(self, event: Event, now: float, core_only: bool = False) -> None:
         truth = self._quoter.truths.get(event.id)
@@ -786,9 +812,11 @@ class World:
             truth = self._quoter.truths[event.id]
             defs = [m for m in MARKETS_BY_SPORT[event.sport.slug] if m.tier <= truth.tier_cap]
             picked = self.rng.sample(defs, min(len(defs), self.rng.randint(1, 3)))
-            size = 0.25 if event.status == LIVE else 0.12
-            if self.rng.random() < 0.03:
-                size *= 5  # a steamer: a big move that slow books follow late
+            # In play, prices drift a little between scores; before the match, money moves
+            # them more, and now and then a steamer moves a line a lot (slow books follow late).
+            size = IN_PLAY_DRIFT if event.status == LIVE else PRE_MATCH_DRIFT
+            if event.status != LIVE and self.rng.random() < 0.03:
+                size *= 4
             for mdef in picked:
                 truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
                     + self.rng.gauss(0.0, size)
@@ -869,6 +897,20 @@ class World:
 
 
 _FINAL_SCORES: dict[tuple[str, int, float, bool], Scores] = {}
+
+
+def _swing(before: dict[Any, tuple[float, ...]], after: dict[Any, tuple[float, ...]]) -> float:
+    """The largest relative change of a true price between two sets of lines: the edge a book
+    that has not yet followed would be offering."""
+    swing = 0.0
+    for key, now in after.items():
+        was = before.get(key)
+        if was is None or len(was) != len(now):
+            continue
+        for p_was, p_now in zip(was, now, strict=True):
+            if p_now > 0.0:
+                swing = max(swing, abs(p_was / p_now - 1.0))
+    return swing
 
 
 def _final_scores(spec: SportSpec, seed: int, rating: float, knockout: bool) -> Scores:
