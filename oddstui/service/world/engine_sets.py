@@ -43,6 +43,7 @@ class UnitEngine(Engine):
         self.server = 0 if self.rng.random() < 0.5 else 1
         self._first_server = self.server  # of the current game or set
         self._resume_at = 0.0  # when play resumes after a break between sets
+        self._paused = 0.0  # seconds of breaks so far, the current one whole
         self._next_at = spec.real_s * self._jitter()
         self._progress = 0.0
         self._set_period(self._key(1), 0, 0)
@@ -100,6 +101,7 @@ class UnitEngine(Engine):
             # always has its score key.
             self._set_period(self._key(self.set_index), 0, 0)
             self._resume_at = at + self.spec.break_s  # the clock stops between sets
+            self._paused += self.spec.break_s
             self._next_at = self._resume_at + self.spec.real_s * self._jitter()
             return
         self._next_at = at + self.spec.real_s * self._jitter()
@@ -137,9 +139,9 @@ class UnitEngine(Engine):
         serve = None
         if self.spec.individual and self.spec.engine in ("rally", "legs"):
             serve = "home" if self.server == 0 else "away"
-        elapsed = int(self.elapsed)
+        played = _played(self.elapsed, self._resume_at, self._paused)
         running = self.elapsed >= self._resume_at
-        return Clock(elapsed // 60 + 1, elapsed, self.set_index, running, label, 0, serve)
+        return Clock(played // 60 + 1, played, self.set_index, running, label, 0, serve)
 
 
 class TennisEngine(Engine):
@@ -163,6 +165,7 @@ class TennisEngine(Engine):
         self._tb_first = 0  # who served the first point of the tie-break
         self._next_at = self._point_time()
         self._resume_at = 0.0  # when play resumes after a break between sets
+        self._paused = 0.0  # seconds of breaks so far, the current one whole
         self._progress = 0.0
         self._set_period("p1", 0, 0)
         self._set_period("currentgame", 0, 0)
@@ -235,6 +238,7 @@ class TennisEngine(Engine):
             self._set_period(f"p{self.set_index}", 0, 0)
             self._set_period("currentgame", 0, 0)
             self._resume_at = at + self.spec.break_s  # the clock stops between sets
+            self._paused += self.spec.break_s
             return self.spec.break_s
         if self.games == [6, 6]:
             self.tiebreak = True
@@ -254,8 +258,14 @@ class TennisEngine(Engine):
         return min(1.0, (played + share) / expected)
 
     def _clock(self) -> Clock | None:
-        elapsed = int(self.elapsed)
+        played = _played(self.elapsed, self._resume_at, self._paused)
         label = f"{ordinal(self.set_index)} set" + (" tie-break" if self.tiebreak else "")
         serve = "home" if self.server == 0 else "away"
         running = self.elapsed >= self._resume_at
-        return Clock(elapsed // 60 + 1, elapsed, self.set_index, running, label, 0, serve)
+        return Clock(played // 60 + 1, played, self.set_index, running, label, 0, serve)
+
+
+def _played(elapsed: float, resume_at: float, paused: float) -> int:
+    """Seconds of play, breaks between sets left out: the clock stands still in a break (a
+    stopped clock that advanced would jump when play resumed)."""
+    return int(elapsed - paused + max(0.0, resume_at - elapsed))

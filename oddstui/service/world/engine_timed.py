@@ -274,16 +274,21 @@ class TimedEngine(Engine):
     def _clock(self) -> Clock | None:
         phase = self.phases[self._index]
         if phase.kind != PLAY:
-            minute = phase.minute_end if self.clocked else int(self.elapsed // 60)
-            played = int(phase.game_before) if self.clocked else int(self.elapsed)
+            played = int(phase.game_before) if self.clocked else int(self._played_before())
+            minute = phase.minute_end if self.clocked else played // 60
             return Clock(minute, played, phase.period, False, phase.label, 0)
         into = max(0.0, self.elapsed - phase.start)
         if not self.clocked:
-            return Clock(int(self.elapsed // 60) + 1, int(self.elapsed), phase.period, True,
-                         phase.label, 0)
+            played = int(self._played_before() + into)
+            return Clock(played // 60 + 1, played, phase.period, True, phase.label, 0)
         played_here = into * phase.ratio
         total_played = phase.game_before + played_here
         minute = min(int(total_played // 60) + 1, phase.minute_end)
         stoppage = played_here >= phase.game and phase.injury > 0
         return Clock(minute, int(total_played), phase.period, True, phase.label,
                      phase.injury if stoppage else 0)
+
+    def _played_before(self) -> float:
+        """Time spent in play phases before the current one: an untimed sport's clock counts
+        play only, so it stands still in a break instead of jumping when play resumes."""
+        return sum(p.real for p in self.phases[: self._index] if p.kind == PLAY)
