@@ -144,6 +144,10 @@ class FeedClient:
     `book` receives `install_snapshot(records)` and `apply(message)` under `lock`; read it from
     other threads under the same lock, or through `take_changes()`. `api` provides snapshots
     (an `ApiClient`); without it, resyncs only reset the cursor.
+
+    `on_resync(cursor, reason)` is called whenever the stream starts over at `cursor` (the first
+    welcome, `resync_required`, a restarted service): what came before it may have gaps. With
+    `keep_lines`, messages carry their JSON text in `line` (a relay forwards it).
     """
 
     def __init__(
@@ -161,6 +165,8 @@ class FeedClient:
         resync_bucket: TokenBucket | None = None,
         on_state_change: Callable[[FeedStatus], None] | None = None,
         on_scores_stale: Callable[[], None] | None = None,
+        on_resync: Callable[[int | None, str], None] | None = None,
+        keep_lines: bool = False,
         lock: threading.RLock | None = None,
         max_size: int = 64 * 2**20,
         compression: str | None = "deflate",
@@ -179,6 +185,8 @@ class FeedClient:
         self._bucket = resync_bucket or TokenBucket(15.0, 60.0 / 60.0, clock)
         self._on_state_change = on_state_change
         self._on_scores_stale = on_scores_stale
+        self._on_resync = on_resync
+        self._keep_lines = keep_lines
         self.lock = lock or threading.RLock()
         self._max_size = max_size
         self._compression = compression
@@ -503,7 +511,8 @@ class FeedClient:
         malformed = 0
         applied_before = counters.messages
         with self.lock:
-            for message in iter_frame(frame, now):  # each applied while it is still in cache
+            # Each message is applied while it is still in cache.
+            for message in iter_frame(frame, now, self._keep_lines):
                 if message is None:
                     malformed += 1
                     continue
@@ -638,6 +647,9 @@ class FeedClient:
     def _start_resync(self, reason: str, gen: int) -> None:
         if self._resync_task is not None and not self._resync_task.done():
             return
+        if self._on_resync is not None:
+            # The stream restarts here: nothing before the cursor is known to have been seen.
+            self._on_resync(self._cursor, reason)
         ids = self._snapshot_ids()
         books = self._snapshot_bookmakers()
         if not ids or not books or self._api is None:

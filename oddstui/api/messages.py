@@ -9,7 +9,7 @@ path, so it does one dictionary look-up per message to dispatch and nothing else
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,7 @@ class OddsMessage(msgspec.Struct, gc=False):
     url: str | None
     markets: tuple[MarketQuote, ...]
     received: float = 0.0  # time.monotonic() when the frame arrived
+    line: str = ""  # the message's own JSON text, kept only when asked (`keep_lines`)
 
 
 @dataclass(slots=True, eq=True)
@@ -61,6 +62,7 @@ class ScoreMessage:
     timestamp: datetime | None
     scores: Scores
     received: float = 0.0
+    line: str = field(default="", compare=False)
 
 
 @dataclass(slots=True, eq=True)
@@ -72,6 +74,7 @@ class StatusMessage:
     status: str
     scores: Scores
     received: float = 0.0
+    line: str = field(default="", compare=False)
 
 
 @dataclass(slots=True, eq=True)
@@ -224,12 +227,15 @@ def parse_frame(frame: str | bytes, received: float = 0.0) -> tuple[list[Message
     return messages, malformed
 
 
-def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | None]:
+def iter_frame(
+    frame: str | bytes, received: float = 0.0, keep_lines: bool = False
+) -> Iterator[Message | None]:
     """`parse_frame` one line at a time, None for a malformed line.
 
     The feed's reader applies each message as soon as it is parsed, while its records are still
     in the processor's cache. Each line tries the fast decoder for odds messages first and the
-    general path after.
+    general path after. With `keep_lines`, odds, score and status messages carry their own JSON
+    text in `line` (a relay forwards it as received: prices keep the book's own precision).
     """
     if isinstance(frame, bytes | bytearray | memoryview):
         try:
@@ -245,7 +251,7 @@ def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | 
         try:
             fast = decode_odds(line)
             if fast is not None:
-                yield OddsMessage(*fast, received)
+                yield OddsMessage(*fast, received, line if keep_lines else "")
                 continue
         except _NOT_FAST:
             if line.isspace():
@@ -256,4 +262,6 @@ def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | 
             message = None if parse is None else parse(raw, received)
         except _BAD_LINE:
             message = None
+        if keep_lines and isinstance(message, OddsMessage | ScoreMessage | StatusMessage):
+            message.line = line
         yield message
