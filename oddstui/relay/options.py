@@ -15,7 +15,11 @@ EMBEDDED = "embedded"
 
 
 class RelayUsageError(Exception):
-    """A flag or file the relay cannot use; the message is one line."""
+    """A flag or file the relay cannot use; the message is one line (exit 2)."""
+
+
+class RelayStartError(Exception):
+    """The relay cannot start (its upstream refused the key, NATS is out of reach); exit 1."""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,8 @@ class RelayListener(Protocol):
 
     def on_restart(self, seq: int, reason: str) -> None: ...
 
+    def on_upstream(self, state: str, detail: str) -> None: ...
+
 
 class _EventLine:
     __slots__ = ("channel", "event_id", "statuses", "line")
@@ -120,6 +122,8 @@ class Relay:
             return
         self.upstream_state, self.upstream_detail = state, detail
         self.feed.broadcast(dumps({"type": "relay", **self._upstream()}))
+        for listener in self.listeners:
+            listener.on_upstream(state, detail)
 
     def _upstream(self) -> dict[str, str]:
         return {"upstream": self.upstream_state, "detail": self.upstream_detail}

@@ -10,15 +10,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from oddstui.relay.options import RelayOptions, RelayUsageError
+from oddstui.relay.options import RelayOptions, RelayStartError, RelayUsageError
 
 log = logging.getLogger("oddstui.relay")
 SELECTION_RETRY = 2.0  # seconds between attempts to reach the upstream at start
 FEED_SHUTDOWN_TIMEOUT = 1.5
-
-
-class RelayStartError(Exception):
-    """The relay cannot start (its upstream refused the key, ...); one line, exit 1."""
 
 
 def relay_command(args: Any) -> int:
@@ -83,7 +79,7 @@ async def run_relay(
     server: QuickServer | None = None
     serve_task: asyncio.Task[None] | None = None
     try:
-        if not await _first(relay.started.wait(), stop.wait(), sources.failed()):
+        if not await _first(sources.ready.wait(), stop.wait(), sources.failed()):
             return sources.status()
         config = uvicorn.Config(
             create_relay_app(relay, rest), log_level="warning", access_log=False, lifespan="off"

@@ -24,9 +24,9 @@ def desk_accounts(folder: Path) -> Path:
 
 
 def launch_relay(
-    upstream: str, key: str, folder: Path, *flags: str, timeout: float = 30.0
+    upstream: str, key: str, folder: Path, *flags: str, port: int = 0, timeout: float = 30.0
 ) -> tuple[subprocess.Popen[str], str]:
-    """`oddstui relay --port 0 ...` once it serves: the process and its base URL."""
+    """`oddstui relay --port PORT ...` once it serves: the process and its base URL."""
     home = folder / "home"
     home.mkdir(exist_ok=True)
     accounts = desk_accounts(folder)
@@ -37,7 +37,7 @@ def launch_relay(
             "oddstui",
             "relay",
             "--port",
-            "0",
+            str(port),
             "--upstream",
             upstream,
             "--accounts",
