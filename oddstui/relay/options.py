@@ -34,6 +34,7 @@ class RelayOptions:
     nats: str | None  # publish to this server (or "embedded")
     from_nats: str | None  # serve from this server's stream instead of the upstream feed
     stream: str
+    deflate: bool = False
 
     @classmethod
     def from_args(cls, args: Any) -> RelayOptions:
@@ -75,6 +76,7 @@ class RelayOptions:
             nats=args.nats,
             from_nats=args.from_nats,
             stream=args.stream,
+            deflate=args.deflate,
         )
 
 

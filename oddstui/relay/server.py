@@ -82,7 +82,13 @@ async def run_relay(
         if not await _first(sources.ready.wait(), stop.wait(), sources.failed()):
             return sources.status()
         config = uvicorn.Config(
-            create_relay_app(relay, rest), log_level="warning", access_log=False, lifespan="off"
+            create_relay_app(relay, rest),
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            # One deflate context per client: at thousands of messages a second to tens of
+            # clients, compressing costs more than the relay's whole fan-out.
+            ws_per_message_deflate=options.deflate,
         )
         server = QuickServer(config)
         serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="http")
