@@ -53,6 +53,7 @@ from oddstui.api.feed_url import FeedFilters, feed_url
 from oddstui.api.messages import (
     Message,
     OddsMessage,
+    RelayStatus,
     ResyncRequired,
     ScoreMessage,
     StatusMessage,
@@ -206,6 +207,7 @@ class FeedClient:
         self._generation = 0
         self._opened_before = False
         self._suspect_closes: list[float] = []
+        self._relay: RelayStatus | None = None
 
         # Per connection.
         self._ws: ClientConnection | None = None
@@ -273,6 +275,8 @@ class FeedClient:
             self._last_frame,
             self._scores_stale,
             self._generation,
+            None if self._relay is None else self._relay.upstream,
+            "" if self._relay is None else self._relay.detail,
         )
 
     def take_changes(self) -> Any:
@@ -553,6 +557,8 @@ class FeedClient:
             self._on_welcome(message, gen)  # type: ignore[arg-type]
         elif kind is ResyncRequired:
             self._on_resync_required(message, gen)  # type: ignore[arg-type]
+        elif kind is RelayStatus:
+            self._on_relay(message)  # type: ignore[arg-type]
 
     def _apply_odds(self, message: OddsMessage) -> bool:
         """Apply one odds message unless its seq is at or below the cursor (or its event's floor
@@ -592,8 +598,17 @@ class FeedClient:
 
     # ------------------------------------------------------------------ control messages
 
+    def _on_relay(self, relay: RelayStatus | None) -> None:
+        """Behind a relay, its upstream's state is part of what the user must see."""
+        if relay == self._relay:
+            return
+        self._relay = relay
+        if self._on_state_change is not None:
+            self._on_state_change(self.status())
+
     def _on_welcome(self, welcome: Welcome, gen: int) -> None:
         self._welcome = welcome
+        self._on_relay(welcome.relay)
         cursor = self._cursor
         if self._needs_snapshot or cursor is None:
             if cursor is None and welcome.seq is not None:

@@ -78,6 +78,17 @@ class StatusMessage:
 
 
 @dataclass(slots=True, eq=True)
+class RelayStatus:
+    """From an `oddstui relay` [ours]: the state of the relay's own upstream (`live`,
+    `offline`, `replaced`, ...). It comes in the welcome's `relay` field and as a
+    `{"type": "relay", "upstream": ..., "detail": ...}` message whenever it changes."""
+
+    upstream: str
+    detail: str = ""
+    received: float = field(default=0.0, compare=False)
+
+
+@dataclass(slots=True, eq=True)
 class Welcome:
     """Sent right after connecting: the filters in force. `seq` is the service's current
     sequence (the built-in service sends it; the public one may not)."""
@@ -91,6 +102,7 @@ class Welcome:
     status_filter: str | None
     seq: int | None
     received: float = 0.0
+    relay: RelayStatus | None = None  # present when the feed comes through an `oddstui relay`
 
 
 @dataclass(slots=True, eq=True)
@@ -102,7 +114,7 @@ class ResyncRequired:
     received: float = 0.0
 
 
-Message = OddsMessage | ScoreMessage | StatusMessage | Welcome | ResyncRequired
+Message = OddsMessage | ScoreMessage | StatusMessage | Welcome | ResyncRequired | RelayStatus
 
 
 def _timestamp(raw: dict[str, Any]) -> datetime | None:
@@ -180,7 +192,16 @@ def _welcome(raw: dict[str, Any], received: float) -> Welcome:
         status_filter=None if status in (None, "") else str(status),
         seq=None if seq is None else _int(seq, "welcome.seq"),
         received=received,
+        relay=_relay(raw["relay"], received) if isinstance(raw.get("relay"), dict) else None,
     )
+
+
+def _relay(raw: dict[str, Any], received: float) -> RelayStatus:
+    upstream = raw.get("upstream")
+    if not isinstance(upstream, str) or not upstream:
+        raise MalformedRecord("relay status has no upstream state")
+    detail = raw.get("detail")
+    return RelayStatus(upstream, detail if isinstance(detail, str) else "", received)
 
 
 def _resync(raw: dict[str, Any], received: float) -> ResyncRequired:
@@ -202,6 +223,7 @@ _PARSERS: dict[Any, Callable[[dict[str, Any], float], Message]] = {
     "status": _status,
     "welcome": _welcome,
     "resync_required": _resync,
+    "relay": _relay,
 }
 
 # What sends a line from the fast decoder to the general path (MalformedRecord is a ValueError:

@@ -63,6 +63,7 @@ async def test_ten_desks_share_one_upstream_connection(
                         lambda: tap.last_seq >= max(c.last_seq or 0 for c in clients),
                         what="the tap to catch up",
                     )
+                    assert {c.status().relay for c in clients} == {"live"}
                 finally:
                     for client in clients:
                         client.stop()
