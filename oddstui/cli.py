@@ -34,6 +34,15 @@ def _positive_float(flag: str) -> Callable[[str], float]:
     return parse
 
 
+def _non_negative_float(flag: str) -> Callable[[str], float]:
+    positive = _positive_float(flag)
+
+    def parse(text: str) -> float:
+        return 0.0 if text.strip() in ("0", "0.0") else positive(text)
+
+    return parse
+
+
 def _int_in(flag: str, low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -118,6 +127,14 @@ def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--stream", default="ODDSTUI", help="the JetStream stream name (default ODDSTUI)"
+    )
+    parser.add_argument(
+        "--catalog-every",
+        type=_non_negative_float("--catalog-every"),
+        default=600.0,
+        metavar="SECONDS",
+        help="list every sport's events this often, for clients' sport/league/status filters "
+        "(default 600; 0: never)",
     )
     parser.add_argument(
         "--deflate",

@@ -35,6 +35,7 @@ class RelayOptions:
     from_nats: str | None  # serve from this server's stream instead of the upstream feed
     stream: str
     deflate: bool = False
+    catalog_every: float = 600.0
 
     @classmethod
     def from_args(cls, args: Any) -> RelayOptions:
@@ -77,6 +78,7 @@ class RelayOptions:
             from_nats=args.from_nats,
             stream=args.stream,
             deflate=args.deflate,
+            catalog_every=args.catalog_every,
         )
 
 

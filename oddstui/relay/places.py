@@ -1,8 +1,8 @@
 """Where events are (sport, league, status), so the relay can apply the feed's filters.
 
 Feed messages carry only an event id. The relay learns the rest from every event list and odds
-record it passes through, from the feed's `status` messages, and from a periodic walk of the
-catalog (`EventPlaces.learn_all` from `CatalogWalker`). An event it does not know yet reaches
+record it passes through on its REST side (which the periodic catalog walk of catalog.py uses
+too) and from the feed's `status` messages. An event it does not know yet reaches
 only clients that do not filter by sport, league or status.
 """
 

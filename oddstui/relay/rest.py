@@ -123,6 +123,17 @@ class RelayRest:
             self._accounts.select(account, names)
         return {"bookmakers": account.selection, "count": len(account.selection)}
 
+    async def upstream(self, template: str, path: str, params: dict[str, str]) -> Answer:
+        """GET `path` (a route `template` of the interface) from upstream through the cache."""
+        spec = next(s for s in ROUTES if s.path == template and s.method == "GET")
+        items = list(params.items())
+        key = ("GET", path, *sorted(f"{k}={v}" for k, v in items))
+
+        async def ask() -> Answer:
+            return await self._ask(spec, "GET", path, items)
+
+        return await self.cache.fetch(key, TTL.get(template, DEFAULT_TTL), ask)
+
     async def _forward(self, spec: Spec, request: Request, headers: dict[str, str]) -> Response:
         path = request.url.path[len(BASE) :]
         items = [(k, v) for k, v in request.query_params.multi_items() if k != "apiKey"]

@@ -15,6 +15,7 @@ from oddstui.relay.options import RelayOptions, RelayStartError, RelayUsageError
 log = logging.getLogger("oddstui.relay")
 SELECTION_RETRY = 2.0  # seconds between attempts to reach the upstream at start
 FEED_SHUTDOWN_TIMEOUT = 1.5
+FIRST_WALK_TIMEOUT = 30.0
 
 
 def relay_command(args: Any) -> int:
@@ -60,6 +61,7 @@ async def run_relay(
     import uvicorn
 
     from oddstui.relay.app import create_relay_app
+    from oddstui.relay.catalog import keep_walking, walk
     from oddstui.relay.relay import Relay
     from oddstui.relay.rest import RelayRest
     from oddstui.relay.sources import start_sources
@@ -76,6 +78,12 @@ async def run_relay(
     relay = Relay(options.accounts, options.markets, window=options.replay_window)
     rest = RelayRest(relay, options.accounts, options.upstream, options.key, selection)
     sources = await start_sources(relay, options)
+    walker = None
+    if options.catalog_every > 0:
+        # Before serving: clients' sport, league and status filters work from the first message.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(walk(rest), FIRST_WALK_TIMEOUT)
+        walker = asyncio.create_task(keep_walking(rest, options.catalog_every))
     server: QuickServer | None = None
     serve_task: asyncio.Task[None] | None = None
     try:
@@ -106,6 +114,10 @@ async def run_relay(
             server.exit()
             with contextlib.suppress(Exception):
                 await serve_task
+        if walker is not None:
+            walker.cancel()
+            with contextlib.suppress(BaseException):
+                await walker
         await sources.stop()
         await rest.aclose()
 

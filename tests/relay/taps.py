@@ -18,8 +18,14 @@ ODDS_KINDS = ("created", "updated", "deleted", "no_markets")
 class Tap:
     """A plain WebSocket reader of one feed: the welcome, then every message, as dicts."""
 
-    def __init__(self, base_url: str, key: str, last_seq: int | None = None) -> None:
-        self.url = feed_url(base_url, key, FeedFilters(), last_seq)
+    def __init__(
+        self,
+        base_url: str,
+        key: str,
+        last_seq: int | None = None,
+        filters: FeedFilters | None = None,
+    ) -> None:
+        self.url = feed_url(base_url, key, filters or FeedFilters(), last_seq)
         self.welcome: dict[str, Any] | None = None
         self.messages: list[dict[str, Any]] = []
 
