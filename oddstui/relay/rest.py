@@ -179,12 +179,15 @@ class RelayRest:
             return _unavailable("the relay's upstream refused the relay's key")
         kept = {k: v for k, v in response.headers.items() if k.lower() in KEPT_HEADERS}
         seq = _seq(response.headers)
+        body = response.content
+        if response.status_code != 200 and self._key.encode() in body:
+            body = body.replace(self._key.encode(), b"<redacted>")  # an upstream echoing it
         if response.status_code == 200 and spec.path not in NO_PLACES:
             try:
                 self._relay.places.learn_all(loads(response.content))
             except ValueError:
                 pass
-        return Answer(response.status_code, response.content, kept, seq)
+        return Answer(response.status_code, body, kept, seq)
 
 
 def _seq(headers: httpx.Headers) -> int | None:

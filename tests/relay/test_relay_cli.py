@@ -47,3 +47,17 @@ def test_a_bad_accounts_file_is_named(tmp_path: Path) -> None:
     bad.write_text("[[account]]\nkey = \n")
     done = run("relay", "--accounts", str(bad), home=tmp_path, ODDSTUI_API_KEY=KEY)
     assert done.returncode == 2 and str(bad) in done.stderr
+
+
+def test_the_relay_loads_without_textual() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, oddstui.relay.server, oddstui.relay.nats_bus, oddstui.relay.app;"
+        "print('textual' in sys.modules, 'oddstui.tui' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert result.stdout.split() == ["False", "False"]
