@@ -151,13 +151,12 @@ class Relay:
             if batch:
                 self.feed.publish_odds(batch)
                 batch = []
-            line = item.line
             self.feed.publish_event(
                 item.channel,
                 item.event_id,
                 self.places.where(item.event_id),
                 item.statuses,
-                lambda line=line: line,  # type: ignore[misc]
+                item.line,
             )
         if batch:
             self.feed.publish_odds(batch)

@@ -217,11 +217,12 @@ class FeedCore:
         event_id: int,
         where: Where,
         statuses: tuple[str, ...],
-        make_text: Callable[[], str],
+        message: str | Callable[[], str],
     ) -> None:
         """A score or status message to the connections on `channel` whose filters match.
 
         `statuses` are the event's statuses the message concerns (both ends of a transition).
+        `message` is its text, or a function that makes it (called only if someone takes it).
         """
         text: str | None = None
         for connection in self._by_key.values():
@@ -233,7 +234,7 @@ class FeedCore:
             if not feed_filter.matches_status(*statuses):
                 continue
             if text is None:
-                text = make_text()
+                text = message() if callable(message) else message
             connection.add(text)
             self._mark(connection)
 
