@@ -37,6 +37,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 log = logging.getLogger("oddstui.relay")
 CONTROL = "control"
 QUEUE_LIMIT = 200_000  # messages waiting for NATS before the oldest are dropped (and counted)
+MAX_MESSAGES = 200_000  # as many as the relay's journal keeps
 
 
 async def connect(url: str, relay: Relay | None = None) -> Any:
@@ -64,11 +65,15 @@ async def connect(url: str, relay: Relay | None = None) -> Any:
     )
 
 
-async def ensure_stream(js: Any, stream: str, prefix: str, window: float) -> None:
+async def ensure_stream(
+    js: Any, stream: str, prefix: str, window: float, max_msgs: int = MAX_MESSAGES
+) -> None:
     config = StreamConfig(
         name=stream,
         subjects=[f"{prefix}.>"],
         max_age=window,
+        # No more than a relay's window holds: a consuming relay reads it all when it starts.
+        max_msgs=max_msgs,
         duplicate_window=min(window, 120.0),
         storage=StorageType.FILE,
     )
