@@ -99,7 +99,10 @@ def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
     """The `oddstui relay` flags (README, "One key, many terminals")."""
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument(
-        "--port", type=_int_in("--port", 0, 65535), default=8766, help="port; 0 binds a free one"
+        "--port",
+        type=_int_in("--port", 0, 65535),
+        default=8766,
+        help="port (default 8766); 0 binds a free one",
     )
     parser.add_argument(
         "--accounts", metavar="FILE", help="TOML file of the relay's own client keys (required)"
@@ -114,6 +117,7 @@ def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
         "--replay-window",
         type=_positive_float("--replay-window"),
         default=600.0,
+        metavar="SECONDS",
         help="seconds of lastSeq replay kept (default 600)",
     )
     parser.add_argument(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from oddstui.service.feed.params import MAX_MARKETS
 
 DEFAULT_MARKETS = FeedFilters().markets  # what the desk subscribes to
 EMBEDDED = "embedded"
+STREAM_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class RelayUsageError(Exception):
@@ -66,6 +68,11 @@ class RelayOptions:
             raise RelayUsageError("--nats and --from-nats: use one of them")
         if args.from_nats == EMBEDDED:
             raise RelayUsageError("--from-nats needs the URL of a running NATS server")
+        if not STREAM_NAME.fullmatch(args.stream):
+            raise RelayUsageError(
+                "--stream: letters, digits, - and _ only (it names the subjects too), "
+                f"got {args.stream!r}"
+            )
         return cls(
             host=args.host,
             port=args.port,

@@ -23,6 +23,8 @@ KEY = "k-upstream-secret-93f1"
         (("--from-nats", "embedded"), "--from-nats"),
         (("--replay-window", "0"), "--replay-window"),
         (("--port", "-1"), "--port"),
+        (("--stream", "odds.live"), "--stream"),
+        (("--catalog-every", "-5"), "--catalog-every"),
     ],
 )
 def test_bad_relay_flags_are_one_line_and_exit_2(
