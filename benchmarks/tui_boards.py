@@ -120,6 +120,9 @@ class SyntheticFeed:
     def health(self) -> tuple[str, int | None, float | None, str]:
         return "live", self._seq, self.newest or None, ""
 
+    def relay(self) -> str | None:
+        return None
+
 
 def rest_answers(arbs: int) -> Any:
     import httpx

@@ -34,6 +34,15 @@ def _positive_float(flag: str) -> Callable[[str], float]:
     return parse
 
 
+def _non_negative_float(flag: str) -> Callable[[str], float]:
+    positive = _positive_float(flag)
+
+    def parse(text: str) -> float:
+        return 0.0 if text.strip() in ("0", "0.0") else positive(text)
+
+    return parse
+
+
 def _int_in(flag: str, low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
@@ -77,6 +86,65 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         type=_positive_float("--replay-window"),
         default=600.0,
         help="feed replay window in seconds (default 600)",
+    )
+
+
+def _key_env() -> str:
+    from oddstui.config import KEY_ENV
+
+    return KEY_ENV
+
+
+def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
+    """The `oddstui relay` flags (README, "One key, many terminals")."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--port",
+        type=_int_in("--port", 0, 65535),
+        default=8766,
+        help="port (default 8766); 0 binds a free one",
+    )
+    parser.add_argument(
+        "--accounts", metavar="FILE", help="TOML file of the relay's own client keys (required)"
+    )
+    parser.add_argument(
+        "--upstream", metavar="URL", help="the v3 service to relay (default: the public service)"
+    )
+    parser.add_argument(
+        "--markets", metavar="A,B", help="markets the relay carries (default ML,Spread,Totals)"
+    )
+    parser.add_argument(
+        "--replay-window",
+        type=_positive_float("--replay-window"),
+        default=600.0,
+        metavar="SECONDS",
+        help="seconds of lastSeq replay kept (default 600)",
+    )
+    parser.add_argument(
+        "--nats",
+        metavar="URL",
+        help="also publish the feed to this NATS server's JetStream "
+        "('embedded' starts nats-server)",
+    )
+    parser.add_argument(
+        "--from-nats", metavar="URL", help="serve from this NATS server's stream, not upstream"
+    )
+    parser.add_argument(
+        "--stream", default="ODDSTUI", help="the JetStream stream name (default ODDSTUI)"
+    )
+    parser.add_argument(
+        "--catalog-every",
+        type=_non_negative_float("--catalog-every"),
+        default=600.0,
+        metavar="SECONDS",
+        help="list every sport's events this often, for clients' sport/league/status filters "
+        "(default 600; 0: never)",
+    )
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="compress the feed for clients that ask (permessage-deflate); off by default: "
+        "on a LAN it costs the relay more CPU than it saves",
     )
 
 
@@ -125,6 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     serve = commands.add_parser("serve", help="run the built-in v3 service")
     add_serve_arguments(serve)
+    relay = commands.add_parser(
+        "relay",
+        help="hold a key's one feed connection and serve it to many desks",
+        description="Serve the v3 interface to any number of desks and SDK clients from one "
+        f"upstream feed connection. The upstream key comes from {_key_env()} or the config.",
+    )
+    add_relay_arguments(relay)
     add_batch_commands(commands)
     return parser
 
@@ -161,6 +236,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.service.server import serve
 
             return serve(args)
+        if args.command == "relay":
+            from oddstui.relay.server import relay_command
+
+            return relay_command(args)
         if args.command in ("arbs", "value", "odds"):
             from oddstui.batch import run_batch
 

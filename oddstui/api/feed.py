@@ -53,6 +53,7 @@ from oddstui.api.feed_url import FeedFilters, feed_url
 from oddstui.api.messages import (
     Message,
     OddsMessage,
+    RelayStatus,
     ResyncRequired,
     ScoreMessage,
     StatusMessage,
@@ -144,6 +145,10 @@ class FeedClient:
     `book` receives `install_snapshot(records)` and `apply(message)` under `lock`; read it from
     other threads under the same lock, or through `take_changes()`. `api` provides snapshots
     (an `ApiClient`); without it, resyncs only reset the cursor.
+
+    `on_resync(cursor, reason)` is called whenever the stream starts over at `cursor` (the first
+    welcome, `resync_required`, a restarted service): what came before it may have gaps. With
+    `keep_lines`, messages carry their JSON text in `line` (a relay forwards it).
     """
 
     def __init__(
@@ -161,6 +166,8 @@ class FeedClient:
         resync_bucket: TokenBucket | None = None,
         on_state_change: Callable[[FeedStatus], None] | None = None,
         on_scores_stale: Callable[[], None] | None = None,
+        on_resync: Callable[[int | None, str], None] | None = None,
+        keep_lines: bool = False,
         lock: threading.RLock | None = None,
         max_size: int = 64 * 2**20,
         compression: str | None = "deflate",
@@ -179,6 +186,8 @@ class FeedClient:
         self._bucket = resync_bucket or TokenBucket(15.0, 60.0 / 60.0, clock)
         self._on_state_change = on_state_change
         self._on_scores_stale = on_scores_stale
+        self._on_resync = on_resync
+        self._keep_lines = keep_lines
         self.lock = lock or threading.RLock()
         self._max_size = max_size
         self._compression = compression
@@ -198,6 +207,7 @@ class FeedClient:
         self._generation = 0
         self._opened_before = False
         self._suspect_closes: list[float] = []
+        self._relay: RelayStatus | None = None
 
         # Per connection.
         self._ws: ClientConnection | None = None
@@ -265,6 +275,8 @@ class FeedClient:
             self._last_frame,
             self._scores_stale,
             self._generation,
+            None if self._relay is None else self._relay.upstream,
+            "" if self._relay is None else self._relay.detail,
         )
 
     def take_changes(self) -> Any:
@@ -503,7 +515,8 @@ class FeedClient:
         malformed = 0
         applied_before = counters.messages
         with self.lock:
-            for message in iter_frame(frame, now):  # each applied while it is still in cache
+            # Each message is applied while it is still in cache.
+            for message in iter_frame(frame, now, self._keep_lines):
                 if message is None:
                     malformed += 1
                     continue
@@ -544,6 +557,8 @@ class FeedClient:
             self._on_welcome(message, gen)  # type: ignore[arg-type]
         elif kind is ResyncRequired:
             self._on_resync_required(message, gen)  # type: ignore[arg-type]
+        elif kind is RelayStatus:
+            self._on_relay(message)  # type: ignore[arg-type]
 
     def _apply_odds(self, message: OddsMessage) -> bool:
         """Apply one odds message unless its seq is at or below the cursor (or its event's floor
@@ -583,8 +598,17 @@ class FeedClient:
 
     # ------------------------------------------------------------------ control messages
 
+    def _on_relay(self, relay: RelayStatus | None) -> None:
+        """Behind a relay, its upstream's state is part of what the user must see."""
+        if relay == self._relay:
+            return
+        self._relay = relay
+        if self._on_state_change is not None:
+            self._on_state_change(self.status())
+
     def _on_welcome(self, welcome: Welcome, gen: int) -> None:
         self._welcome = welcome
+        self._on_relay(welcome.relay)
         cursor = self._cursor
         if self._needs_snapshot or cursor is None:
             if cursor is None and welcome.seq is not None:
@@ -638,6 +662,9 @@ class FeedClient:
     def _start_resync(self, reason: str, gen: int) -> None:
         if self._resync_task is not None and not self._resync_task.done():
             return
+        if self._on_resync is not None:
+            # The stream restarts here: nothing before the cursor is known to have been seen.
+            self._on_resync(self._cursor, reason)
         ids = self._snapshot_ids()
         books = self._snapshot_bookmakers()
         if not ids or not books or self._api is None:

@@ -68,3 +68,6 @@ class FeedStatus:
     """Scores and statuses may be behind (they are not replayed): refetch GET /events."""
     generation: int
     """Increases with every connection."""
+    relay: str | None = None
+    """Behind an `oddstui relay`: the state of the relay's upstream (`live`, `offline`, ...)."""
+    relay_detail: str = ""

@@ -9,7 +9,7 @@ path, so it does one dictionary look-up per message to dispatch and nothing else
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,7 @@ class OddsMessage(msgspec.Struct, gc=False):
     url: str | None
     markets: tuple[MarketQuote, ...]
     received: float = 0.0  # time.monotonic() when the frame arrived
+    line: str = ""  # the message's own JSON text, kept only when asked (`keep_lines`)
 
 
 @dataclass(slots=True, eq=True)
@@ -61,6 +62,7 @@ class ScoreMessage:
     timestamp: datetime | None
     scores: Scores
     received: float = 0.0
+    line: str = field(default="", compare=False)
 
 
 @dataclass(slots=True, eq=True)
@@ -72,6 +74,18 @@ class StatusMessage:
     status: str
     scores: Scores
     received: float = 0.0
+    line: str = field(default="", compare=False)
+
+
+@dataclass(slots=True, eq=True)
+class RelayStatus:
+    """From an `oddstui relay` [ours]: the state of the relay's own upstream (`live`,
+    `offline`, `replaced`, ...). It comes in the welcome's `relay` field and as a
+    `{"type": "relay", "upstream": ..., "detail": ...}` message whenever it changes."""
+
+    upstream: str
+    detail: str = ""
+    received: float = field(default=0.0, compare=False)
 
 
 @dataclass(slots=True, eq=True)
@@ -88,6 +102,7 @@ class Welcome:
     status_filter: str | None
     seq: int | None
     received: float = 0.0
+    relay: RelayStatus | None = None  # present when the feed comes through an `oddstui relay`
 
 
 @dataclass(slots=True, eq=True)
@@ -99,7 +114,7 @@ class ResyncRequired:
     received: float = 0.0
 
 
-Message = OddsMessage | ScoreMessage | StatusMessage | Welcome | ResyncRequired
+Message = OddsMessage | ScoreMessage | StatusMessage | Welcome | ResyncRequired | RelayStatus
 
 
 def _timestamp(raw: dict[str, Any]) -> datetime | None:
@@ -177,7 +192,16 @@ def _welcome(raw: dict[str, Any], received: float) -> Welcome:
         status_filter=None if status in (None, "") else str(status),
         seq=None if seq is None else _int(seq, "welcome.seq"),
         received=received,
+        relay=_relay(raw["relay"], received) if isinstance(raw.get("relay"), dict) else None,
     )
+
+
+def _relay(raw: dict[str, Any], received: float) -> RelayStatus:
+    upstream = raw.get("upstream")
+    if not isinstance(upstream, str) or not upstream:
+        raise MalformedRecord("relay status has no upstream state")
+    detail = raw.get("detail")
+    return RelayStatus(upstream, detail if isinstance(detail, str) else "", received)
 
 
 def _resync(raw: dict[str, Any], received: float) -> ResyncRequired:
@@ -199,6 +223,7 @@ _PARSERS: dict[Any, Callable[[dict[str, Any], float], Message]] = {
     "status": _status,
     "welcome": _welcome,
     "resync_required": _resync,
+    "relay": _relay,
 }
 
 # What sends a line from the fast decoder to the general path (MalformedRecord is a ValueError:
@@ -224,12 +249,15 @@ def parse_frame(frame: str | bytes, received: float = 0.0) -> tuple[list[Message
     return messages, malformed
 
 
-def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | None]:
+def iter_frame(
+    frame: str | bytes, received: float = 0.0, keep_lines: bool = False
+) -> Iterator[Message | None]:
     """`parse_frame` one line at a time, None for a malformed line.
 
     The feed's reader applies each message as soon as it is parsed, while its records are still
     in the processor's cache. Each line tries the fast decoder for odds messages first and the
-    general path after.
+    general path after. With `keep_lines`, odds, score and status messages carry their own JSON
+    text in `line` (a relay forwards it as received: prices keep the book's own precision).
     """
     if isinstance(frame, bytes | bytearray | memoryview):
         try:
@@ -245,7 +273,7 @@ def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | 
         try:
             fast = decode_odds(line)
             if fast is not None:
-                yield OddsMessage(*fast, received)
+                yield OddsMessage(*fast, received, line if keep_lines else "")
                 continue
         except _NOT_FAST:
             if line.isspace():
@@ -256,4 +284,6 @@ def iter_frame(frame: str | bytes, received: float = 0.0) -> Iterator[Message | 
             message = None if parse is None else parse(raw, received)
         except _BAD_LINE:
             message = None
+        if keep_lines and isinstance(message, OddsMessage | ScoreMessage | StatusMessage):
+            message.line = line
         yield message

@@ -45,7 +45,7 @@ def create_app(svc: ServiceContext) -> Starlette:
         routes.extend(_under_base(feed_route) for feed_route in svc.feed.routes())
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+        exception_handlers={HTTPException: http_error, Exception: server_error},
     )
     # `/v3/sports/` is not a path of the interface: 404 {error}, not a redirect.
     app.router.redirect_slashes = False
@@ -112,7 +112,7 @@ def _path_values(params: tuple[Param, ...], raw: dict[str, Any]) -> dict[str, An
     return parse_query(params, [(name, str(value)) for name, value in raw.items()])
 
 
-async def _http_error(request: Request, exc: Exception) -> Response:
+async def http_error(request: Request, exc: Exception) -> Response:
     status = getattr(exc, "status_code", 500)
     if status == 404:
         message = f"not found: {request.url.path} (the interface lives under {BASE})"
@@ -124,6 +124,6 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return json_response({"error": message}, status, headers)
 
 
-async def _server_error(request: Request, exc: Exception) -> Response:
+async def server_error(request: Request, exc: Exception) -> Response:
     log.error("unexpected error: %r", exc)
     return json_response({"error": "internal error"}, 500)

@@ -27,7 +27,7 @@ class BindError(Exception):
     """The address cannot be bound; the message names the flag at fault."""
 
 
-class _Server(uvicorn.Server):
+class QuickServer(uvicorn.Server):
     """uvicorn's server, made to stop as soon as it is told to.
 
     uvicorn polls its exit flag every 0.1 s, pauses 0.1 s at shutdown and then polls its
@@ -128,7 +128,7 @@ async def run_service(
         lifespan="off",
         log_config=log_config,
     )
-    server = _Server(config)
+    server = QuickServer(config)
     world_task = asyncio.create_task(svc.world.run(), name="world")
     helpers = [asyncio.ensure_future(job()) for job in svc.background]
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="http")

@@ -56,6 +56,10 @@ class FeedPort(Protocol):
         """(state, last seq, monotonic time of the last frame, one line of detail)."""
         ...
 
+    def relay(self) -> str | None:
+        """Behind an `oddstui relay`: the state of its upstream; None otherwise."""
+        ...
+
 
 def open_feed(base_url: str, api_key: str, timings: FeedTimings | None = None) -> FeedPort:
     """The one feed of the app, run on its own thread."""

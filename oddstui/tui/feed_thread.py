@@ -80,3 +80,6 @@ class ThreadedFeed:
     def health(self) -> tuple[str, int | None, float | None, str]:
         status = self.client.status()
         return status.state.value, status.last_seq, status.last_receive, status.detail
+
+    def relay(self) -> str | None:
+        return self.client.status().relay

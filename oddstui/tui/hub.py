@@ -167,8 +167,10 @@ class FeedHub:
             last_receive=last_receive,
             requests_left=self.api.budget.remaining,
             detail=detail,
+            relay=feed.relay(),
         )
-        if (status.state, status.detail) != (self.status.state, self.status.detail):
+        shown = (status.state, status.detail, status.relay)
+        if shown != (self.status.state, self.status.detail, self.status.relay):
             self._feed_dirty = True
         self.status = status
 
@@ -179,6 +181,7 @@ class FeedHub:
             last_receive=self.status.last_receive,
             requests_left=self.api.budget.remaining,
             detail=self.status.detail,
+            relay=self.status.relay,
         )
 
     # ------------------------------------------------------------------ REST loads

@@ -68,6 +68,7 @@ class FeedStatus:
     last_receive: float | None = None  # local time of the last frame
     requests_left: int | None = None
     detail: str = ""
+    relay: str | None = None  # behind an `oddstui relay`: its upstream's state
 
     @property
     def trustworthy(self) -> bool:

@@ -80,6 +80,9 @@ class SteadyFeed:
     def health(self) -> tuple[str, int | None, float | None, str]:
         return "live", 90_210, time.monotonic() - 0.4, ""
 
+    def relay(self) -> str | None:
+        return None
+
 
 def boards_app(folder: Path, mode: str) -> OddsApp:
     state = json.loads(DATA.read_text())

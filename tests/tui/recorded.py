@@ -114,6 +114,9 @@ class RecordedFeed:
     def health(self) -> tuple[str, int | None, float | None, str]:
         return self.state, self.seq, time.monotonic() - 0.4, self.detail
 
+    def relay(self) -> str | None:
+        return None
+
 
 def live_ids(state: dict[str, Any]) -> list[int]:
     return [event["id"] for event in body(state["answers"]["/events/live"])]

@@ -7,10 +7,12 @@ connections with equal market filters share the same string.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddstui.service.feed.messages import WITH_MARKETS, dumps, odds_head, odds_text
-from oddstui.service.feed.source import OddsChange, WorldView
+
+if TYPE_CHECKING:
+    from oddstui.service.feed.source import OddsChange, WorldView
 
 _FOLDED: dict[str, str] = {}  # market name -> casefolded; names are a small fixed set
 

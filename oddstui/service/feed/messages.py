@@ -66,20 +66,27 @@ def status_text(event_id: int, timestamp: str, status: str, scores: dict[str, An
     )
 
 
-def welcome_text(feed_filter: FeedFilter, bookmakers: list[str], seq: int) -> str:
-    return dumps(
-        {
-            "type": "welcome",
-            "bookmakers": bookmakers,
-            "market_filter": list(feed_filter.markets),
-            "channels": list(feed_filter.channels),
-            "sport_filter": sorted(feed_filter.sports),
-            "leagues_filter": sorted(feed_filter.leagues),
-            "eventIds_filter": sorted(feed_filter.event_ids),
-            "status_filter": feed_filter.status,
-            "seq": seq,
-        }
-    )
+def welcome_text(
+    feed_filter: FeedFilter,
+    bookmakers: list[str],
+    seq: int,
+    extra: dict[str, Any] | None = None,
+) -> str:
+    """`extra` adds fields of our own after the standard ones (a relay announces itself)."""
+    welcome: dict[str, Any] = {
+        "type": "welcome",
+        "bookmakers": bookmakers,
+        "market_filter": list(feed_filter.markets),
+        "channels": list(feed_filter.channels),
+        "sport_filter": sorted(feed_filter.sports),
+        "leagues_filter": sorted(feed_filter.leagues),
+        "eventIds_filter": sorted(feed_filter.event_ids),
+        "status_filter": feed_filter.status,
+        "seq": seq,
+    }
+    if extra:
+        welcome.update(extra)
+    return dumps(welcome)
 
 
 def resync_text(reason: str, seq: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from oddstui.service.feed.fanout import TickCache
 from oddstui.service.world.model import Event, Market, iso
 
 
@@ -34,6 +35,14 @@ class WorldView:
 
     def event(self, event_id: int) -> Event | None:
         return self.world.events.get(event_id)
+
+    def where(self, event_id: int) -> tuple[str, str, str] | None:
+        """The event's sport, league and status for the filters; None once it is gone."""
+        event = self.world.events.get(event_id)
+        return None if event is None else (event.sport.slug, event.league.slug, event.status)
+
+    def renderer(self) -> TickCache:
+        return TickCache(self)
 
     def changes(self, entries: Any) -> list[OddsChange]:
         return [self._change(entry) for entry in entries]

@@ -61,15 +61,21 @@ class StatusBar(Static):
 
     def show(self, status: FeedStatus, now: float, clock_text: str) -> None:
         state = STATE_LABELS.get(status.state, status.state)
-        self.set_class(status.state == "live", "-healthy")
+        # Behind a relay, a live link to it is only as good as the relay's own upstream.
+        upstream_down = status.relay is not None and status.relay != "live"
+        self.set_class(status.state == "live" and not upstream_down, "-healthy")
         self.set_class(
-            status.state in ("connecting", "replaying", "resyncing", "stale"), "-warning"
+            status.state in ("connecting", "replaying", "resyncing", "stale")
+            or (status.state == "live" and upstream_down),
+            "-warning",
         )
         self.set_class(status.state in ("offline", "replaced", "unauthorized"), "-error")
         seq = "–" if status.last_seq is None else str(status.last_seq)
         left = "–" if status.requests_left is None else str(status.requests_left)
         line = Text()
         line.append(f"● {state}", style="bold")
+        if status.relay is not None:
+            line.append(f"  via relay, upstream {clean(status.relay)}")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
         line.append(f"  {clock_text}")
         self.update(line, layout=False)  # one line high; a layout pass repaints the whole screen

@@ -1,0 +1,260 @@
+"""`oddstui relay` under load: one upstream feed fanned out to many clients, with and without NATS.
+
+Starts `oddstui serve --updates-per-second N` with two keys that select every active bookmaker:
+the relay's upstream key and a reference key. Then, per setup:
+- relay: `oddstui relay` on the upstream key; `--clients` clients (one relay key each)
+- NATS: a `nats-server` (JetStream), a publishing relay (`--nats`) on the upstream key and a
+  consuming relay (`--from-nats`) that the clients connect to
+A reference client reads the service's feed directly on the other key. For `--seconds` after a
+warm-up it prints:
+- odds messages per second: the upstream's (reference) and each client's (min and mean)
+- messages missing at a client: seqs the reference saw inside the window that a client lacks
+- added delay: a client's receipt time minus the reference's receipt time of the same seq (same
+  process, same clock), p50 and p99 (target p99 < 50 ms)
+- CPU of each relay (and of nats-server), % of one core; and of this process (the clients): near
+  100 % the figures are bounded by the clients, not the relay
+
+    python benchmarks/relay.py [--seconds 10] [--updates-per-second 2000] [--clients 50]
+        [--setups relay,nats] [--compression]
+
+Clients offer permessage-deflate with `--compression`, and the relays then accept it (`--deflate`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import selectors
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+import psutil
+from websockets.asyncio.client import connect
+
+from oddstui.relay.nats_server import NatsServer
+
+UP_KEY, REF_KEY = "k-bench-upstream", "k-bench-reference"
+SEQ = re.compile(r'"seq":(\d+)')
+ODDS = re.compile(r'"type":"(?:created|updated|deleted|no_markets)"')
+
+
+def spawn(args: list[str], ready: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `python -m oddstui ARGS` and wait for its ready line; (process, base URL)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "oddstui", *args],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **env},
+    )
+    assert process.stdout is not None
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    deadline, line = time.monotonic() + 60, b""
+    while time.monotonic() < deadline and not line.endswith(b"\n"):
+        if selector.select(timeout=0.5):
+            chunk = os.read(process.stdout.fileno(), 1)
+            if not chunk:
+                break
+            line += chunk
+    match = re.match(ready + r" (http://\S+/v3)$", line.decode().strip())
+    if match is None:
+        process.kill()
+        raise SystemExit(f"no ready line from oddstui {args[0]}: {line!r}")
+    return process, match.group(1)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def accounts(folder: Path, keys: list[str]) -> Path:
+    path = folder / f"accounts-{len(keys)}.toml"
+    path.write_text(
+        "".join(
+            f'[[account]]\nkey = "{k}"\nfeed = true\nrequests_per_hour = 10000000\n\n' for k in keys
+        )
+    )
+    return path
+
+
+def select_everything(base: str) -> int:
+    books = [b["name"] for b in httpx.get(f"{base}/bookmakers", timeout=30).json() if b["active"]]
+    for key in (UP_KEY, REF_KEY):
+        params = {"apiKey": key, "bookmakers": ",".join(books)}
+        httpx.put(f"{base}/bookmakers/selected/select", params=params, timeout=30)
+    return len(books)
+
+
+class Reader:
+    """One feed client: the arrival time of every odds seq inside the measuring window."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.arrivals: dict[int, float] = {}
+        self.window = (0.0, 0.0)
+
+    async def run(self, compression: str | None, begin: float, end: float) -> None:
+        self.window = (begin, end)
+        async with connect(self.url, max_size=None, compression=compression, proxy=None) as ws:
+            while (left := end - time.monotonic()) > 0:
+                try:
+                    frame = await asyncio.wait_for(ws.recv(), left)
+                except TimeoutError:
+                    break
+                now = time.monotonic()
+                if now >= begin:
+                    for seq in SEQ.findall(str(frame)):
+                        self.arrivals.setdefault(int(seq), now)
+
+
+def ws_url(base: str, key: str, markets: str) -> str:
+    query = urlencode({"apiKey": key, "markets": markets})
+    return base.replace("http://", "ws://", 1) + "/ws?" + query
+
+
+async def measure(
+    base: str, upstream: str, keys: list[str], processes: dict[str, psutil.Process], args: Any
+) -> dict[str, Any]:
+    compression = "deflate" if args.compression else None
+    reference = Reader(ws_url(upstream, REF_KEY, args.markets))
+    clients = [Reader(ws_url(base, key, args.markets)) for key in keys]
+    begin = time.monotonic() + args.warmup
+    end = begin + args.seconds
+    me = psutil.Process()
+    tasks = [asyncio.create_task(r.run(compression, begin, end)) for r in [reference, *clients]]
+    await asyncio.sleep(max(0.0, begin - time.monotonic()))
+    for process in [*processes.values(), me]:
+        process.cpu_percent(None)
+    await asyncio.gather(*tasks)
+    cpu = {name: process.cpu_percent(None) for name, process in processes.items()}
+    # Seqs the reference saw comfortably inside the window: every client should have them.
+    expected = [seq for seq, at in reference.arrivals.items() if at < end - 0.5]
+    missing, added = [], []
+    for client in clients:
+        missing.append(sum(seq not in client.arrivals for seq in expected))
+        for seq, at in client.arrivals.items():
+            ref = reference.arrivals.get(seq)
+            if ref is not None:
+                added.append(at - ref)
+    added.sort()
+    return {
+        "upstream": len(reference.arrivals) / args.seconds,
+        "rates": [len(c.arrivals) / args.seconds for c in clients],
+        "missing": missing,
+        "p50": statistics.median(added) if added else float("nan"),
+        "p99": added[int(len(added) * 0.99)] if added else float("nan"),
+        "cpu": cpu,
+        "clients_cpu": me.cpu_percent(None),
+        "load": os.getloadavg()[0],
+    }
+
+
+def report(name: str, result: dict[str, Any], clients: int) -> None:
+    rates = result["rates"]
+    print(f"  {name}: {clients} clients")
+    print(f"    upstream (reference client): {result['upstream']:,.0f} odds messages/s")
+    print(
+        f"    delivered per client: min {min(rates):,.0f}, mean {statistics.mean(rates):,.0f} "
+        f"msg/s; missing at a client: max {max(result['missing'])}"
+    )
+    print(
+        f"    added delay: p50 {result['p50'] * 1000:.1f} ms, p99 {result['p99'] * 1000:.1f} ms "
+        "(target p99 < 50 ms)"
+    )
+    cpu = ", ".join(f"{n} {c:.0f} %" for n, c in result["cpu"].items())
+    print(
+        f"    CPU (% of one core): {cpu}; benchmark clients {result['clients_cpu']:.0f} %; "
+        f"load average {result['load']:.1f}"
+    )
+
+
+async def main(args: argparse.Namespace) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="oddstui-relay-bench-"))
+    keys = [f"k-bench-client-{n}" for n in range(args.clients + 1)]  # the last: a relay's own
+    env = {"ODDSTUI_HOME": str(folder), "ODDSTUI_API_KEY": UP_KEY}
+    relay_flags = ["--port", "0", "--accounts", str(accounts(folder, keys))]
+    if args.compression:
+        relay_flags.append("--deflate")
+    service, upstream = spawn(
+        [
+            "serve",
+            "--port",
+            "0",
+            "--accounts",
+            str(accounts(folder, [UP_KEY, REF_KEY])),
+            "--updates-per-second",
+            str(args.updates_per_second),
+        ],
+        "serving",
+        {},
+    )
+    try:
+        books = select_everything(upstream)
+        print(
+            f"oddstui serve --updates-per-second {args.updates_per_second:g}, {books} bookmakers "
+            f"selected; markets={args.markets}; compression "
+            f"{'permessage-deflate' if args.compression else 'off'}; {args.seconds:g} s"
+        )
+        if "relay" in args.setups:
+            relay, base = spawn(["relay", *relay_flags, "--upstream", upstream], "relaying", env)
+            try:
+                processes = {"relay": psutil.Process(relay.pid)}
+                result = await measure(base, upstream, keys[:-1], processes, args)
+                report("relay", result, args.clients)
+            finally:
+                stop(relay)
+        if "nats" in args.setups:
+            nats = NatsServer(folder / "nats")
+            url = nats.start()
+            try:
+                a, a_base = spawn(
+                    ["relay", *relay_flags, "--upstream", upstream, "--nats", url], "relaying", env
+                )
+                b_env = {**env, "ODDSTUI_API_KEY": keys[-1]}
+                b, b_base = spawn(
+                    ["relay", *relay_flags, "--upstream", a_base, "--from-nats", url],
+                    "relaying",
+                    b_env,
+                )
+                try:
+                    assert nats.process is not None
+                    processes = {
+                        "publishing relay": psutil.Process(a.pid),
+                        "nats-server": psutil.Process(nats.process.pid),
+                        "consuming relay": psutil.Process(b.pid),
+                    }
+                    result = await measure(b_base, upstream, keys[:-1], processes, args)
+                    report("relay -> NATS JetStream -> relay", result, args.clients)
+                finally:
+                    stop(b)
+                    stop(a)
+            finally:
+                nats.stop()
+    finally:
+        stop(service)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--updates-per-second", type=float, default=2000.0)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--markets", default="ML,Spread,Totals")
+    parser.add_argument("--setups", default="relay,nats", help="relay, nats or both")
+    parser.add_argument(
+        "--compression", action="store_true", help="permessage-deflate (relays get --deflate)"
+    )
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,218 @@
+"""The relay's stream on NATS JetStream: a publisher (a listener of the relay) and a consumer
+(a source for another relay).
+
+Subjects are `{prefix}.{odds|scores|status}.{sport}.{event id}` (sport `_` while unknown), and
+`{prefix}.control` for the stream's own events: `restart` (the stream starts over at a seq, so
+clients resync) and `relay` (the upstream's state). Odds messages carry their seq as the message
+id, so a publisher that sends one twice is deduplicated. The stream keeps messages as long as
+the relay's replay window (`max_age`): a consuming relay rebuilds its window from the stream when
+it starts, so a client's `lastSeq` finds its place in the stream by the seq each message carries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from typing import Any
+
+import nats
+from nats.js.api import DeliverPolicy, StorageType, StreamConfig
+from nats.js.errors import BadRequestError
+
+from oddstui.api.messages import OddsMessage, iter_frame
+from oddstui.relay.journal import Relayed
+from oddstui.relay.places import EventPlaces
+from oddstui.relay.relay import Relay
+from oddstui.relay.upstream import UpstreamBook
+from oddstui.service.feed.messages import dumps
+
+try:
+    from orjson import loads
+except ImportError:  # pragma: no cover - depends on the environment
+    from json import loads  # type: ignore[assignment]
+
+log = logging.getLogger("oddstui.relay")
+CONTROL = "control"
+QUEUE_LIMIT = 200_000  # messages waiting for NATS before the oldest are dropped (and counted)
+MAX_MESSAGES = 200_000  # as many as the relay's journal keeps
+
+
+async def connect(url: str, relay: Relay | None = None) -> Any:
+    """A NATS connection that reconnects for ever; its link state goes to `relay`'s clients."""
+
+    async def down() -> None:
+        if relay is not None:
+            relay.set_upstream("offline", "the NATS link is down; reconnecting")
+
+    async def up() -> None:
+        if relay is not None:
+            relay.set_upstream("live", "the NATS link is back")
+
+    async def error(problem: Exception) -> None:
+        log.warning("NATS: %s", problem)
+
+    return await nats.connect(
+        url,
+        name="oddstui-relay",
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=1,
+        disconnected_cb=down,
+        reconnected_cb=up,
+        error_cb=error,
+    )
+
+
+async def ensure_stream(
+    js: Any, stream: str, prefix: str, window: float, max_msgs: int = MAX_MESSAGES
+) -> None:
+    config = StreamConfig(
+        name=stream,
+        subjects=[f"{prefix}.>"],
+        max_age=window,
+        # No more than a relay's window holds: a consuming relay reads it all when it starts.
+        max_msgs=max_msgs,
+        duplicate_window=min(window, 120.0),
+        storage=StorageType.FILE,
+    )
+    try:
+        await js.add_stream(config)
+    except BadRequestError:  # it exists with other settings: take ours
+        await js.update_stream(config)
+
+
+def subject(prefix: str, channel: str, sport: str, event_id: int) -> str:
+    return f"{prefix}.{channel}.{sport or '_'}.{event_id}"
+
+
+class NatsPublisher:
+    """Everything the relay accepts, in order, onto the stream (a `RelayListener`)."""
+
+    def __init__(self, js: Any, prefix: str, places: EventPlaces) -> None:
+        self._js = js
+        self._prefix = prefix
+        self._places = places
+        self._queue: deque[tuple[str, bytes, dict[str, str] | None]] = deque()
+        self._wake = asyncio.Event()
+        self._stopped = False
+        self.published = 0
+        self.failed = 0
+        self.dropped = 0
+
+    def on_odds(self, change: Relayed) -> None:
+        sport = self._places.where(change.event_id)[0]
+        self._put(
+            subject(self._prefix, "odds", sport, change.event_id),
+            change.line.encode(),
+            {"Nats-Msg-Id": str(change.seq)},
+        )
+
+    def on_event_message(self, channel: str, event_id: int, line: str) -> None:
+        sport = self._places.where(event_id)[0]
+        self._put(subject(self._prefix, channel, sport, event_id), line.encode(), None)
+
+    def on_restart(self, seq: int, reason: str) -> None:
+        self._control({"type": "restart", "seq": seq, "reason": reason})
+
+    def on_upstream(self, state: str, detail: str) -> None:
+        self._control({"type": "relay", "upstream": state, "detail": detail})
+
+    def _control(self, body: dict[str, Any]) -> None:
+        self._put(f"{self._prefix}.{CONTROL}", dumps(body).encode(), None)
+
+    def _put(self, name: str, data: bytes, headers: dict[str, str] | None) -> None:
+        if len(self._queue) >= QUEUE_LIMIT:
+            self._queue.popleft()
+            self.dropped += 1
+        self._queue.append((name, data, headers))
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wake.set()
+
+    async def run(self) -> None:
+        while self._queue or not self._stopped:  # what is queued still goes out at a stop
+            if not self._queue:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            name, data, headers = self._queue.popleft()
+            try:
+                acked = await self._js.publish_async(name, data, headers=headers)
+            except Exception as error:  # noqa: BLE001 - counted; the link reconnects by itself
+                self.failed += 1
+                log.warning("NATS publish failed: %s", error)
+                await asyncio.sleep(0.1)
+                continue
+            acked.add_done_callback(self._acked)
+
+    def _acked(self, acked: asyncio.Future[Any]) -> None:
+        if acked.cancelled() or acked.exception() is not None:
+            self.failed += 1
+        else:
+            self.published += 1
+
+
+class NatsConsumer:
+    """Feeds a relay from the stream: the whole retained stream first, then live."""
+
+    def __init__(self, relay: Relay, js: Any, stream: str, prefix: str) -> None:
+        self._relay = relay
+        self._js = js
+        self._stream = stream
+        self._prefix = prefix
+        self._book = UpstreamBook(relay)
+        self._target = 0
+        self._stop = asyncio.Event()
+        self.ready = asyncio.Event()  # the retained stream is in: clients may resume now
+        self.malformed = 0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    async def run(self) -> None:
+        info = await self._js.stream_info(self._stream)
+        self._target = int(info.state.last_seq or 0)
+        subscription = await self._js.subscribe(
+            f"{self._prefix}.>",
+            stream=self._stream,
+            ordered_consumer=True,
+            deliver_policy=DeliverPolicy.ALL,
+            cb=self._on_message,
+        )
+        try:
+            await self._stop.wait()
+        finally:
+            with contextlib.suppress(Exception):
+                await subscription.unsubscribe()
+
+    async def _on_message(self, message: Any) -> None:
+        relay = self._relay
+        channel = message.subject[len(self._prefix) + 1 :].split(".", 1)[0]
+        if channel == CONTROL:
+            self._control(message.data)
+        else:
+            for item in iter_frame(message.data, time.monotonic(), True):
+                if item is None:
+                    self.malformed += 1
+                    continue
+                if isinstance(item, OddsMessage) and not relay.started.is_set():
+                    # Joined after the stream's start was trimmed: complete from here on.
+                    relay.restart(item.seq - 1, "joined the stream")
+                self._book.apply(item)
+        if not self.ready.is_set() and relay.started.is_set():
+            if message.metadata.sequence.stream >= self._target:
+                self.ready.set()
+
+    def _control(self, data: bytes) -> None:
+        try:
+            body = loads(data)
+            if body["type"] == "restart":
+                self._relay.restart(int(body["seq"]), str(body.get("reason", "")))
+            elif body["type"] == "relay":
+                self._relay.set_upstream(str(body["upstream"]), str(body.get("detail", "")))
+        except (ValueError, KeyError, TypeError):
+            self.malformed += 1
