@@ -6,6 +6,7 @@ the platform's config directory and the watchlist under its data directory.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 import tomllib
@@ -15,6 +16,8 @@ from typing import Any
 
 import platformdirs
 import tomli_w
+
+from oddstui.book.exchange import DEFAULT_COMMISSION
 
 APP_NAME = "oddstui"
 PUBLIC_BASE_URL = "https://api.odds-api.io/v3"
@@ -61,6 +64,7 @@ class Settings:
     bankroll: float = 1000.0
     kelly_fraction: float = 0.25
     desktop_notifications: bool = False
+    exchange_commission: float = DEFAULT_COMMISSION  # on an exchange's winnings, 0.05 is 5 %
     extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
 
     def __repr__(self) -> str:
@@ -81,21 +85,32 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "bankroll": ((int, float), "a positive number"),
     "kelly_fraction": ((int, float), "a number above 0 and at most 1"),
     "desktop_notifications": (bool, "true or false"),
+    "exchange_commission": ((int, float), "a number at least 0 and below 1 (0.05 for 5 %)"),
 }
 
 
 def _validate(name: str, value: Any, path: Path) -> Any:
     kind, rule = _CHECKS[name]
     bad = not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
+    if not bad and name in _NUMBERS:
+        try:
+            value = float(value)
+        except OverflowError:  # a TOML integer too large for a float
+            bad = True
     if not bad and name == "odds_format":
         bad = value not in ODDS_FORMATS
     if not bad and name == "bankroll":
-        bad = value <= 0
+        bad = not (0 < value < math.inf)  # NaN and inf are refused too
     if not bad and name == "kelly_fraction":
         bad = not 0 < value <= 1
+    if not bad and name == "exchange_commission":
+        bad = not 0 <= value < 1
     if bad:
         raise ConfigError(f"{path}: '{name}' must be {rule}")
-    return float(value) if name in ("bankroll", "kelly_fraction") else value
+    return value
+
+
+_NUMBERS = ("bankroll", "kelly_fraction", "exchange_commission")
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -130,3 +130,19 @@ def test_an_unreadable_file_is_moved_aside_before_anything_can_overwrite_it(
     assert (home / "watchlist.toml.bak").read_text() == "[[event]]\nid = 7\n"
     config.save_watchlist([config.WatchedEvent(9)])
     assert (home / "watchlist.toml.bak").read_text() == "[[event]]\nid = 7\n"
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["bankroll = nan", "bankroll = inf", "bankroll = 1" + "0" * 400, "exchange_commission = 1"],
+)
+def test_numbers_a_float_cannot_use_are_bad_values(content: str) -> None:
+    config.config_path().write_text(content)
+    with pytest.raises(config.ConfigError, match="must be"):
+        config.load_settings()
+
+
+def test_the_exchange_commission_is_read(home: Path) -> None:
+    config.config_path().write_text("exchange_commission = 0.02")
+    assert config.load_settings().exchange_commission == 0.02
+    assert config.Settings().exchange_commission == 0.05

@@ -27,6 +27,7 @@ LOADERS: dict[str, Loader] = {
 _scalars = st.one_of(
     st.booleans(),
     st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.integers(min_value=-(10**400), max_value=10**400),  # beyond a float
     st.floats(allow_nan=True),
     st.text(max_size=8),
     st.sampled_from(["decimal", "ML", "home", "over", "Bet365"]),
@@ -40,7 +41,7 @@ _values = st.recursive(
     max_leaves=8,
 )
 _keys = st.sampled_from(
-    ["event", "price", "arbitrage", "odds_format", "bankroll", "kelly_fraction", "theme", "x"]
+    ["event", "price", "arbitrage", "odds_format", "bankroll", "exchange_commission", "x"]
 )
 _entry_keys = st.sampled_from(
     ["id", "event", "market", "side", "threshold", "above", "hdp", "label", "min_profit", "home"]
