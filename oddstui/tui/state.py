@@ -68,6 +68,7 @@ class FeedStatus:
     last_receive: float | None = None  # local time of the last frame
     requests_left: int | None = None
     detail: str = ""
+    budget_note: str = ""  # set when a low hourly budget slows the refreshes
 
     @property
     def trustworthy(self) -> bool:

@@ -71,6 +71,8 @@ class StatusBar(Static):
         line = Text()
         line.append(f"● {state}", style="bold")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
+        if status.budget_note:
+            line.append(f" ({status.budget_note})", style="bold")
         line.append(f"  {clock_text}")
         self.update(line, layout=False)  # one line high; a layout pass repaints the whole screen
 
