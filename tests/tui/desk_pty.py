@@ -25,8 +25,11 @@ class DeskInPty:
         environment = {k: v for k, v in os.environ.items() if not k.startswith("ODDSTUI_")}
         environment.update(ODDSTUI_HOME=str(home), ODDSTUI_API_KEY="demo", TERM="xterm-256color")
         self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: become the desk
-            os.execve(sys.executable, [sys.executable, "-m", "oddstui", *args], environment)
+        if self.pid == 0:  # the child: become the desk, never return into the test runner
+            try:
+                os.execve(sys.executable, [sys.executable, "-m", "oddstui", *args], environment)
+            finally:
+                os._exit(127)
         columns, rows = size
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.raw = b""
