@@ -1,7 +1,8 @@
 """The real desk (`python -m oddstui`) in a pseudo-terminal: what a user who types `oddstui` gets.
 
-`DeskInPty` starts it with a given home folder and base URL, collects the screen's text (escape
-sequences removed) and types keys; `finish()` quits with `q` and returns the exit status.
+`DeskInPty` starts it with a given home folder and base URL (or runs `script`, a wrapper around
+`oddstui.cli.main`), collects the screen's text (escape sequences removed) and types keys;
+`finish()` quits with `q` and returns the exit status.
 """
 
 from __future__ import annotations
@@ -21,13 +22,20 @@ _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07]*\x07|\x1b[()][
 
 
 class DeskInPty:
-    def __init__(self, home: Path, *args: str, size: tuple[int, int] = (160, 50)) -> None:
+    def __init__(
+        self,
+        home: Path,
+        *args: str,
+        size: tuple[int, int] = (160, 50),
+        script: Path | None = None,
+    ) -> None:
         environment = {k: v for k, v in os.environ.items() if not k.startswith("ODDSTUI_")}
         environment.update(ODDSTUI_HOME=str(home), ODDSTUI_API_KEY="demo", TERM="xterm-256color")
+        program = [str(script)] if script is not None else ["-m", "oddstui"]
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become the desk, never return into the test runner
             try:
-                os.execve(sys.executable, [sys.executable, "-m", "oddstui", *args], environment)
+                os.execve(sys.executable, [sys.executable, *program, *args], environment)
             finally:
                 os._exit(127)
         columns, rows = size

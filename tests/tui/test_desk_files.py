@@ -49,3 +49,35 @@ def test_every_file_a_directory_still_starts_the_desk(service: Service, home: Pa
     assert status == 0, desk.text[-2000:]
     assert "Traceback" not in desk.text
     assert all((home / name).is_dir() for name in ("config.toml", "watchlist.toml", "alerts.toml"))
+
+
+CRASHING_DESK = """
+import sys
+
+import oddstui.tui.app as app_module
+
+mounted = app_module.OddsApp.on_mount
+
+
+def on_mount(self):
+    mounted(self)
+    self.call_later(lambda: 1 / 0)  # a bug in the desk, once it is up
+
+
+app_module.OddsApp.on_mount = on_mount
+from oddstui.cli import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_crashed_desk_never_exits_0(service: Service, home: Path, tmp_path: Path) -> None:
+    # Textual shows its crash report and returns None from run(); the desk used to exit 0.
+    script = tmp_path / "crashing_desk.py"
+    script.write_text(CRASHING_DESK)
+    desk = DeskInPty(home, "--base-url", service.base_url, script=script)
+    try:
+        assert desk.read_until("ZeroDivisionError", timeout=30), desk.text[-2000:]
+    finally:
+        status = desk.finish()
+    assert status == 1
