@@ -6,6 +6,7 @@ the platform's config directory and the watchlist under its data directory.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 import tomllib
@@ -15,6 +16,8 @@ from typing import Any
 
 import platformdirs
 import tomli_w
+
+from oddstui.book.exchange import DEFAULT_COMMISSION
 
 APP_NAME = "oddstui"
 PUBLIC_BASE_URL = "https://api.odds-api.io/v3"
@@ -29,6 +32,10 @@ class ConfigError(Exception):
 
 class ConfigCorrupt(ConfigError):
     """The file is not TOML at all: it can be set aside without losing a setting we understood."""
+
+
+class ConfigUnreadable(ConfigError):
+    """The path is there but cannot be read: a directory in its place, or no permission."""
 
 
 def config_dir() -> Path:
@@ -57,6 +64,7 @@ class Settings:
     bankroll: float = 1000.0
     kelly_fraction: float = 0.25
     desktop_notifications: bool = False
+    exchange_commission: float = DEFAULT_COMMISSION  # on an exchange's winnings, 0.05 is 5 %
     extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
 
     def __repr__(self) -> str:
@@ -77,34 +85,52 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "bankroll": ((int, float), "a positive number"),
     "kelly_fraction": ((int, float), "a number above 0 and at most 1"),
     "desktop_notifications": (bool, "true or false"),
+    "exchange_commission": ((int, float), "a number at least 0 and below 1 (0.05 for 5 %)"),
 }
 
 
 def _validate(name: str, value: Any, path: Path) -> Any:
     kind, rule = _CHECKS[name]
     bad = not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
+    if not bad and name in _NUMBERS:
+        try:
+            value = float(value)
+        except OverflowError:  # a TOML integer too large for a float
+            bad = True
     if not bad and name == "odds_format":
         bad = value not in ODDS_FORMATS
     if not bad and name == "bankroll":
-        bad = value <= 0
+        bad = not (0 < value < math.inf)  # NaN and inf are refused too
     if not bad and name == "kelly_fraction":
         bad = not 0 < value <= 1
+    if not bad and name == "exchange_commission":
+        bad = not 0 <= value < 1
     if bad:
         raise ConfigError(f"{path}: '{name}' must be {rule}")
-    return float(value) if name in ("bankroll", "kelly_fraction") else value
+    return value
+
+
+_NUMBERS = ("bankroll", "kelly_fraction", "exchange_commission")
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """Read a TOML file; a missing file is empty, a broken one is a ConfigError."""
+    """Read a TOML file; a missing file is empty, anything else unusable a ConfigError."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        data = path.read_bytes()
     except FileNotFoundError:
         return {}
+    except OSError as error:
+        raise ConfigUnreadable(f"{path}: cannot be read ({error.strerror or error})") from None
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise ConfigCorrupt(f"{path}: not UTF-8 text (a bad byte at {error.start})") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigCorrupt(f"{path}: not valid TOML ({error})") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot be read ({error.strerror})") from None
+    except (RecursionError, ValueError):
+        # tomllib recurses per nesting level and int() refuses numbers over 4,300 digits.
+        reason = "nested too deep or too long a number"
+        raise ConfigCorrupt(f"{path}: not valid TOML ({reason})") from None
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -146,8 +172,13 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def quarantine(path: Path) -> Path:
-    """Move a corrupt file aside as `<name>.bak` so the app can start afresh; returns the backup."""
+    """Move an unusable file aside as `<name>.bak` (or `.bak.2`, ... so an older backup is kept);
+    returns the backup."""
     backup = path.with_name(path.name + ".bak")
+    number = 1
+    while backup.exists() or backup.is_symlink():
+        number += 1
+        backup = path.with_name(f"{path.name}.bak.{number}")
     os.replace(path, backup)
     return backup
 
@@ -158,16 +189,17 @@ def resolve_api_key(settings: Settings) -> str | None:
 
 
 def load_settings_recovering(path: Path | None = None) -> tuple[Settings, str | None]:
-    """Settings for the TUI: a file that is not TOML is moved to `.bak` and defaults are used.
+    """Settings for the TUI: a file that is not TOML, or not readable, is moved to `.bak` (a
+    directory is left where it is) and defaults are used.
 
-    Returns the settings and, when the file was set aside, one line saying so. A readable file
+    Returns the settings and, when the file was not used, one line saying so. A readable file
     with a bad value still raises ConfigError: the user fixes that one line, nothing is lost.
     """
     path = path or config_path()
     try:
         return load_settings(path), None
-    except ConfigCorrupt as error:
-        return Settings(), _set_aside(path, error)
+    except (ConfigCorrupt, ConfigUnreadable) as error:
+        return Settings(), set_aside(path, error)
 
 
 # The watchlist: starred events, kept with their names so it can be shown before any fetch.
@@ -235,12 +267,16 @@ def load_watchlist_recovering(path: Path | None = None) -> tuple[list[WatchedEve
     try:
         return load_watchlist(path), None
     except ConfigError as error:
-        return [], _set_aside(path, error)
+        return [], set_aside(path, error)
 
 
-def _set_aside(path: Path, error: ConfigError) -> str:
+def set_aside(path: Path, error: ConfigError) -> str:
+    """Keep an unusable file as `.bak` so nothing in it is lost when we next save; one line
+    saying what happened. A directory in the file's place is left alone (saves then fail)."""
+    if path.is_dir():
+        return f"{error}; left as it is, starting afresh"
     try:
         backup = quarantine(path)
     except OSError as move_error:
-        return f"{error}; could not keep a backup ({move_error.strerror})"
+        return f"{error}; could not keep a backup ({move_error.strerror or move_error})"
     return f"{error}; kept as {backup.name}, starting afresh"

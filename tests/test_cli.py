@@ -64,3 +64,11 @@ def test_help_lists_flags_environment_and_paths(tmp_path: Path) -> None:
     for text in ("--base-url", "--demo", "--speed", "ODDSTUI_API_KEY", "NO_COLOR", "serve"):
         assert text in result.stdout
     assert str(tmp_path / "config.toml") in result.stdout
+
+
+def test_a_config_with_bad_bytes_is_one_line_and_exit_2_for_a_script(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_bytes(b'x = "a\n\xff')  # issue 15's reproduction
+    result = run("odds", "5", "--base-url", "http://127.0.0.1:9/v3", home=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "not UTF-8" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -68,7 +68,8 @@ log = logging.getLogger("oddstui.feed")
 MAX_IDS_PER_SNAPSHOT = 10
 MAX_BOOKMAKERS_PER_SNAPSHOT = 30
 CLOSE_REPLACED = 4000  # the built-in service: "replaced by a newer connection"
-PUBLIC_REPLACED_CODES = frozenset({1000, 1013})  # what the public service has been seen using
+CLOSE_NORMAL = 1000  # the public service's "replaced" (it has been seen using 1000 and 1013)
+CLOSE_TRY_LATER = 1013
 
 
 class _RedactKey(logging.Filter):
@@ -121,9 +122,9 @@ class FeedTimings:
     replay_quiet: float = 0.5
     """A replay with no frame for this long is over, even if it never reached the welcome seq."""
     replaced_window: float = 5.0
-    """A 1000/1013 close this soon after a message counts towards "replaced" (public service)."""
+    """A 1013 close this soon after a message counts towards "replaced" (public service)."""
     replaced_memory: float = 600.0
-    """Two such closes within this span mean the connection was replaced."""
+    """Two such 1013 closes within this span mean the connection was replaced."""
     resync_retry: float = 5.0
     """Base of the wait before retrying a snapshot that failed for a network reason."""
     max_retry_after: float = 3600.0
@@ -486,7 +487,11 @@ class FeedClient:
         healthy = (
             self._live_seen and last is not None and now - last <= self._timings.replaced_window
         )
-        if code in PUBLIC_REPLACED_CODES and healthy:
+        if code == CLOSE_NORMAL and self._live_seen:
+            # Nothing else ends a streaming feed with 1000 (restarts say 1001 or 1012). Taking a
+            # second one to be sure would mean reconnecting once, knocking off the newer client.
+            self._replaced("closed with code 1000 while streaming")
+        if code == CLOSE_TRY_LATER and healthy:
             memory = self._timings.replaced_memory
             self._suspect_closes = [t for t in self._suspect_closes if now - t <= memory]
             self._suspect_closes.append(now)

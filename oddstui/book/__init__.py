@@ -5,6 +5,7 @@
 - ``fair``: margin removal (multiplicative, additive, power, Shin)
 - ``value``: EV, Kelly, closing line value; ``dropping``: drop % and its noise rules
 - ``arbitrage``: best prices, exhaustive sides, arbitrage (profit % = (1/S - 1) · 100)
+- ``exchange``: lay sides apart from back sides, back prices net of commission
 - ``stakes``: equal-return, capped, rounded and all-on-one-outcome stakes
 - ``oddsbook``: ``OddsBook``, the client's events and prices; ``views``: comparable snapshots
 """

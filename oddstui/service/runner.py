@@ -13,6 +13,7 @@ import uvicorn
 
 from oddstui.service.app import BASE, create_app
 from oddstui.service.context import ServiceContext
+from oddstui.service.feed.upgrade import FeedUpgradeProtocol
 
 log = logging.getLogger("oddstui.service")
 # On SIGTERM, the feed gets this long to close its connections (1001), then requests in flight
@@ -127,6 +128,7 @@ async def run_service(
         access_log=False,
         lifespan="off",
         log_config=log_config,
+        ws=FeedUpgradeProtocol,
     )
     server = QuickServer(config)
     world_task = asyncio.create_task(svc.world.run(), name="world")

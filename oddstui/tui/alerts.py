@@ -13,14 +13,12 @@ from typing import Any
 
 from textual.app import App
 
-from oddstui import config
 from oddstui.tui.alert_rules import (
     Alert,
-    AlertRules,
     ArbitrageRule,
     PriceRule,
     Throttle,
-    load_rules,
+    load_rules_recovering,
     rules_path,
     save_rules,
 )
@@ -52,11 +50,7 @@ class AlertCenter:
         hub: Any = getattr(app, "hub")  # noqa: B009 - the app type would import us
         self.hub = hub
         self.path = rules_path(Path(getattr(app, "watchlist_path")))  # noqa: B009
-        self.warning: str | None = None
-        try:
-            self.rules = load_rules(self.path)
-        except config.ConfigError as error:
-            self.rules, self.warning = AlertRules(), str(error)
+        self.rules, self.warning = load_rules_recovering(self.path)
         self.throttle = throttle or Throttle()
         self.fired: list[Alert] = []
 

@@ -21,14 +21,20 @@ from textual.signal import Signal
 
 from oddstui import config
 from oddstui.api.errors import OddsApiError
+from oddstui.api.pacing import RefreshSchedule
 from oddstui.api.rest import ApiClient
 from oddstui.tui import adapt
 from oddstui.tui.feed_port import FeedPort
 from oddstui.tui.state import Board, ChangeSet, EventView, FeedStatus
 from oddstui.tui.text import clean
 
-#: How often live events (and their clocks) are refetched over REST, in seconds.
+#: How often live events (and their clocks) are refetched over REST, in seconds, while the
+#: hourly budget is plentiful; at most LIVE_SHARE of what is left goes to it when it is not.
 LIVE_REFRESH = 20.0
+LIVE_SHARE = 0.25
+#: A kick-off the board has not listed asks for an early refetch: asks within KICKOFF_DEBOUNCE
+#: seconds make one, never sooner than KICKOFF_GAP after the last (each used to cost one).
+KICKOFF_DEBOUNCE, KICKOFF_GAP = 2.0, 10.0
 #: At most this many starred events are fetched one by one when the watchlist opens.
 WATCH_FETCH_LIMIT = 50
 #: How many sports have their league counts fetched at once.
@@ -75,8 +81,14 @@ class FeedHub:
         #: True once the list of live events has been loaded at least once.
         self.live_loaded = False
         self._feed_dirty = False
-        self._last_live_fetch = 0.0
+        #: When the live events are refetched (paced by the budget, kick-offs debounced).
+        self.live_schedule = RefreshSchedule(
+            LIVE_REFRESH, min_gap=KICKOFF_GAP, debounce=KICKOFF_DEBOUNCE, share=LIVE_SHARE
+        )
         self._loading: dict[Any, asyncio.Task[Any]] = {}
+        #: Kick-offs seen on the feed before the live list had them (tests read it).
+        self.unlisted_kickoffs = 0
+        self._unlisted: set[int] = set()
         #: How many change sets were published (tests and benchmarks read it).
         self.flushes = 0
 
@@ -129,7 +141,7 @@ class FeedHub:
         return now
 
     def live_refresh_due(self) -> bool:
-        return time.monotonic() - self._last_live_fetch >= LIVE_REFRESH
+        return self.live_schedule.due(self.api.budget)
 
     # ------------------------------------------------------------------ the feed
 
@@ -143,7 +155,7 @@ class FeedHub:
                 known = update.event_id in self.board.events
                 if update.status is not None:
                     if not known and update.status == "live":
-                        self._last_live_fetch = 0.0  # a kick-off we have not listed yet
+                        self._unlisted_kickoff(update.event_id)
                     self.board.set_status(update.event_id, update.status)
                 if update.scores is not None:
                     s = update.scores
@@ -153,8 +165,16 @@ class FeedHub:
             elif update.kind == "reconnected":
                 # Scores and status are not replayed: none is current until refreshed.
                 self.board.mark_scores_stale()
-                self._last_live_fetch = 0.0
+                self.live_schedule.ask()
         self._refresh_status(feed)
+
+    def _unlisted_kickoff(self, event_id: int) -> None:
+        """A live status for an event the board does not know: only the next live listing can
+        name it, so ask for one (debounced; its later scores ask again harmlessly)."""
+        if event_id not in self._unlisted:
+            self._unlisted.add(event_id)
+            self.unlisted_kickoffs += 1
+        self.live_schedule.ask()
 
     def _refresh_status(self, feed: FeedPort) -> None:
         state, seq, received, detail = feed.health()
@@ -168,9 +188,11 @@ class FeedHub:
             requests_left=self.api.budget.remaining,
             detail=detail,
             relay=feed.relay(),
+            budget_note=self.live_schedule.note(self.api.budget),
         )
-        shown = (status.state, status.detail, status.relay)
-        if shown != (self.status.state, self.status.detail, self.status.relay):
+        shown = (status.state, status.detail, status.relay, status.budget_note)
+        was = (self.status.state, self.status.detail, self.status.relay, self.status.budget_note)
+        if shown != was:
             self._feed_dirty = True
         self.status = status
 
@@ -182,6 +204,7 @@ class FeedHub:
             requests_left=self.api.budget.remaining,
             detail=self.status.detail,
             relay=self.status.relay,
+            budget_note=self.live_schedule.note(self.api.budget),
         )
 
     # ------------------------------------------------------------------ REST loads
@@ -220,7 +243,9 @@ class FeedHub:
         self.note_budget()
 
     async def load_live(self) -> None:
-        self._last_live_fetch = requested = time.monotonic()
+        self.live_schedule.started()
+        self._unlisted.clear()
+        requested = time.monotonic()
         events = await self._once(("live",), self.api.live_events)
         arrived = self.now()
         self.board.set_live([adapt.event_view(event, arrived) for event in events], requested)

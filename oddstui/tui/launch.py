@@ -53,4 +53,6 @@ def run_tui(
     """
     app = build_app(base_url, api_key, settings, startup_warnings=startup_warnings)
     result = app.run()
+    if app.return_code:  # Textual sets 1 after an unhandled exception: never report success
+        return app.return_code
     return result if isinstance(result, int) else 0

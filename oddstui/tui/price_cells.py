@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from oddstui.book.exchange import is_lay
 from oddstui.book.formats import OddsFormat, format_price
+from oddstui.tui.grid_cells import Cell, GridColumn, safe_link
 from oddstui.tui.price_rows import GridRow, PriceFigure, age_text, margin_text, side_label
 from oddstui.tui.text import clean
-from oddstui.tui.widgets.price_grid import Cell, GridColumn, safe_link
 
 BOOK_WIDTH, PRICE_WIDTH, MARGIN_WIDTH, AGE_WIDTH = 20, 9, 6, 4
 ARROWS = {1: "▲ ", -1: "▼ ", 0: ""}
@@ -13,11 +14,16 @@ MISSING = Cell("–", ("muted",))
 
 
 def grid_columns(sides: list[str]) -> list[GridColumn]:
+    """Bookmaker, the sides (back, then lay), margin and age. Too narrow for all, the grid hides
+    the age first, then the lay prices, then the margin; never a back price."""
     return [
         GridColumn("book", "Bookmaker", BOOK_WIDTH, "left"),
-        *(GridColumn(side, side_label(side), PRICE_WIDTH) for side in sides),
-        GridColumn("margin", "Margin", MARGIN_WIDTH),
-        GridColumn("age", "Age", AGE_WIDTH),
+        *(
+            GridColumn(side, side_label(side), PRICE_WIDTH, priority=2 * is_lay(side))
+            for side in sides
+        ),
+        GridColumn("margin", "Margin", MARGIN_WIDTH, priority=1),
+        GridColumn("age", "Age", AGE_WIDTH, priority=3),
     ]
 
 

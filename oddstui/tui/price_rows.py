@@ -3,6 +3,9 @@
 Pure code (no textual): which markets and lines exist, which one is the main line, and for one
 market and line, each bookmaker's prices, the best price per side, moves still flashing, the
 margin and the price age. The grid turns these figures into cells.
+
+Exchanges (`book.exchange`): lay prices are their own sides, never in a margin and best when
+lowest; an exchange's back prices count net of the trader's commission setting.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from oddstui.book.exchange import back_margin, best_of_books, is_exchange, is_lay, net_back
 from oddstui.book.oddsbook import OddsBook
-from oddstui.book.probability import margin
 from oddstui.book.state import LineKey
 from oddstui.tui.text import clean
 
@@ -139,17 +142,18 @@ def grid_rows(
     *,
     live: bool,
     trusted: bool = True,
+    commission: float = 0.0,
 ) -> list[GridRow]:
     """Every bookmaker quoting this market (on any line), in name order.
 
     `now` is on the book's clock (the feed's receive stamps). A bookmaker that quotes the
     market but not this line gets a row of missing prices, so rows don't come and go as
-    lines move.
+    lines move. `commission` is the exchanges' rate on winnings (0.05 for 5 %).
     """
     state = book.event(event_id)
     if state is None:
         return []
-    best = book.best(event_id, market, line, sides)
+    best = best_of_books(book.quotes(event_id, market, line), sides, commission)
     stale_after = STALE_LIVE if live else STALE_PENDING
     rows = []
     for name in sorted(state.books):
@@ -159,6 +163,7 @@ def grid_rows(
             continue
         entry = quote.line(line)
         prices = entry.prices if entry is not None else {}
+        rate = commission if is_exchange(name, prices) else 0.0
         figures = []
         changed = -math.inf
         for side in sides:
@@ -170,15 +175,16 @@ def grid_rows(
             move = quote.move(line, side)
             flashing = move is not None and move.direction and now - move.since < FLASH_SECONDS
             top = best.get(side)
+            if top is None:
+                is_best = False
+            elif is_lay(side):
+                is_best = price <= top
+            else:
+                is_best = net_back(price, rate) >= top
             figures.append(
-                PriceFigure(
-                    price,
-                    move.direction if flashing and move is not None else 0,
-                    top is not None and price >= top[0],
-                )
+                PriceFigure(price, move.direction if flashing and move is not None else 0, is_best)
             )
-        quoted = [figure.price for figure in figures if figure.price is not None]
-        hold = margin(quoted) if sides and len(quoted) == len(sides) >= 2 else None
+        hold = back_margin(prices, sides, rate)
         age = max(now - changed, 0.0) if changed > -math.inf else None
         rows.append(
             GridRow(

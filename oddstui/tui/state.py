@@ -69,6 +69,7 @@ class FeedStatus:
     requests_left: int | None = None
     detail: str = ""
     relay: str | None = None  # behind an `oddstui relay`: its upstream's state
+    budget_note: str = ""  # set when a low hourly budget slows the refreshes
 
     @property
     def trustworthy(self) -> bool:

@@ -70,3 +70,79 @@ def test_good_config_gives_no_warning(home: Path) -> None:
     config.config_path().write_text("odds_format = 'american'")
     settings, warning = config.load_settings_recovering()
     assert (settings.odds_format, warning) == ("american", None)
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b'x = "a\n\xff', "not UTF-8 text"),
+        (b"x = " + b"[" * 5000, "nested too deep"),
+        (b"x = " + b"1" * 5000, "too long a number"),
+    ],
+)
+def test_config_that_cannot_be_parsed_is_kept_as_bak(
+    home: Path, content: bytes, reason: str
+) -> None:
+    config.config_path().write_bytes(content)
+    settings, warning = config.load_settings_recovering()
+    assert settings == config.Settings()
+    assert warning is not None and reason in warning and "\n" not in warning
+    assert (home / "config.toml.bak").read_bytes() == content
+
+
+def test_an_older_backup_is_not_overwritten(home: Path) -> None:
+    (home / "watchlist.toml.bak").write_text("the first backup")
+    config.watchlist_path().write_bytes(b"\xff\xfe")
+    _, warning = config.load_watchlist_recovering()
+    assert warning is not None and "watchlist.toml.bak.2" in warning
+    assert (home / "watchlist.toml.bak").read_text() == "the first backup"
+    assert (home / "watchlist.toml.bak.2").read_bytes() == b"\xff\xfe"
+
+
+def test_a_directory_in_place_of_a_file_is_left_alone(home: Path) -> None:
+    config.config_path().mkdir()
+    settings, warning = config.load_settings_recovering()
+    assert settings == config.Settings()
+    assert warning is not None and "cannot be read" in warning and "left as it is" in warning
+    assert config.config_path().is_dir()
+    with pytest.raises(OSError):
+        config.save_settings(settings)  # saving fails (the settings screen reports it)
+    assert config.config_path().is_dir()
+
+
+def test_an_unreadable_file_is_moved_aside_before_anything_can_overwrite_it(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tests run as root here, where chmod 000 still reads: the OS refusal is simulated instead.
+    path = config.watchlist_path()
+    path.write_text("[[event]]\nid = 7\n")
+    real_read = Path.read_bytes
+
+    def refuse(self: Path) -> bytes:
+        if self == path:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    watched, warning = config.load_watchlist_recovering()
+    assert watched == []
+    assert warning is not None and "Permission denied" in warning and "\n" not in warning
+    assert (home / "watchlist.toml.bak").read_text() == "[[event]]\nid = 7\n"
+    config.save_watchlist([config.WatchedEvent(9)])
+    assert (home / "watchlist.toml.bak").read_text() == "[[event]]\nid = 7\n"
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["bankroll = nan", "bankroll = inf", "bankroll = 1" + "0" * 400, "exchange_commission = 1"],
+)
+def test_numbers_a_float_cannot_use_are_bad_values(content: str) -> None:
+    config.config_path().write_text(content)
+    with pytest.raises(config.ConfigError, match="must be"):
+        config.load_settings()
+
+
+def test_the_exchange_commission_is_read(home: Path) -> None:
+    config.config_path().write_text("exchange_commission = 0.02")
+    assert config.load_settings().exchange_commission == 0.02
+    assert config.Settings().exchange_commission == 0.05

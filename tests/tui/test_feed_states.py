@@ -24,6 +24,13 @@ async def test_offline_when_the_service_stops() -> None:
             await wait_for(lambda: "Offline:" in screen_text(app), pilot, timeout=15)
             assert "● offline" in screen_text(app)
             assert app.screen.has_class("-stale")
+            # The whole reason is there at 120 columns, wrapped, never cut off.
+            await wait_for(lambda: "cannot connect" in app.hub.status.detail, pilot, timeout=15)
+            await pilot.pause(0.3)
+            reason = app.hub.status.detail.split(";")[0]  # without the changing countdown
+            assert len(reason) > 60  # long enough that the banner needs a second line
+            banner = screen_text(app).split(" Live ")[0]
+            assert reason in " ".join(line.strip() for line in banner.splitlines())
             # No score is shown as current: every live score carries the "?" mark.
             scores = [table.cell_text(key, "score") for key in table.row_keys]
             assert scores and all(score.endswith("?") for score in scores if score)

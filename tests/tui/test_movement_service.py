@@ -110,3 +110,43 @@ async def test_chart_shows_opening_and_current_of_a_real_event(
         await wait_for(lambda: isinstance(app.screen, MovementModal), pilot)
         await wait_for(lambda: bool(app.screen.query(".side-row")), pilot)
         assert cache.fetches == fetched == 1
+
+
+def test_totals_ticks_sent_as_home_and_away_are_over_and_under() -> None:
+    # The public service's Totals ticks may carry home/away; the chart names the market's sides.
+    movements = Movements(
+        event_id=1,
+        bookmaker="B",
+        opening=tick(0, home=1.8, away=2.0),
+        ticks=(tick(10, home=1.9, away=1.9),),
+    )
+    over, under = side_moves(movements, ["over", "under"])
+    assert (over.side, over.prices) == ("over", (1.8, 1.9))
+    assert (under.side, under.prices) == ("under", (2.0, 1.9))
+    home, away = side_moves(movements, ["home", "away"])  # a two-way ML keeps its names
+    assert (home.side, away.side) == ("home", "away")
+
+
+async def test_a_totals_chart_names_over_and_under(service: Service, home: Path) -> None:
+    pending = get(service, "/events", sport="football", status="pending", limit=100)
+    event = max(pending, key=lambda e: e.get("bookmakerCount") or 0)
+    app = build_app(service.base_url, DEMO_KEY, config.Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        app.open_event(event["id"])
+        await wait_for(
+            lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(PriceGrid)),
+            pilot,
+        )
+        screen: EventScreen = app.screen  # type: ignore[assignment]
+        await wait_for(lambda: len(screen.query_one(PriceGrid).row_keys) >= 2, pilot, timeout=15)
+        for _ in range(10):
+            if screen.market == "Totals":
+                break
+            await pilot.press("m")
+        assert screen.market == "Totals"
+        await pilot.press("j", "g")
+        await wait_for(lambda: isinstance(app.screen, MovementModal), pilot)
+        await wait_for(lambda: bool(app.screen.query(".side-row")), pilot)
+        labels = [str(label.render()) for label in app.screen.query(".side-label")]
+        assert [label.split()[0] for label in labels] == ["Over", "Under"]

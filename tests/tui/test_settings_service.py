@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from textual.widgets import SelectionList
+from textual.widgets import Input, SelectionList
 
 from oddstui import config
 from oddstui.tui.launch import build_app
@@ -155,3 +155,21 @@ async def test_an_empty_selection_is_refused(service: Service, home: Path) -> No
         await pilot.press("ctrl+s")
         await wait_for(lambda: any("at least one" in n.message for n in app._notifications), pilot)
     assert get(service, "/bookmakers/selected")["bookmakers"] == before
+
+
+async def test_the_exchange_commission_is_set_in_percent_and_saved(
+    service: Service, home: Path
+) -> None:
+    app = build_app(service.base_url, DEMO_KEY, config.Settings())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s")
+        await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+        field = app.screen.query_one("#exchange-commission", Input)
+        assert field.value == "5"  # the default, 5 %
+        field.value = "150"  # not a commission: refused, the setting stays
+        await pilot.pause(0.1)
+        assert app.settings.exchange_commission == 0.05
+        assert "from 0 to below 100" in str(app.screen.query_one("#commission-hint").render())
+        field.value = "2.5"
+        await wait_for(lambda: app.settings.exchange_commission == 0.025, pilot)
+    assert config.load_settings().exchange_commission == 0.025

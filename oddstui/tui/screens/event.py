@@ -33,6 +33,8 @@ from oddstui.tui.widgets.naive_grid import NaiveGrid
 from oddstui.tui.widgets.price_grid import PriceGrid
 from oddstui.tui.widgets.scoreboard import Scoreboard
 
+#: Cells of the screen's width the grid leaves for its rows' scrollbar.
+GRID_GUTTER = 2
 #: Without any price after this long (seconds), an event with no bookmakers is "no coverage".
 COVERAGE_WAIT = 4.0
 NO_COVERAGE = (
@@ -211,6 +213,12 @@ class EventScreen(BoardScreen):
         fmt = getattr(getattr(self.app, "settings", None), "odds_format", "decimal")
         return fmt if fmt in ODDS_FORMATS else "decimal"
 
+    @property
+    def commission(self) -> float:
+        """The exchanges' commission on winnings, from the settings."""
+        rate = getattr(getattr(self.app, "settings", None), "exchange_commission", 0.0)
+        return float(rate) if isinstance(rate, int | float) and 0 <= rate < 1 else 0.0
+
     def _book_clock(self) -> Callable[[], float]:
         """The clock of the book's receive stamps (the feed may supply a frozen one in tests)."""
         clock: Any = getattr(self.hub.feed, "monotonic", None)
@@ -266,6 +274,7 @@ class EventScreen(BoardScreen):
             self._book_clock()(),
             live=event is not None and event.status == LIVE,
             trusted=self.hub.status.trustworthy,
+            commission=self.commission,
         )
         fmt = self.odds_format
         grid = self.query_one(PriceGrid)
@@ -301,7 +310,13 @@ class EventScreen(BoardScreen):
                     self._log,
                 )
             return
-        self.query_one(PriceGrid).set_columns(grid_columns(self._sides))
+        prices = self.query_one(PriceGrid)
+        prices.fit_width(self.size.width - GRID_GUTTER)
+        prices.set_columns(grid_columns(self._sides))
+
+    def on_resize(self) -> None:
+        for prices in self.query(PriceGrid):  # none before compose, or with the naive grid
+            prices.fit_width(self.size.width - GRID_GUTTER)
 
     def _show_no_prices(self, book: Any) -> None:
         event = self.event

@@ -1,5 +1,6 @@
-"""Settings (`s`): odds format, theme, slow-link mode, desktop notifications, and the way to the
-account's bookmakers. Each change applies at once and is saved to the config file (atomic)."""
+"""Settings (`s`): odds format, theme, slow-link mode, desktop notifications, the exchanges'
+commission, and the way to the account's bookmakers. Each change applies at once and is saved to
+the config file (atomic)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, RadioButton, RadioSet, Static, Switch
+from textual.widgets import Footer, Input, Label, RadioButton, RadioSet, Static, Switch
 
 from oddstui import config
 from oddstui.book.formats import ODDS_FORMATS, format_price
@@ -19,6 +20,16 @@ from oddstui.tui.state import ChangeSet
 THEMES = (("oddstui-dark", "Dark"), ("oddstui-light", "Light"))
 FORMAT_LABELS = {"decimal": "Decimal", "american": "American", "fractional": "Fractional"}
 SAMPLE_PRICES = (1.5, 2.1, 3.25)
+COMMISSION_HINT = "exchanges' back prices count net of it in margins and best prices"
+
+
+def parse_commission(text: str) -> float | None:
+    """A commission typed in percent ("5", "2.5") as a fraction, or None when it is not one."""
+    try:
+        percent = float(text.strip())
+    except ValueError:
+        return None
+    return percent / 100 if 0 <= percent < 100 else None
 
 
 def apply_settings(app: App[Any]) -> None:
@@ -93,6 +104,14 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="settings-switch"):
                 yield Switch(settings.desktop_notifications, id="desktop-notifications")
                 yield Label("Desktop notifications for alerts (OSC 9)")
+            yield Label("Exchange commission on winnings, %", classes="settings-label")
+            with Horizontal(classes="settings-commission"):
+                yield Input(
+                    f"{settings.exchange_commission * 100:g}",
+                    type="number",
+                    id="exchange-commission",
+                )
+                yield Static(COMMISSION_HINT, id="commission-hint", classes="settings-hint")
             yield Static(
                 Text.assemble(("b", "bold"), " chooses the account's bookmakers"),
                 classes="settings-hint",
@@ -120,6 +139,19 @@ class SettingsScreen(Screen[None]):
         elif event.switch.id == "desktop-notifications":
             self.settings.desktop_notifications = event.value
         self._changed()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "exchange-commission":
+            return
+        rate = parse_commission(event.value)
+        hint = self.query_one("#commission-hint", Static)
+        if rate is None:
+            hint.update(Text("a number from 0 to below 100", style="bold"))
+            return
+        hint.update(COMMISSION_HINT)
+        if rate != self.settings.exchange_commission:
+            self.settings.exchange_commission = rate
+            self._changed()
 
     def _changed(self) -> None:
         apply_settings(self.app)

@@ -59,13 +59,25 @@ def side_moves(movements: Movements, sides: Sequence[str]) -> list[SideMove]:
     are left out); `sides` gives the order, sides the history adds come after."""
     ticks = ([movements.opening] if movements.opening is not None else []) + list(movements.ticks)
     ticks.sort(key=lambda tick: tick.timestamp_ms)
-    order = list(sides) + sorted({s for t in ticks for s in t.prices} - set(sides))
+    named = [_named(tick.prices, sides) for tick in ticks]
+    order = list(sides) + sorted({s for prices in named for s in prices} - set(sides))
     moves = []
     for side in order:
-        prices = tuple(t.prices[side] for t in ticks if side in t.prices)
-        if prices:
-            moves.append(SideMove(side, prices, prices[0], prices[-1]))
+        history = tuple(prices[side] for prices in named if side in prices)
+        if history:
+            moves.append(SideMove(side, history, history[0], history[-1]))
     return moves
+
+
+def _named(prices: dict[str, float], sides: Sequence[str]) -> dict[str, float]:
+    """A tick's prices under the market's own side names: the public service may send a Totals
+    tick as home/away (the first and second side) where the market says over/under."""
+    if len(sides) != 2 or any(side in prices for side in sides):
+        return prices
+    if "home" not in prices or "away" not in prices or "draw" in prices:
+        return prices
+    first, second = sides
+    return {first: prices["home"], second: prices["away"]}
 
 
 def move_text(move: SideMove, fmt: OddsFormat = "decimal") -> Text:

@@ -5,15 +5,16 @@ line that lie between widget edges, so a grid drawn as one widget still rewrites
 for one changed price (a hyperlink and a dozen colour codes). Here each column is its own
 Line-API widget of fixed width: a changed price marks one cell of one column dirty, and the
 terminal receives that cell only, a few dozen bytes.
+
+Too narrow for every column, the grid hides the least needed ones (the highest `priority`, a
+whole priority at a time) and says so at the end of the header: `+3 more ›`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
@@ -25,54 +26,20 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from oddstui.tui.text import clean
+from oddstui.tui.grid_cells import (
+    EMPTY,
+    Cell,
+    GridColumn,
+    fit,
+    fitting_columns,
+    hidden_marker,
+    safe_link,
+)
+
+__all__ = ["Cell", "GridColumn", "PriceGrid", "safe_link"]  # the cells' types, for callers
 
 #: The cell styles, named by the component classes that colour them (`price-grid--<role>`).
 ROLES = ("best", "up", "down", "stale", "muted", "link")
-
-
-@dataclass(frozen=True, slots=True)
-class GridColumn:
-    """A column of fixed width (in cells)."""
-
-    key: str
-    label: str
-    width: int
-    justify: Literal["left", "right"] = "right"
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """What one cell shows: literal text (never markup), its roles, and maybe a hyperlink."""
-
-    text: str
-    roles: tuple[str, ...] = ()
-    link: str | None = None
-
-
-EMPTY = Cell("")
-
-
-def safe_link(url: str | None) -> str | None:
-    """An http(s) URL fit for a terminal hyperlink, or None (missing, "N/A", other schemes)."""
-    if not url:
-        return None
-    cleaned = clean(url).strip()
-    if cleaned != url.strip() or not cleaned.lower().startswith(("http://", "https://")):
-        return None
-    return cleaned
-
-
-def fit(text: str, column: GridColumn) -> str:
-    """`text` without control characters, cut or padded to the column's width in cells."""
-    text = clean(text)
-    width = column.width
-    length = cell_len(text)
-    if length > width:
-        return set_cell_size(text, max(width - 1, 0)) + "…"
-    if column.justify == "right":
-        return " " * (width - length) + text
-    return text + " " * (width - length)
 
 
 class GridColumnView(Widget):
@@ -122,7 +89,9 @@ class GridHeader(Widget):
         self._grid = grid
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return sum(column.width + 1 for column in self._grid.columns)
+        marker = hidden_marker(len(self._grid.hidden_columns))
+        shown = sum(column.width + 1 for column in self._grid.shown_columns)
+        return shown + (len(marker) + 1 if marker else 0)
 
     def render_line(self, y: int) -> Strip:
         return self._grid.render_header(self.size.width)
@@ -176,6 +145,8 @@ class PriceGrid(Widget, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._columns: list[GridColumn] = []
+        self._shown: list[GridColumn] = []
+        self._width: int | None = None  # cells available, once told (`fit_width`)
         self._views: dict[str, GridColumnView] = {}
         self._rows: list[str] = []
         self._index: dict[str, int] = {}
@@ -198,6 +169,30 @@ class PriceGrid(Widget, can_focus=True):
         return list(self._columns)
 
     @property
+    def shown_columns(self) -> list[GridColumn]:
+        return list(self._shown)
+
+    @property
+    def hidden_columns(self) -> list[GridColumn]:
+        return [column for column in self._columns if column not in self._shown]
+
+    def fit_width(self, width: int) -> None:
+        """Show the columns that fit in `width` cells; the rest are hidden and marked."""
+        self._width = width
+        self._fit()
+
+    def _fit(self) -> None:
+        columns = self._columns
+        shown = columns if self._width is None else fitting_columns(columns, self._width)
+        if shown == self._shown:
+            return
+        self._shown = list(shown)
+        for column in columns:
+            self._views[column.key].display = column in shown
+        if self._composed:
+            self.query_one(GridHeader).refresh(layout=True)
+
+    @property
     def row_keys(self) -> list[str]:
         return list(self._rows)
 
@@ -207,6 +202,8 @@ class PriceGrid(Widget, can_focus=True):
         self._rows, self._index, self._cells = [], {}, {}
         self.cursor_row = 0
         self._views = {column.key: GridColumnView(self, column) for column in self._columns}
+        self._shown = []
+        self._fit()
         if self._composed:
             strip = self.query_one(Horizontal)
             strip.remove_children()
@@ -307,7 +304,11 @@ class PriceGrid(Widget, can_focus=True):
 
     def render_header(self, width: int) -> Strip:
         style = self.rich_style + self.get_component_rich_style("price-grid--header")
-        segments = [Segment(" " + fit(column.label, column), style) for column in self._columns]
+        segments = [Segment(" " + fit(column.label, column), style) for column in self._shown]
+        marker = hidden_marker(len(self._columns) - len(self._shown))
+        if marker:
+            muted = self.get_component_rich_style("price-grid--muted", partial=True)
+            segments.append(Segment(" " + marker, style + muted))
         return Strip(segments).adjust_cell_length(width, style)
 
     def render_cell(self, column: GridColumn, index: int) -> Strip:

@@ -77,6 +77,8 @@ class StatusBar(Static):
         if status.relay is not None:
             line.append(f"  via relay, upstream {clean(status.relay)}")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
+        if status.budget_note:
+            line.append(f" ({status.budget_note})", style="bold")
         line.append(f"  {clock_text}")
         self.update(line, layout=False)  # one line high; a layout pass repaints the whole screen
 

@@ -1,0 +1,71 @@
+"""Exchange prices (see MATHS.md): lay sides kept apart from back sides, and back prices net of
+the exchange's commission on winnings, so an exchange's margin and a best price compare fairly
+with a bookmaker's.
+
+A quote's sides are back prices (`home`, `over`, ...) unless named `lay<Side>` (`layHome`);
+adding a lay price into a margin counts both ends of the same bet and gives nonsense (~50 %).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from oddstui.book.arbitrage import commission_adjusted
+from oddstui.book.probability import margin
+
+#: A commission the trader has not set: the common base rate on winnings.
+DEFAULT_COMMISSION = 0.05
+#: Exchanges whose names do not say so.
+EXCHANGE_NAMES = frozenset({"Betdaq", "Matchbook", "Smarkets"})
+
+
+def is_lay(side: str) -> bool:
+    """`layHome`, `layDraw`, ...: a price to lay at, not to back."""
+    return side.startswith("lay") and side[3:4].isupper()
+
+
+def back_sides(sides: Iterable[str]) -> list[str]:
+    return [side for side in sides if not is_lay(side)]
+
+
+def is_exchange(bookmaker: str, sides: Iterable[str] = ()) -> bool:
+    """An exchange by name, or any book that quotes a lay price."""
+    return "Exchange" in bookmaker or bookmaker in EXCHANGE_NAMES or any(map(is_lay, sides))
+
+
+def net_back(price: float, commission: float) -> float:
+    """What a back price pays after commission on winnings: `1 + (d - 1)(1 - c)`."""
+    return commission_adjusted(price, commission) if commission else price
+
+
+def back_margin(
+    prices: Mapping[str, float], sides: Sequence[str], commission: float = 0.0
+) -> float | None:
+    """The hold over the back sides among `sides` (net of `commission`), when every one of them
+    is quoted and there are at least two; else None."""
+    backs = back_sides(sides)
+    if len(backs) < 2 or any(side not in prices for side in backs):
+        return None
+    return margin([net_back(prices[side], commission) for side in backs])
+
+
+def best_of_books(
+    quotes: Mapping[str, Mapping[str, float]], sides: Iterable[str], commission: float = 0.0
+) -> dict[str, float]:
+    """Per side, the best price for the trader: the highest back price as it pays (an exchange's
+    net of `commission`), the lowest lay price."""
+    best: dict[str, float] = {}
+    for bookmaker, prices in quotes.items():
+        rate = commission if is_exchange(bookmaker, prices) else 0.0
+        for side in sides:
+            price = prices.get(side)
+            if price is None:
+                continue
+            if is_lay(side):
+                if side not in best or price < best[side]:
+                    best[side] = price
+                continue
+            paid = net_back(price, rate)
+            if side not in best or paid > best[side]:
+                best[side] = paid
+    return best
