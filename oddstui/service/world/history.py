@@ -6,8 +6,10 @@ process started) is pre-history: generated on demand, deterministically, from th
 known price (its anchor) backwards to the event's opening time. The pre-history of a line drifts
 the same way at every bookmaker, so a market that "dropped" dropped everywhere.
 
-Memory is bounded: at most `MAX_TICKS` recorded ticks per line, and an event's record is dropped
-when it settles (its closing prices stay in the event).
+Memory is bounded: at most `MAX_TICKS` recorded ticks per line, at most `max_ticks` recorded
+ticks in all (the oldest go first: a line keeps its anchor, so its opening and current prices
+stay right and only the oldest steps of its path are lost), and an event's record is dropped when
+it settles (its closing prices stay in the event).
 
 Query helpers (`World` wraps them with the current prices): `sequence()` (opening tick and all
 ticks, for /odds/movements), `price_at()` (for dropping-odds windows).
@@ -17,11 +19,13 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import deque
 from dataclasses import dataclass
 
 from oddstui.service.world.truth import mix, unit
 
 MAX_TICKS = 64
+MAX_RECORDED_TICKS = 150_000  # about 40 MB of ticks across every line
 MIN_PRICE, MAX_PRICE = 1.01, 501.0
 Prices = dict[str, float]
 Tick = tuple[float, Prices]  # (simulated seconds, side -> decimal price)
@@ -35,9 +39,13 @@ class LineHistory:
 
 
 class History:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, max_ticks: int = MAX_RECORDED_TICKS) -> None:
         self.seed = seed
+        self.max_ticks = max_ticks
         self._lines: dict[int, dict[LineKey, LineHistory]] = {}
+        # Every recorded tick in the order recorded, to drop the oldest when over `max_ticks`.
+        # An entry whose tick already went (the line's own cap, a settled event) is skipped.
+        self._order: deque[tuple[int, LineKey, float]] = deque()
 
     # -- recording ----------------------------------------------------------------------------
     def record(self, event_id: int, key: LineKey, before: Tick | None, after: Tick) -> None:
@@ -53,6 +61,16 @@ class History:
         ticks.append(after)
         if len(ticks) > MAX_TICKS:
             del ticks[: len(ticks) - MAX_TICKS]
+        order = self._order
+        order.append((event_id, key, after[0]))
+        while len(order) > self.max_ticks:
+            self._drop_oldest(*order.popleft())
+
+    def _drop_oldest(self, event_id: int, key: LineKey, ts: float) -> None:
+        lines = self._lines.get(event_id)
+        hist = lines.get(key) if lines else None
+        if hist is not None and hist.ticks and hist.ticks[0][0] == ts:
+            del hist.ticks[0]
 
     def has_event(self, event_id: int) -> bool:
         return event_id in self._lines
@@ -66,6 +84,9 @@ class History:
 
     def line_count(self) -> int:
         return sum(len(lines) for lines in self._lines.values())
+
+    def tick_count(self) -> int:
+        return sum(len(h.ticks) for lines in self._lines.values() for h in lines.values())
 
     # -- reading ------------------------------------------------------------------------------
     def sequence(

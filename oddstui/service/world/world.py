@@ -41,7 +41,7 @@ from oddstui.service.world.model import (
     Sport,
 )
 from oddstui.service.world.quotes import Quoter
-from oddstui.service.world.schedule import Fixture, Scheduler
+from oddstui.service.world.schedule import HISTORY_DAYS, Fixture, Scheduler
 from oddstui.service.world.sports import SPORT_BY_SLUG, SportSpec
 from oddstui.service.world.truth import EventTruth, LiveView, mix
 
@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 OPEN_QUOTES_WITHIN = 2 * 3600.0  # pending events this close get their quotes ahead of need
 OPEN_PER_STEP = 1
+FORGET_EVERY = 3600.0  # simulated seconds between sweeps of events past the history window
 DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live event
 DEMAND_PER_SPEED = 25.0  # in-play follow-ups a live world wants per second, per unit of speed
 MAX_MARKETS_PER_REQUOTE = 5
@@ -146,6 +147,7 @@ class World:
         self._transition_ids: set[int] = set()
         self._moved_this_step: set[int] = set()
         self._scheduler = Scheduler(catalog, seed, self.start)
+        self._next_forget = self.start + FORGET_EVERY
         self._build_events()
 
     # -- clock ------------------------------------------------------------------------------
@@ -515,6 +517,7 @@ class World:
         self._quoter.clear_step_cache()
         self._budget += self.updates_per_second * dt / self.speed
         self._add_new_events(target)
+        self._forget_past(target)
         self._cancel_due(target)
         kicked = self._kickoffs(target)
         self._play(target, dt, kicked)
@@ -541,6 +544,22 @@ class World:
             for name in event.bookmakers:
                 self._created.add((event.id, name))
                 self._touch(event.id, name)
+
+    def _forget_past(self, now: float) -> None:
+        """Drop finished events that started before the history window: new ones keep coming,
+        so without this a long run at a high --speed would grow without bound."""
+        if now < self._next_forget:
+            return
+        self._next_forget = now + FORGET_EVERY
+        horizon = now - HISTORY_DAYS * 86400.0
+        old = [e.id for e in self.events.values()
+               if e.start < horizon and e.status in (SETTLED, CANCELLED)]
+        for event_id in old:
+            del self.events[event_id]
+            self._meta.pop(event_id, None)
+            self._quoter.truths.pop(event_id, None)
+            self._quoter.drop_event(event_id)
+            self._cold.pop(event_id, None)
 
     def _cancel_due(self, now: float) -> None:
         while self._cancels and self._cancels[0][0] <= now:
