@@ -25,7 +25,8 @@ MIN_PRICE, MAX_PRICE = 1.01, 501.0
 IN_PLAY_MARGIN = 2.5
 MISPRICED_SHARE = 0.012  # of a soft book's lines, at any time
 MISPRICING_EPOCH = 1800.0  # simulated seconds a mispricing lasts at most
-EDGE_FLOOR, EDGE_MEAN, EDGE_CAP = 0.003, 0.017, 0.15  # the edge over the true price
+EDGE_FLOOR, EDGE_MEAN, EDGE_CAP = 0.003, 0.017, 0.08  # the edge over the true price:
+# big edges come only from books that lag a score, and close within seconds
 
 
 def book_quotes_market(book: Bookmaker, mdef: MarketDef, event_id: int) -> bool:
