@@ -6,6 +6,8 @@ the first ten, for `--minutes` minutes, and prints:
 - the expected values seen at each poll: median, 95th percentile, the share under 5 %
 - the edges of 10 % or more: how many, how long each stayed listed, and how old its quote was
 - arbitrage profit margins: median and 95th percentile
+and first, how long the service took to print its ready line and what the first poll after it
+found (value bets for how many of the 20 busiest bookmakers, arbitrages among the first ten).
 
     python benchmarks/value_edges.py [--minutes 10] [--every 5] [--seed 1]
 """
@@ -49,7 +51,9 @@ def main() -> None:
     parser.add_argument("--updates-per-second", type=float, default=1000.0)
     args = parser.parse_args()
 
+    launched = time.monotonic()
     process, base = start(args.updates_per_second, "--seed", str(args.seed))
+    ready = time.monotonic() - launched
     evs: list[float] = []
     profits: list[float] = []
     big_seen: dict[str, list[float]] = {}  # id -> [first seen, last seen, quote age at first]
@@ -62,6 +66,10 @@ def main() -> None:
                 began = time.monotonic()
                 values, arbs = poll(client, books)
                 now = time.time()  # at --speed 1 the service's clock is the wall clock
+                if not polls:
+                    with_value = len({item["bookmaker"] for item in values})
+                    print(f"ready after {ready:.2f} s; first poll: value bets for {with_value} of "
+                          f"{len(books)} bookmakers, {len(arbs)} arbitrages among ten", flush=True)
                 polls += 1
                 for item in values:
                     evs.append(item["expectedValue"])

@@ -63,25 +63,27 @@ _MASK = (1 << _TABLE_BITS) - 1
 _UNIFORM_SD = 3.0**0.5 * 2.0  # (random() - 0.5) times this has sd 1
 
 
-def _opinions(base: int, hdp: float | None, label: str | None, sides: int) -> tuple[float, ...]:
-    """A book's fixed, deterministic offsets (sd 1) on each side of one line."""
+def _line_hash(base: int, hdp: float | None, label: str | None) -> int:
     h = base ^ (int((hdp or 0.0) * 4) * 0x9E3779B1) ^ _label_hash(label)
-    h = ((h * 0x2C1B3C6D) >> 7) & 0xFFFFFFFF
+    return ((h * 0x2C1B3C6D) >> 7) & 0xFFFFFFFF
+
+
+def _opinions(h: int, sides: int) -> tuple[float, ...]:
+    """A book's fixed, deterministic offsets (sd 1) on each side of one line (`h`: its hash)."""
     if sides == 2:
         return (_TABLE[h & _MASK], _TABLE[(h >> 16) & _MASK])
     return (_TABLE[h & _MASK], _TABLE[(h >> 16) & _MASK], _TABLE[(h >> 8) & _MASK])
 
 
-def _mispriced_side(base: int, hdp: float | None, label: str | None, sides: int,
-                    epoch: int) -> tuple[int, float] | None:
-    """The side of this line that the book prices above the truth in this epoch, and by how
-    much (a share of the true price), or None for a line priced as the book means to."""
-    h = mix(base, int((hdp or 0.0) * 4) & 0xFFFFFFFF, _label_hash(label), epoch, 17)
+def _mispriced_side(h: int, sides: int, epoch: int) -> tuple[int, float] | None:
+    """The side of the line with hash `h` that the book prices above the truth in this epoch,
+    and by how much (a share of the true price), or None for a line priced as the book means."""
+    h = (((h ^ (epoch * 0x85EBCA6B)) & 0xFFFFFFFF) * 0xC2B2AE35 >> 3) & 0xFFFFFFFF
     if h >= MISPRICED_SHARE * 4294967296.0:
         return None
-    u = mix(h, 3) / 4294967296.0
+    u = ((h * 0x27D4EB2F) & 0xFFFFFFFF) / 4294967296.0
     edge = EDGE_FLOOR - EDGE_MEAN * math.log(1.0 - u)
-    return h % sides, min(edge, EDGE_CAP)
+    return (h >> 8) % sides, min(edge, EDGE_CAP)
 
 
 def mispricing_epoch(now: float | None) -> int:
@@ -105,8 +107,9 @@ def price_lines(
     rand = rng.random if rng is not None else None
     out: list[Line] = []
     for hdp, label, probs in lines:
-        opinions = _opinions(base, hdp, label, count)
-        mispriced = None if book.sharp else _mispriced_side(base, hdp, label, count, epoch)
+        line_hash = _line_hash(base, hdp, label)
+        opinions = _opinions(line_hash, count)
+        mispriced = None if book.sharp else _mispriced_side(line_hash, count, epoch)
         prices: dict[str, float] = {}
         for i in range(count):
             move = opinions[i] * noise
