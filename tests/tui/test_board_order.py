@@ -56,9 +56,7 @@ def test_the_highlighted_row_keeps_its_index_while_live() -> None:
 @given(
     st.dictionaries(
         st.text("abcdefgh", min_size=1, max_size=3),
-        st.tuples(
-            st.floats(-50, 80, allow_nan=False), st.one_of(st.none(), st.floats(0, 1e6))
-        ),
+        st.tuples(st.floats(-50, 80, allow_nan=False), st.one_of(st.none(), st.floats(0, 1e6))),
         max_size=25,
     ),
     st.sampled_from(SORT_KEYS),
