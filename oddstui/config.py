@@ -57,6 +57,8 @@ class Settings:
     bankroll: float = 1000.0
     kelly_fraction: float = 0.25
     desktop_notifications: bool = False
+    #: Percent: an arbitrage or value edge above this is marked suspect on the boards.
+    suspect_profit: float = 15.0
     extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
 
     def __repr__(self) -> str:
@@ -77,6 +79,7 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "bankroll": ((int, float), "a positive number"),
     "kelly_fraction": ((int, float), "a number above 0 and at most 1"),
     "desktop_notifications": (bool, "true or false"),
+    "suspect_profit": ((int, float), "a positive number of percent"),
 }
 
 
@@ -85,13 +88,13 @@ def _validate(name: str, value: Any, path: Path) -> Any:
     bad = not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)
     if not bad and name == "odds_format":
         bad = value not in ODDS_FORMATS
-    if not bad and name == "bankroll":
+    if not bad and name in ("bankroll", "suspect_profit"):
         bad = value <= 0
     if not bad and name == "kelly_fraction":
         bad = not 0 < value <= 1
     if bad:
         raise ConfigError(f"{path}: '{name}' must be {rule}")
-    return float(value) if name in ("bankroll", "kelly_fraction") else value
+    return float(value) if name in ("bankroll", "kelly_fraction", "suspect_profit") else value
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -70,3 +70,12 @@ def test_good_config_gives_no_warning(home: Path) -> None:
     config.config_path().write_text("odds_format = 'american'")
     settings, warning = config.load_settings_recovering()
     assert (settings.odds_format, warning) == ("american", None)
+
+
+def test_the_suspect_profit_threshold_is_read_and_checked(home: Path) -> None:
+    assert config.load_settings().suspect_profit == 15.0
+    (home / "config.toml").write_text("suspect_profit = 8\n")
+    assert config.load_settings().suspect_profit == 8.0
+    (home / "config.toml").write_text("suspect_profit = -1\n")
+    with pytest.raises(config.ConfigError, match="suspect_profit"):
+        config.load_settings()
