@@ -58,16 +58,17 @@ def next_sort_key(current: str) -> str:
 
 def arrange(
     ranks: Mapping[str, Rank],
-    by: str,
+    by: str | None,
     current: Sequence[str] = (),
     pinned: str | None = None,
 ) -> list[str]:
     """The rows' keys in board order: live rows by `by`, then gone rows, newest gone first.
 
-    Ties keep their `current` order and new rows come after them. `pinned` (the highlighted
-    row), when live and already shown, stays at its index within the live rows.
+    Ties keep their `current` order and new rows come after them; with `by` None the live rows
+    only keep their order (between two sorts). `pinned` (the highlighted row), when live and
+    already shown, stays at its index within the live rows.
     """
-    sort_key = _KEYS[by]
+    sort_key = _KEYS[by] if by is not None else (lambda rank: ())
     position = {key: index for index, key in enumerate(current)}
     start = sorted(ranks, key=lambda key: (position.get(key, len(position)), key))
     live = sorted(

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import csv
+import json
+from datetime import datetime
+from pathlib import Path
+
 from hypothesis import given
 from hypothesis import strategies as st
 
+from oddstui.tui.board_export import export_text, write_export
 from oddstui.tui.board_marks import leg_label, line_text, suspicion
 from oddstui.tui.board_order import SORT_KEYS, GoneRows, Rank, arrange, next_sort_key
 
@@ -116,3 +122,29 @@ def test_leg_labels_name_the_line() -> None:
     assert leg_label("Player Props", "over", 0.5, label="Salah") == "Salah Over 0.5"
     assert line_text("Asian Handicap", 0.25, "away") == "-0.25"
     assert line_text("ML", None) == ""
+
+
+def test_between_sorts_live_rows_keep_their_order_and_new_ones_wait_above_the_gone() -> None:
+    ranks = {
+        "a": Rank(profit=1.0),
+        "b": Rank(profit=2.0, gone=5.0),
+        "c": Rank(profit=3.0),
+        "new": Rank(profit=9.0),
+    }
+    assert arrange(ranks, None, current=["a", "b", "c"]) == ["a", "c", "new", "b"]
+
+
+def test_export_writes_what_is_shown(tmp_path: Path) -> None:
+    when = datetime(2026, 11, 21, 10, 30, 0)
+    columns = ["Profit", "Event"]
+    rows = [["+2.10%", 'A "FC", v B'], ["⚠ +47.00%", "Bodø v Ål"]]
+    first = write_export(tmp_path, "Arbitrage", columns, rows, "csv", when)
+    assert first.name == "oddstui-arbitrage-20261121-103000.csv"
+    with first.open(newline="") as handle:
+        assert list(csv.reader(handle)) == [columns, *rows]
+    second = write_export(tmp_path, "Arbitrage", columns, rows, "csv", when)
+    assert second.name == "oddstui-arbitrage-20261121-103000-2.csv"
+    as_json = write_export(tmp_path, "Value bets", columns, rows, "json", when)
+    assert as_json.name == "oddstui-value-bets-20261121-103000.json"
+    assert json.loads(as_json.read_text()) == [dict(zip(columns, row, strict=True)) for row in rows]
+    assert export_text(columns, [], "csv") == "Profit,Event\n"
