@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
 from oddstui.api.models import ArbitrageBet, ArbitrageLeg, EventSummary, Named
 from oddstui.book.arbitrage import Arbitrage, ArbLeg
-from oddstui.tui.arb_rows import LOCAL, SVC, VANISH_GRACE, ArbRows, ordered_keys, row_key
+from oddstui.tui.arb_rows import LOCAL, SVC, VANISH_GRACE, ArbRows, row_key
 from oddstui.tui.board_filters import ArbFilter
+from oddstui.tui.board_order import Rank, arrange
 
 
 def service_arb(
@@ -100,9 +102,23 @@ def test_order_is_by_shown_profit_and_stable_for_ties() -> None:
         now=0.0,
     )
     k1, k2, k3 = (row_key(i, "Totals", 1.5, None) for i in (1, 2, 3))
-    assert ordered_keys(rows.rows, []) == [k3, k1, k2]
+    ranks = {key: Rank(row.profit_pct) for key, row in rows.rows.items()}
+    assert arrange(ranks, "profit", []) == [k3, k1, k2]
     # Equal profit: the current order wins, so the rows under the cursor stay put.
-    assert ordered_keys(rows.rows, [k3, k2, k1]) == [k3, k2, k1]
+    assert arrange(ranks, "profit", [k3, k2, k1]) == [k3, k2, k1]
+
+
+def test_service_rows_keep_each_legs_quote_time_the_label_and_the_start() -> None:
+    item = service_arb(9, "Player Props", 0.5, (2.2, 2.2))
+    quoted = datetime(2026, 11, 21, 6, 59, tzinfo=UTC)
+    start = datetime(2026, 11, 21, 13, tzinfo=UTC)
+    legs = (replace(item.legs[0], updated_at=quoted), item.legs[1])
+    event = replace(item.event, date=start)
+    rows = ArbRows()
+    rows.set_service([replace(item, legs=legs, market_label="Kane", event=event)], now=0.0)
+    row = rows.rows[row_key(9, "Player Props", 0.5, "Kane")]
+    assert [leg.quoted for leg in row.legs] == [quoted.timestamp(), None]
+    assert row.label == "Kane" and row.start == start.timestamp()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,151 @@
+"""What every trading board (arbitrage, value bets, dropping odds) lets the trader do with its
+rows: pick the sort key, pause it, hide the suspect rows, export what it shows.
+
+The order itself is `board_order.arrange`: live rows by the chosen key, the highlighted one held
+at its index, gone rows below every live one.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from oddstui.tui.board_export import write_export
+from oddstui.tui.board_marks import DEFAULT_SUSPECT_PROFIT, SUSPECT_MARK
+from oddstui.tui.board_order import SORT_WORDS, Rank, arrange, next_sort_key
+from oddstui.tui.screens.base import BoardScreen
+from oddstui.tui.widgets.patch_table import PatchTable
+from oddstui.tui.widgets.table_sync import keep_cursor
+
+PAUSED_MARK = "⏸ PAUSED · p resumes"
+
+
+class TradingBoard(BoardScreen):
+    """A board of ranked rows.
+
+    | key | action |
+    |---|---|
+    | `o` | next sort key: profit, age, start, sport |
+    | `p` | pause the board (nothing moves until `p` again) |
+    | `h` | hide or show the suspect rows (⚠) |
+    | `e` / `E` | export the rows shown to CSV / JSON in the working folder |
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("o", "next_sort", "Sort", id="board-sort"),
+        Binding("p", "pause", "Pause", id="board-pause"),
+        Binding("h", "toggle_suspects", "Hide ⚠", id="board-suspects"),
+        Binding("e", "export('csv')", "Export", id="board-export"),
+        Binding("E", "export('json')", "JSON", show=False, id="board-export-json"),
+    ]
+
+    #: Seconds between two full sorts while prices move (0: on every draw).
+    RESORT_EVERY: ClassVar[float] = 0.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sort_by = "profit"
+        self.paused = False
+        self.hide_suspects = False
+        #: Rows hidden as suspect at the last draw.
+        self.suspects_hidden = 0
+        self._sorted_at = -math.inf
+        self._held = False
+
+    # ------------------------------------------------------------------ pausing
+
+    def _changes_published(self, changes: object) -> None:
+        if self.paused:
+            self._held = True
+            return
+        super()._changes_published(changes)  # type: ignore[arg-type]
+
+    def _ticked(self, now: float) -> None:
+        if not self.paused:
+            super()._ticked(now)
+        elif self.on_top:
+            self._show_status(now)  # the feed's health still moves
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self._show_heading()
+        if not self.paused and self._held:
+            self._held = False
+            self.redraw()
+
+    def _show_heading(self) -> None:
+        heading = Text(self.heading)
+        if self.paused:
+            heading.append("  ")
+            heading.append(PAUSED_MARK, "reverse bold")
+        self.query_one(".heading", Static).update(heading)
+
+    # ------------------------------------------------------------------ order
+
+    def arrange_table(self, table: PatchTable, ranks: Mapping[str, Rank], *, force: bool) -> None:
+        """Order the rows: a full sort when `force` or due, else only new rows above gone ones.
+
+        Between sorts prices patch in place, so the board does not churn under the trader's
+        eyes; the highlighted row keeps its index either way.
+        """
+        now = time.monotonic()
+        due = force or now - self._sorted_at >= self.RESORT_EVERY
+        if due:
+            self._sorted_at = now
+        cursor = table.highlighted_key()
+        current = table.row_keys
+        shown = {key: ranks[key] for key in current if key in ranks}
+        table.order_rows(arrange(shown, self.sort_by if due else None, current, cursor))
+        keep_cursor(table, cursor)
+
+    def action_next_sort(self) -> None:
+        self.sort_by = next_sort_key(self.sort_by)
+        self.notify(f"Sorted by {SORT_WORDS[self.sort_by]}", timeout=2)
+        self.resort()
+
+    def resort(self) -> None:
+        """Draw again in the new order (a board draws once its data is in)."""
+        self._sorted_at = -math.inf
+        self.redraw()
+
+    # ------------------------------------------------------------------ suspects
+
+    @property
+    def suspect_profit(self) -> float:
+        settings = getattr(self.app, "settings", None)
+        return float(getattr(settings, "suspect_profit", DEFAULT_SUSPECT_PROFIT))
+
+    def action_toggle_suspects(self) -> None:
+        self.hide_suspects = not self.hide_suspects
+        shown = "hidden" if self.hide_suspects else "shown"
+        self.notify(f"Suspect rows ({SUSPECT_MARK}) {shown}", timeout=2)
+        self.resort()
+
+    def order_words(self) -> Text:
+        """The summary's tail: the sort key, and whether suspects are hidden."""
+        text = Text(f" · by {self.sort_by}", "dim")
+        if self.hide_suspects:
+            text.append(f" · {SUSPECT_MARK} hidden", "dim")
+        return text
+
+    # ------------------------------------------------------------------ export
+
+    def action_export(self, fmt: str) -> None:
+        table = self.query_one(PatchTable)
+        keys = [str(key.value) for key in table.columns]
+        labels = [column.label.plain for column in table.columns.values()]
+        rows = [[table.cell_text(row, key) for key in keys] for row in table.row_keys]
+        try:
+            path = write_export(Path.cwd(), self.heading, labels, rows, fmt, datetime.now())
+        except OSError as error:
+            self.notify(f"Could not export: {error.strerror}", severity="error", markup=False)
+            return
+        self.notify(f"Exported {len(rows)} rows to {path.name}", timeout=6, markup=False)
