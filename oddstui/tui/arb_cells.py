@@ -91,14 +91,14 @@ def row_cells(
 def moving_cells(
     row: ArbRow, event: EventView | None, age: float | None, now: float, *, trusted: bool
 ) -> dict[str, Text]:
-    """The cells that move with time: source (a gone row's "gone 3s"), age, score, clock."""
+    """The cells that move with time: age (a gone row's: since it went), score, clock."""
+    source = Text(row.source_label, style="bold" if len(row.sources) == 2 else "")
     if row.vanished_at is not None:
-        source = Text(f"gone {age_text(now - row.vanished_at).plain}", style=VANISHED_STYLE)
+        age_cell = age_text(now - row.vanished_at)
+        for text in (source, age_cell):
+            text.stylize(VANISHED_STYLE)
     else:
-        source = Text(row.source_label, style="bold" if len(row.sources) == 2 else "")
-    age_cell = age_text(age, step=AGE_STEP)
-    if row.vanished_at is not None:
-        age_cell.stylize(VANISHED_STYLE)
+        age_cell = age_text(age, step=AGE_STEP)
     return {
         "source": source,
         "age": age_cell,

@@ -58,14 +58,14 @@ class ArbitrageScreen(RestBoardScreen):
     RESORT_EVERY = 3.0
     ERROR_HIDES_ROWS = False
     COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
-        ("source", "Src", 8),
-        ("profit", "Profit", 10),
-        ("event", "Event", 24),
-        ("market", "Market", 16),
-        ("legs", "Legs", 44),
+        ("profit", "Profit", 9),
+        ("source", "Src", 5),
+        ("event", "Event", 20),
+        ("market", "Market", 14),
+        ("legs", "Legs", 36),
         ("age", "Age", 4),
         ("score", "Score", 5),
-        ("clock", "Clock", 6),
+        ("clock", "Clock", 5),
         ("sport", "Sport", 12),
     ]
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
@@ -233,14 +233,15 @@ class ArbitrageScreen(RestBoardScreen):
 
     def summary(self) -> Text:
         text = self._counts.copy()
-        text.append(" · ")
-        text.append(PROFIT_DEFINITION, "dim")
+        text.append_text(self.order_words())
         if self.load_error:
             text.append(f" · service: {self.load_error}", "bold")
         elif self.loaded_at is not None:
             text.append(f" · service {age_text(self.hub.now() - self.loaded_at).plain} ago")
         if self.fetch_paused():
             text.append(" · service paused: hourly budget nearly spent")
+        text.append(" · ")
+        text.append(PROFIT_DEFINITION, "dim")
         return text
 
     # ------------------------------------------------------------------ the ticket

@@ -227,14 +227,15 @@ class RestBoardScreen(TradingBoard):
         if not wanted:
             line.update(Text(empty))
         summary = self.summary()
-        summary.append_text(self.order_words())
         if summary != self._summary_shown:  # an unchanged line is not repainted
             self._summary_shown = summary
             self.query_one(".summary", Static).update(summary)
 
     def counts(self, live: int, gone: int, parts: str = "") -> Text:
-        """`12 shown: 10 live (parts) + 2 gone · 3 ⚠ hidden` — the numbers add up."""
-        return shown_counts(live, gone, self.suspects_hidden, parts)
+        """`12 shown: 10 live (parts) + 2 gone · 3 ⚠ hidden · by profit`: the numbers add up."""
+        text = shown_counts(live, gone, self.suspects_hidden, parts)
+        text.append_text(self.order_words())
+        return text
 
     # ------------------------------------------------------------------ filters
 
