@@ -84,6 +84,8 @@ class ArbitrageScreen(RestBoardScreen):
         #: The account's bookmakers, asked of the service once.
         self.bookmakers: list[str] | None = None
         self._counts = Text()
+        #: Why each row passing the filters is suspect ("" when it is not), at the last draw.
+        self.suspects: dict[str, str] = {}
 
     def make_table(self) -> PatchTable:
         table = BoardTable(id="arbs")
@@ -99,6 +101,7 @@ class ArbitrageScreen(RestBoardScreen):
 
     def resort(self) -> None:
         self._sorted_at = float("-inf")
+        self._free_order = True
         self._render_rows(set(), full=False, refilter=True)
 
     def patch(self, changes: ChangeSet) -> None:
@@ -157,13 +160,14 @@ class ArbitrageScreen(RestBoardScreen):
         clock = book_clock(self.hub)()
         events, changed = self.hub.board.events, self.hub.board.match_changed
         trusted = self.hub.status.trustworthy
-        shown = set(table.row_keys)
+        before = (table.row_keys, table.highlighted_key())
+        shown = set(before[0])
         # Leg ages cost a book lookup per leg: only the age filter and sort need every row's.
         every_age = self.filter.max_age is not None or self.sort_by == "age"
         threshold = self.suspect_profit
         with reading_book(self.hub) as book:
             ages_of: dict[str, float | None] = {}
-            suspects: dict[str, str] = {}
+            self.suspects = suspects = {}
 
             def age_of(row: ArbRow) -> float | None:
                 if row.key not in ages_of:
@@ -213,7 +217,7 @@ class ArbitrageScreen(RestBoardScreen):
                     key: row_rank(row, events.get(row.event_id), age_of(row) if every_age else None)
                     for key, row in wanted.items()
                 }
-                self.arrange_table(table, ranks, force=full or refilter)
+                self.arrange_table(table, ranks, force=full or refilter, before=before)
         self._counts = arb_counts(wanted.values(), len(self.arbs.rows), self.suspects_hidden)
         self.show_table(bool(wanted), self._empty_text())
 

@@ -209,10 +209,12 @@ class RestBoardScreen(TradingBoard):
                 cells = gone_cells(row.cells, self.GONE_COLUMN, now - went)
                 shown[key] = BoardRow(cells, Rank(row.rank.profit, gone=went))
         table = self.query_one(PatchTable)
+        before = (table.row_keys, table.highlighted_key())
         keep_only(table, shown, lambda key: shown[key].cells)
         for key, row in shown.items():
             table.sync_row(key, row.cells)
-        self.arrange_table(table, {key: row.rank for key, row in shown.items()}, force=True)
+        ranks = {key: row.rank for key, row in shown.items()}
+        self.arrange_table(table, ranks, force=True, before=before)
         return live, len(shown) - live
 
     def show_table(self, wanted: bool, empty: str) -> None:

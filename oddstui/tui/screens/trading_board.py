@@ -23,7 +23,6 @@ from oddstui.tui.board_marks import DEFAULT_SUSPECT_PROFIT, SUSPECT_MARK
 from oddstui.tui.board_order import SORT_WORDS, Rank, arrange, next_sort_key
 from oddstui.tui.screens.base import BoardScreen
 from oddstui.tui.widgets.patch_table import PatchTable
-from oddstui.tui.widgets.table_sync import keep_cursor
 
 PAUSED_MARK = "⏸ PAUSED · p resumes"
 
@@ -59,6 +58,8 @@ class TradingBoard(BoardScreen):
         self.suspects_hidden = 0
         self._sorted_at = -math.inf
         self._held = False
+        #: The trader asked for a new order: the next sort does not hold the highlighted row.
+        self._free_order = False
 
     # ------------------------------------------------------------------ pausing
 
@@ -90,21 +91,38 @@ class TradingBoard(BoardScreen):
 
     # ------------------------------------------------------------------ order
 
-    def arrange_table(self, table: PatchTable, ranks: Mapping[str, Rank], *, force: bool) -> None:
+    def arrange_table(
+        self,
+        table: PatchTable,
+        ranks: Mapping[str, Rank],
+        *,
+        force: bool,
+        before: tuple[list[str], str | None] | None = None,
+    ) -> None:
         """Order the rows: a full sort when `force` or due, else only new rows above gone ones.
 
         Between sorts prices patch in place, so the board does not churn under the trader's
-        eyes; the highlighted row keeps its index either way.
+        eyes; the highlighted row keeps its index either way. `before` is (the order, the
+        highlighted key) as shown before this draw changed the rows, when it did.
         """
         now = time.monotonic()
         due = force or now - self._sorted_at >= self.RESORT_EVERY
         if due:
             self._sorted_at = now
-        cursor = table.highlighted_key()
-        current = table.row_keys
-        shown = {key: ranks[key] for key in current if key in ranks}
-        table.order_rows(arrange(shown, self.sort_by if due else None, current, cursor))
-        keep_cursor(table, cursor)
+        current, cursor = before or (table.row_keys, table.highlighted_key())
+        free, self._free_order = self._free_order and due, self._free_order and not due
+        pinned = None if free else cursor
+        order = arrange(ranks, self.sort_by if due else None, current, pinned)
+        table.order_rows(order)
+        if cursor is None or cursor not in table.rows:
+            return
+        index = table.get_row_index(cursor)
+        rank = ranks.get(cursor)
+        if rank is not None and rank.gone is not None and cursor in current and not free:
+            # The highlighted row went: it drops below the live rows, the cursor stays put.
+            index = min(current.index(cursor), table.row_count - 1)
+        if table.cursor_row != index:  # into view when the trader asked for the order
+            table.move_cursor(row=index, animate=False, scroll=free)
 
     def action_next_sort(self) -> None:
         self.sort_by = next_sort_key(self.sort_by)
@@ -112,8 +130,9 @@ class TradingBoard(BoardScreen):
         self.resort()
 
     def resort(self) -> None:
-        """Draw again in the new order (a board draws once its data is in)."""
+        """Draw again in a new order the trader asked for (the highlighted row goes with it)."""
         self._sorted_at = -math.inf
+        self._free_order = True
         self.redraw()
 
     # ------------------------------------------------------------------ suspects
