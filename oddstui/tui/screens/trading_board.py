@@ -60,6 +60,10 @@ class TradingBoard(BoardScreen):
         self._held = False
         #: The trader asked for a new order: the next sort does not hold the highlighted row.
         self._free_order = False
+        #: The highlighted row is held in place once the trader has moved the cursor (the
+        #: first row, highlighted by default, is not a choice). `_left` is where it was left.
+        self.holding = False
+        self._left: str | None = None
 
     # ------------------------------------------------------------------ pausing
 
@@ -110,19 +114,24 @@ class TradingBoard(BoardScreen):
         if due:
             self._sorted_at = now
         current, cursor = before or (table.row_keys, table.highlighted_key())
+        # Rows change only in a draw: a cursor found elsewhere than it was left was moved.
+        moved = cursor is not None and self._left is not None and cursor != self._left
+        self.holding = self.holding or moved
         free, self._free_order = self._free_order and due, self._free_order and not due
-        pinned = None if free else cursor
+        pinned = cursor if self.holding and not free else None
         order = arrange(ranks, self.sort_by if due else None, current, pinned)
         table.order_rows(order)
-        if cursor is None or cursor not in table.rows:
-            return
-        index = table.get_row_index(cursor)
-        rank = ranks.get(cursor)
-        if rank is not None and rank.gone is not None and cursor in current and not free:
-            # The highlighted row went: it drops below the live rows, the cursor stays put.
-            index = min(current.index(cursor), table.row_count - 1)
-        if table.cursor_row != index:  # into view when the trader asked for the order
-            table.move_cursor(row=index, animate=False, scroll=free)
+        if cursor is not None and cursor in table.rows:
+            index = table.get_row_index(cursor)
+            rank = ranks.get(cursor)
+            if rank is not None and rank.gone is not None and cursor in current and not free:
+                # The highlighted row went: it drops below the live rows, the cursor stays put.
+                index = min(current.index(cursor), table.row_count - 1)
+            if not self.holding and not free:
+                index = 0  # nothing chosen yet: the best row is the highlighted one
+            if table.cursor_row != index:  # into view when the trader asked for the order
+                table.move_cursor(row=index, animate=False, scroll=free)
+        self._left = table.highlighted_key()
 
     def action_next_sort(self) -> None:
         self.sort_by = next_sort_key(self.sort_by)
