@@ -14,16 +14,8 @@ from typing import Any
 from textual.app import App
 
 from oddstui import config
-from oddstui.tui.alert_rules import (
-    Alert,
-    AlertRules,
-    ArbitrageRule,
-    PriceRule,
-    Throttle,
-    load_rules,
-    rules_path,
-    save_rules,
-)
+from oddstui.tui.alert_rules import Alert, AlertRules, ArbitrageRule, PriceRule, Throttle
+from oddstui.tui.alert_store import load_rules, rules_path, save_rules
 from oddstui.tui.state import ChangeSet
 from oddstui.tui.text import clean
 

@@ -13,10 +13,9 @@ from oddstui.tui.alert_rules import (
     ArbitrageRule,
     PriceRule,
     Throttle,
-    load_rules,
     parse_threshold,
-    save_rules,
 )
+from oddstui.tui.alert_store import load_rules, save_rules
 from oddstui.tui.alerts import osc9
 from oddstui.tui.screens.alert_rule import parse_rules
 
