@@ -53,6 +53,9 @@ class ArbitrageRule:
     event_id: int
     min_profit: float
 
+    def describe(self) -> str:
+        return f"arbitrage ≥ {self.min_profit:g}%"
+
 
 @dataclass(frozen=True, slots=True)
 class Alert:
@@ -63,6 +66,10 @@ class Alert:
     kind: str  # "goal", "status", "price" or "arbitrage"
     title: str
     message: str
+    rule: PriceRule | ArbitrageRule | None = None
+    """The rule that fired (goals and status changes need none)."""
+    price: float | None = None
+    """The price (or an arbitrage's profit in percent) that made it fire."""
 
 
 @dataclass(slots=True)
@@ -89,6 +96,34 @@ class AlertRules:
 
     def set_arbitrage(self, rule: ArbitrageRule) -> None:
         self.arbitrages = [r for r in self.arbitrages if r.event_id != rule.event_id] + [rule]
+
+    def remove(self, rule: PriceRule | ArbitrageRule) -> None:
+        """Forget one rule (and what was observed of it)."""
+        if isinstance(rule, PriceRule):
+            self.prices = [r for r in self.prices if r != rule]
+            self._holding.pop(rule, None)
+        else:
+            self.arbitrages = [r for r in self.arbitrages if r != rule]
+
+    def replace(self, old: PriceRule | ArbitrageRule, new: PriceRule | ArbitrageRule) -> None:
+        """An edited rule takes the old one's place in the list."""
+        rules: list[Any] = self.prices if isinstance(old, PriceRule) else self.arbitrages
+        if type(old) is type(new) and old in rules:
+            index = rules.index(old)
+            rules[index] = new
+            # An edit into a rule that exists already leaves one of it, in the edited place.
+            for other in [i for i, rule in enumerate(rules) if rule == new and i != index][::-1]:
+                del rules[other]
+        else:
+            self.remove(old)
+            if isinstance(new, PriceRule):
+                self.add_price(new)
+            else:
+                self.set_arbitrage(new)
+
+    def all(self) -> list[PriceRule | ArbitrageRule]:
+        """Every rule: price rules first, in the order they were made."""
+        return [*self.prices, *self.arbitrages]
 
     def remove_event(self, event_id: int) -> None:
         """Forget every rule of an event."""
@@ -169,6 +204,8 @@ class AlertRules:
             "price",
             "Price alert",
             f"{rule.describe()}: now {price:g}{at}",
+            rule,
+            price,
         )
 
     def observe_arbitrage(
@@ -180,8 +217,8 @@ class AlertRules:
         legs: Iterable[tuple[str, float, str]],
     ) -> Alert | None:
         """An arbitrage found in the event's changed prices; `legs` are (side, price, book)."""
-        wanted = [r.min_profit for r in self.arbitrages if r.event_id == event_id]
-        if not wanted or profit_pct < min(wanted):
+        wanted = [r for r in self.arbitrages if r.event_id == event_id]
+        if not wanted or profit_pct < wanted[0].min_profit:
             return None
         legs = tuple(legs)
         hdp = "" if line[0] is None else f" {line[0]:g}"
@@ -193,6 +230,8 @@ class AlertRules:
             "arbitrage",
             "Arbitrage",
             f"{profit_pct:.2f}% {clean(market)}{hdp}: {shown}",
+            wanted[0],
+            profit_pct,
         )
 
 
