@@ -28,7 +28,7 @@ def offered_from_book(book: Any, event_id: int) -> Offered:
         for hdp, label in book.lines(event_id, market):
             if label:
                 continue
-            sides = set()
+            sides: set[str] = set()
             for prices in book.quotes(event_id, market, (hdp, label)).values():
                 sides.update(side for side, price in prices.items() if price is not None)
             if sides:
