@@ -20,6 +20,8 @@ from oddstui.tui.board_marks import line_text
 Offered = dict[str, dict[float | None, set[str]]]
 #: At most this many names are listed in a refusal.
 LISTED = 8
+#: Markets named first when a refusal lists what the event offers.
+MAIN_MARKETS = ("ML", "Spread", "Totals")
 
 
 def offered_from_book(book: Any, event_id: int) -> Offered:
@@ -51,7 +53,12 @@ def offered_from_record(record: OddsRecord) -> Offered:
 def _listed(names: Iterable[str]) -> str:
     names = list(names)
     shown = ", ".join(names[:LISTED])
-    return shown + ("…" if len(names) > LISTED else "")
+    return shown + (f"… ({len(names)} in all)" if len(names) > LISTED else "")
+
+
+def _markets(offered: Offered) -> list[str]:
+    main = [name for name in MAIN_MARKETS if name in offered]
+    return main + sorted(name for name in offered if name not in main)
 
 
 def check_price_rule(rule: PriceRule, offered: Offered) -> PriceRule:
@@ -62,7 +69,7 @@ def check_price_rule(rule: PriceRule, offered: Offered) -> PriceRule:
     market = names.get(rule.market.strip().casefold())
     if market is None:
         raise ValueError(
-            f"this event has no market {rule.market!r}: it offers {_listed(sorted(offered))}"
+            f"this event has no market {rule.market!r}: it offers {_listed(_markets(offered))}"
         )
     lines = offered[market]
     if rule.hdp not in lines:
@@ -72,8 +79,7 @@ def check_price_rule(rule: PriceRule, offered: Offered) -> PriceRule:
         if rule.hdp is None:
             raise ValueError(f"{market} needs a line, one of {_listed(shown)}")
         raise ValueError(
-            f"{market} has no line {line_text(market, rule.hdp)} here: "
-            f"lines are {_listed(shown)}"
+            f"{market} has no line {line_text(market, rule.hdp)} here: lines are {_listed(shown)}"
         )
     sides = lines[rule.hdp]
     if rule.side.strip().casefold() not in sides:
