@@ -56,7 +56,8 @@ def _listed(names: Iterable[str]) -> str:
     return shown + (f"… ({len(names)} in all)" if len(names) > LISTED else "")
 
 
-def _markets(offered: Offered) -> list[str]:
+def market_names(offered: Offered) -> list[str]:
+    """The event's markets, the main ones (ML, Spread, Totals) first."""
     main = [name for name in MAIN_MARKETS if name in offered]
     return main + sorted(name for name in offered if name not in main)
 
@@ -69,7 +70,7 @@ def check_price_rule(rule: PriceRule, offered: Offered) -> PriceRule:
     market = names.get(rule.market.strip().casefold())
     if market is None:
         raise ValueError(
-            f"this event has no market {rule.market!r}: it offers {_listed(_markets(offered))}"
+            f"this event has no market {rule.market!r}: it offers {_listed(market_names(offered))}"
         )
     lines = offered[market]
     if rule.hdp not in lines:

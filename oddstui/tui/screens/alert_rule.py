@@ -21,11 +21,18 @@ from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from oddstui.api.errors import OddsApiError
 from oddstui.api.validate import MAX_BOOKMAKERS
-from oddstui.tui.alert_checks import Offered, check_price_rule, offered_from_record
+from oddstui.tui.alert_checks import (
+    Offered,
+    check_price_rule,
+    market_names,
+    offered_from_record,
+)
 from oddstui.tui.alert_rules import ArbitrageRule, PriceRule, parse_threshold
 from oddstui.tui.text import clean
 
 RuleSet = tuple[PriceRule | None, ArbitrageRule | None]
+#: Markets named in the modal's "Offers:" line (the main ones first).
+OFFERS_SHOWN = 4
 
 
 def parse_rules(
@@ -155,8 +162,11 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
             if self.offered_error:
                 return Text(f"The event's markets could not be loaded: {self.offered_error}")
             return Text("Loading the event's markets…", style="dim")
-        names = ", ".join(sorted(self.offered)[:10]) or "no prices yet"
-        return Text(f"Offers: {names}", style="dim")
+        names = market_names(self.offered)
+        text = Text("Offers: " + (", ".join(names[:OFFERS_SHOWN]) or "no prices yet"), "dim")
+        if len(names) > OFFERS_SHOWN:
+            text.append(f" and {len(names) - OFFERS_SHOWN} more markets")
+        return text
 
     def _value(self, field_id: str) -> str:
         return self.query_one(f"#alert-{field_id}", Input).value

@@ -21,16 +21,16 @@ from oddstui.tui.widgets.patch_table import PatchTable
 Rule = PriceRule | ArbitrageRule
 
 RULE_COLUMNS: list[tuple[str, str, int | None]] = [
-    ("event", "Event", 28),
-    ("rule", "Rule", 30),
+    ("event", "Event", 26),
+    ("rule", "Rule", 26),
     ("fired", "Last fired", 10),
     ("price", "At", 8),
 ]
 HISTORY_COLUMNS: list[tuple[str, str, int | None]] = [
     ("time", "Time", 8),
     ("kind", "Alert", 9),
-    ("event", "Event", 28),
-    ("rule", "Rule", 24),
+    ("event", "Event", 22),
+    ("rule", "Rule", 22),
     ("price", "At", 8),
 ]
 
@@ -123,7 +123,10 @@ class AlertRulesScreen(BoardScreen):
         table.display = bool(rules)
         self.query_one("#rules-empty").display = not rules
         events = len({rule.event_id for rule in rules})
-        summary = Text(f"{len(rules)} rules on {events} events", style="bold")
+        summary = Text(
+            f"{len(rules)} rule{'s' * (len(rules) != 1)} on {events} event{'s' * (events != 1)}",
+            style="bold",
+        )
         summary.append(" · enter edits · d deletes · n new rule · goals and status always alert")
         self.query_one(".summary", Static).update(summary)
 
