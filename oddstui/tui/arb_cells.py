@@ -82,7 +82,6 @@ def row_cells(
         "event": plain(title or f"event {row.event_id}", style),
         "market": plain(row.line_text, style),
         "legs": Text(legs, style=style, no_wrap=True, overflow="ellipsis"),
-        "sport": plain(event.sport_name if event else row.sport, style),
         **moving_cells(row, event, age, now, trusted=trusted),
     }
     return marked(shown, "profit") if suspect else shown

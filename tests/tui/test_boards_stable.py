@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from oddstui.tui.arb_cells import sport_names
 from oddstui.tui.board_marks import SUSPECT_MARK
 from oddstui.tui.launch import build_app
 from oddstui.tui.screens.arbitrage import ArbitrageScreen
@@ -146,11 +147,11 @@ async def test_sort_keys_and_export_of_what_is_shown(
         await pilot.press("o", "o", "o")  # profit -> age -> start -> sport
         assert screen.sort_by == "sport"
         await pilot.pause(0.3)
-        sports = [table.cell_text(key, "sport").casefold() for key in table.row_keys]
+        events = app.hub.board.events
         live = [
-            s
-            for k, s in zip(table.row_keys, sports, strict=True)
-            if not screen.arbs.rows[k].vanished_at
+            sport_names(row, events.get(row.event_id))[0].casefold()
+            for row in (screen.arbs.rows[key] for key in table.row_keys)
+            if row.vanished_at is None
         ]
         assert live == sorted(live)
         await pilot.press("p", "e")  # paused: what is exported is what is on screen

@@ -57,16 +57,16 @@ class ArbitrageScreen(RestBoardScreen):
     REFRESH = 15.0
     RESORT_EVERY = 3.0
     ERROR_HIDES_ROWS = False
+    #: They fit 120 columns: no horizontal scrollbar to repaint with every change.
     COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
         ("profit", "Profit", 9),
         ("source", "Src", 5),
         ("event", "Event", 20),
         ("market", "Market", 14),
-        ("legs", "Legs", 36),
+        ("legs", "Legs", 38),
         ("age", "Age", 4),
         ("score", "Score", 5),
-        ("clock", "Clock", 5),
-        ("sport", "Sport", 12),
+        ("clock", "Clock", 6),
     ]
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("min_profit", "min %", "any"),
