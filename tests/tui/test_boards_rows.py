@@ -151,3 +151,34 @@ def test_filter_accepts_by_profit_sport_bookmakers_and_age() -> None:
     assert not f.with_field("bookmakers", "bet365").accepts(row, (), None)
     assert not f.with_field("max_age", "30s").accepts(row, (), 31.0)
     assert f.with_field("max_age", "30s").accepts(row, (), 29.0)
+
+
+def test_local_legs_name_their_market_and_line_on_the_board_and_the_ticket() -> None:
+    from oddstui.tui.arb_cells import leg_name, ticket_legs
+
+    rows = ArbRows()
+    rows.set_local([(4, "Totals", (2.5, None), local_arb((2.2, 2.05)))], [(4, "Totals")], now=0.0)
+    rows.set_local([(4, "Spread", (-1.5, None), local_arb((2.2, 2.05)))], [(4, "Spread")], now=0.0)
+    totals = rows.rows[row_key(4, "Totals", 2.5, None)]
+    assert [leg_name(totals, leg, None) for leg in totals.legs] == ["Over 2.5", "Under 2.5"]
+    legs = ticket_legs(None, totals, None, now=10.0, clock=10.0)
+    assert [leg.label for leg in legs] == ["Totals Over 2.5", "Totals Under 2.5"]
+    spread = rows.rows[row_key(4, "Spread", -1.5, None)]
+    spread.home, spread.away = "Arsenal", "Spurs"
+    spread.legs = tuple(
+        replace(leg, side=side) for leg, side in zip(spread.legs, ("home", "away"), strict=True)
+    )
+    assert [leg_name(spread, leg, None) for leg in spread.legs] == ["Arsenal -1.5", "Spurs +1.5"]
+
+
+def test_the_counts_add_up() -> None:
+    from oddstui.tui.arb_cells import arb_counts
+
+    rows = ArbRows()
+    rows.set_service([service_arb(i, "Totals", 2.5, (2.1, 2.1)) for i in range(1, 5)], now=0.0)
+    rows.set_local([(1, "Totals", (2.5, None), local_arb((2.2, 2.05)))], [(1, "Totals")], now=0.0)
+    rows.set_local([(9, "ML", (None, None), local_arb((2.2, 2.05)))], [(9, "ML")], now=0.0)
+    rows.set_service([service_arb(i, "Totals", 2.5, (2.1, 2.1)) for i in range(1, 4)], now=1.0)
+    shown = [row for row in rows.rows.values() if row.event_id != 3]  # one filtered out
+    text = arb_counts(shown, total=len(rows.rows), suspects_hidden=0).plain
+    assert text == "4 shown: 3 live (1 SVC · 1 LOCAL · 1 BOTH) + 1 gone · 1 filtered out"

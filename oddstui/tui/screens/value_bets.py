@@ -45,7 +45,7 @@ class ValueBetsScreen(RestBoardScreen):
         Binding("m", "next_method", "Fair method", id="value-next-method"),
     ]
     COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
-        ("ev", "EV", 8),
+        ("ev", "EV", 10),
         ("event", "Event", 24),
         ("market", "Market", 14),
         ("side", "Side", 5),
