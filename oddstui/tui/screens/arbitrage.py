@@ -84,6 +84,7 @@ class ArbitrageScreen(RestBoardScreen):
         #: The account's bookmakers, asked of the service once.
         self.bookmakers: list[str] | None = None
         self._counts = Text()
+        self._layout: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
         #: Why each row passing the filters is suspect ("" when it is not), at the last draw.
         self.suspects: dict[str, str] = {}
 
@@ -212,7 +213,10 @@ class ArbitrageScreen(RestBoardScreen):
                         table.sync_row(
                             key, moving_cells(row, event, age_of(row), now, trusted=trusted)
                         )
-            if reorder:
+            # Between sorts the order changes only when rows come, go or vanish.
+            layout = (frozenset(wanted), frozenset(k for k, r in wanted.items() if r.vanished_at))
+            if reorder and (self.sort_due(full or refilter) or layout != self._layout):
+                self._layout = layout
                 ranks = {
                     key: row_rank(row, events.get(row.event_id), age_of(row) if every_age else None)
                     for key, row in wanted.items()

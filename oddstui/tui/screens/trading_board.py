@@ -95,6 +95,9 @@ class TradingBoard(BoardScreen):
 
     # ------------------------------------------------------------------ order
 
+    def sort_due(self, force: bool = False) -> bool:
+        return force or time.monotonic() - self._sorted_at >= self.RESORT_EVERY
+
     def arrange_table(
         self,
         table: PatchTable,
@@ -109,10 +112,9 @@ class TradingBoard(BoardScreen):
         eyes; the highlighted row keeps its index either way. `before` is (the order, the
         highlighted key) as shown before this draw changed the rows, when it did.
         """
-        now = time.monotonic()
-        due = force or now - self._sorted_at >= self.RESORT_EVERY
+        due = self.sort_due(force)
         if due:
-            self._sorted_at = now
+            self._sorted_at = time.monotonic()
         current, cursor = before or (table.row_keys, table.highlighted_key())
         # Rows change only in a draw: a cursor found elsewhere than it was left was moved.
         moved = cursor is not None and self._left is not None and cursor != self._left
