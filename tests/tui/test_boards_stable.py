@@ -4,6 +4,7 @@ under the cursor, gone rows below live ones, pause, suspect marks, counts, expor
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,30 @@ async def test_sort_keys_and_export_of_what_is_shown(
         assert len(rows) == table.row_count
         assert [row[0] for row in rows] == [table.cell_text(k, "profit") for k in table.row_keys]
         assert path.name in " ".join(str(n.message) for n in app._notifications)
+
+
+@pytest.mark.parametrize(
+    ("mode", "slug", "first"),
+    [("value", "value-bets", "EV"), ("dropping", "dropping-odds", "Drop")],
+)
+async def test_value_and_dropping_boards_export_what_they_show_as_json(
+    fast_service: Service,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    mode: str,
+    slug: str,
+    first: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode=mode, with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: screen.loaded_at is not None and table.row_count, pilot, 20)
+        await pilot.press("p", "E")
+        await wait_for(lambda: list(tmp_path.glob(f"oddstui-{slug}-*.json")), pilot)
+        (path,) = tmp_path.glob(f"oddstui-{slug}-*.json")
+        records = json.loads(path.read_text())
+        assert len(records) == table.row_count
+        column = str(next(iter(table.columns)).value)
+        assert [r[first] for r in records] == [table.cell_text(k, column) for k in table.row_keys]
