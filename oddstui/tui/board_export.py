@@ -10,8 +10,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from oddstui import config
-
 FORMATS = ("csv", "json")
 
 
@@ -43,12 +41,16 @@ def write_export(
     fmt: str,
     when: datetime,
 ) -> Path:
-    """Write the file (atomically) and return its path; a name already taken gets `-2`, `-3`…"""
+    """Write a new file and return its path; a name already taken gets `-2`, `-3`… (never an
+    existing file overwritten: the file is created exclusively)."""
+    text = export_text(columns, rows, fmt)
     name = export_name(board, fmt, when)
-    path = folder / name
-    counter = 2
-    while path.exists():
-        path = folder / name.replace(f".{fmt}", f"-{counter}.{fmt}")
-        counter += 1
-    config.write_atomic(path, export_text(columns, rows, fmt).encode())
-    return path
+    path, counter = folder / name, 2
+    while True:
+        try:
+            with path.open("x", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+            return path
+        except FileExistsError:
+            path = folder / name.replace(f".{fmt}", f"-{counter}.{fmt}")
+            counter += 1
