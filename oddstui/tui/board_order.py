@@ -58,22 +58,33 @@ def next_sort_key(current: str) -> str:
 
 def arrange(
     ranks: Mapping[str, Rank],
-    by: str | None,
+    by: str,
     current: Sequence[str] = (),
     pinned: str | None = None,
+    *,
+    resort: bool = True,
 ) -> list[str]:
     """The rows' keys in board order: live rows by `by`, then gone rows, newest gone first.
 
-    Ties keep their `current` order and new rows come after them; with `by` None the live rows
-    only keep their order (between two sorts). `pinned` (the highlighted row), when live and
-    already shown, stays at its index within the live rows.
+    Ties keep their `current` order. With `resort` False (between two sorts) the rows shown
+    keep their order and each new row is slotted in where `by` puts it among them. `pinned`
+    (the highlighted row), when live and already shown, stays at its index among the live rows.
     """
-    sort_key = _KEYS[by] if by is not None else (lambda rank: ())
+    sort_key = _KEYS[by]
     position = {key: index for index, key in enumerate(current)}
     start = sorted(ranks, key=lambda key: (position.get(key, len(position)), key))
-    live = sorted(
-        (key for key in start if ranks[key].gone is None), key=lambda key: sort_key(ranks[key])
-    )
+    live = [key for key in start if ranks[key].gone is None]
+    new = [key for key in live if key not in position]
+    if resort or len(new) > len(live) // 2:
+        live.sort(key=lambda key: sort_key(ranks[key]))
+    else:
+        live = [key for key in live if key in position]
+        values = [sort_key(ranks[key]) for key in live]
+        for key in sorted(new, key=lambda key: sort_key(ranks[key])):
+            value = sort_key(ranks[key])
+            index = next((i for i, other in enumerate(values) if other > value), len(live))
+            live.insert(index, key)
+            values.insert(index, value)
     gone = sorted(
         (key for key in start if ranks[key].gone is not None),
         key=lambda key: -(ranks[key].gone or 0.0),

@@ -74,13 +74,15 @@ def test_no_gone_row_above_a_live_one_and_the_pin_holds(
     ranks = {key: Rank(profit=profit, gone=gone, sport=key) for key, (profit, gone) in rows.items()}
     current = data.draw(st.permutations(sorted(ranks)))
     pinned = data.draw(st.one_of(st.none(), st.sampled_from(current))) if current else None
-    order = arrange(ranks, by, current, pinned)
+    shown = current[: data.draw(st.integers(0, len(current)))]  # the rest are new
+    resort = data.draw(st.booleans())
+    order = arrange(ranks, by, shown, pinned if pinned in shown else None, resort=resort)
     assert sorted(order) == sorted(ranks)
     states = [ranks[key].gone is None for key in order]
     assert states == sorted(states, reverse=True), "live rows first"
     live = [key for key in current if ranks[key].gone is None]
-    if pinned is not None and ranks[pinned].gone is None:
-        assert order.index(pinned) == min(current.index(pinned), len(live) - 1)
+    if pinned in shown and ranks[pinned].gone is None:
+        assert order.index(pinned) == min(shown.index(pinned), len(live) - 1)
 
 
 def test_gone_rows_are_kept_for_the_grace_then_forgotten() -> None:
@@ -124,14 +126,22 @@ def test_leg_labels_name_the_line() -> None:
     assert line_text("ML", None) == ""
 
 
-def test_between_sorts_live_rows_keep_their_order_and_new_ones_wait_above_the_gone() -> None:
+def test_between_sorts_rows_keep_their_order_and_new_ones_slot_in_above_the_gone() -> None:
     ranks = {
         "a": Rank(profit=1.0),
         "b": Rank(profit=2.0, gone=5.0),
         "c": Rank(profit=3.0),
-        "new": Rank(profit=9.0),
+        "d": Rank(profit=0.5),
+        "new": Rank(profit=2.0),
+        "newer": Rank(profit=0.1),
     }
-    assert arrange(ranks, None, current=["a", "b", "c"]) == ["a", "c", "new", "b"]
+    # a, c, d are out of order (their prices moved): they stay; the new rows go where their
+    # profit puts them among the rows shown; the gone row stays last.
+    current = ["a", "b", "c", "d"]
+    order = arrange(ranks, "profit", current, resort=False)
+    assert order == ["new", "a", "c", "d", "newer", "b"]
+    assert arrange(ranks, "profit", current, pinned="a", resort=False)[1] == "new"
+    assert arrange(ranks, "profit", current, pinned="a", resort=False)[0] == "a"
 
 
 def test_export_writes_what_is_shown(tmp_path: Path) -> None:

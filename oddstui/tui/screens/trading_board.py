@@ -106,7 +106,7 @@ class TradingBoard(BoardScreen):
         force: bool,
         before: tuple[list[str], str | None] | None = None,
     ) -> None:
-        """Order the rows: a full sort when `force` or due, else only new rows above gone ones.
+        """Order the rows: a full sort when `force` or due, else new rows slotted in place.
 
         Between sorts prices patch in place, so the board does not churn under the trader's
         eyes; the highlighted row keeps its index either way. `before` is (the order, the
@@ -121,7 +121,7 @@ class TradingBoard(BoardScreen):
         self.holding = self.holding or moved
         free, self._free_order = self._free_order and due, self._free_order and not due
         pinned = cursor if self.holding and not free else None
-        order = arrange(ranks, self.sort_by if due else None, current, pinned)
+        order = arrange(ranks, self.sort_by, current, pinned, resort=due)
         table.order_rows(order)
         if cursor is not None and cursor in table.rows:
             index = table.get_row_index(cursor)
