@@ -81,9 +81,8 @@ class TimedEngine(Engine):
             minute_end = int((game + spec.game_s) // 60)
             label = f"{ordinal(n)} {spec.period_word}"
             self.phases.append(
-                Phase(
-                    PLAY, f"p{n}", label, n, t, real, spec.game_s, injury, game, minute_end, ratio
-                )
+                Phase(PLAY, f"p{n}", label, n, t, real, spec.game_s, injury, game, minute_end,
+                      ratio)
             )
             t += real
             game += spec.game_s
@@ -103,11 +102,8 @@ class TimedEngine(Engine):
         period = last.period + 1
         count = spec.ot_periods if self.rule == S.ET_PENALTIES else 1
         gap = 300.0 if self.rule == S.ET_PENALTIES else max(spec.break_s, 60.0)
-        self.phases.append(
-            Phase(
-                BREAK, "", "Break before overtime", last.period, t, gap, 0, 0, game, last.minute_end
-            )
-        )
+        self.phases.append(Phase(BREAK, "", "Break before overtime", last.period, t, gap, 0, 0,
+                                 game, last.minute_end))
         t += gap
         for n in range(count):
             word = "Extra time" if self.rule == S.ET_PENALTIES else "Overtime"
@@ -117,21 +113,8 @@ class TimedEngine(Engine):
             elif self.batting:
                 label = "Super over"
             minute_end = int((game + spec.ot_game_s) // 60)
-            self.phases.append(
-                Phase(
-                    PLAY,
-                    "ot",
-                    label,
-                    period,
-                    t,
-                    spec.ot_real_s,
-                    spec.ot_game_s,
-                    0,
-                    game,
-                    minute_end,
-                    spec.ot_game_s / spec.ot_real_s,
-                )
-            )
+            self.phases.append(Phase(PLAY, "ot", label, period, t, spec.ot_real_s, spec.ot_game_s,
+                                     0, game, minute_end, spec.ot_game_s / spec.ot_real_s))
             t += spec.ot_real_s
             game += spec.ot_game_s
             period += 1
@@ -141,9 +124,8 @@ class TimedEngine(Engine):
         t = last.start + last.real
         game = last.game_before + last.game
         label = "Penalties" if self.spec.slug in ("football", "futsal", "bandy") else "Shoot-out"
-        self.phases.append(
-            Phase(SHOOTOUT, "ap", label, last.period, t, math.inf, 0, 0, game, last.minute_end)
-        )
+        self.phases.append(Phase(SHOOTOUT, "ap", label, last.period, t, math.inf, 0, 0, game,
+                                 last.minute_end))
 
     def _enter(self, index: int) -> None:
         self._index = index
@@ -303,14 +285,8 @@ class TimedEngine(Engine):
         total_played = phase.game_before + played_here
         minute = min(int(total_played // 60) + 1, phase.minute_end)
         stoppage = played_here >= phase.game and phase.injury > 0
-        return Clock(
-            minute,
-            int(total_played),
-            phase.period,
-            True,
-            phase.label,
-            phase.injury if stoppage else 0,
-        )
+        return Clock(minute, int(total_played), phase.period, True, phase.label,
+                     phase.injury if stoppage else 0)
 
     def _played_before(self) -> float:
         """Time spent in play phases before the current one: an untimed sport's clock counts

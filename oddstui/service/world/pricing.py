@@ -71,9 +71,8 @@ def _opinions(base: int, hdp: float | None, label: str | None, sides: int) -> tu
     return (_TABLE[h & _MASK], _TABLE[(h >> 16) & _MASK], _TABLE[(h >> 8) & _MASK])
 
 
-def _mispriced_side(
-    base: int, hdp: float | None, label: str | None, sides: int, epoch: int
-) -> tuple[int, float] | None:
+def _mispriced_side(base: int, hdp: float | None, label: str | None, sides: int,
+                    epoch: int) -> tuple[int, float] | None:
     """The side of this line that the book prices above the truth in this epoch, and by how
     much (a share of the true price), or None for a line priced as the book means to."""
     h = mix(base, int((hdp or 0.0) * 4) & 0xFFFFFFFF, _label_hash(label), epoch, 17)
@@ -89,14 +88,8 @@ def mispricing_epoch(now: float | None) -> int:
 
 
 def price_lines(
-    book: Bookmaker,
-    mdef: MarketDef,
-    lines: list[Line3],
-    event_id: int,
-    rng: random.Random | None,
-    jitter: float = 0.3,
-    live: bool = False,
-    epoch: int = 0,
+    book: Bookmaker, mdef: MarketDef, lines: list[Line3], event_id: int,
+    rng: random.Random | None, jitter: float = 0.3, live: bool = False, epoch: int = 0,
 ) -> list[Line]:
     """The book's lines for these true lines; `rng=None` quotes without jitter. In play, soft
     books widen their margin. `epoch` picks which lines a soft book misprices."""

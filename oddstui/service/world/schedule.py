@@ -24,17 +24,9 @@ FAR_AFTER = 7 * DAY  # beyond this, fixtures are half as dense (not all are publ
 CANCEL_SHARE = 0.02
 FIRST_EVENT_ID = 61_000_000
 BOOKS_PER_EVENT = {
-    "football": (22, 60),
-    "basketball": (20, 55),
-    "tennis": (18, 50),
-    "ice-hockey": (18, 50),
-    "esports": (12, 40),
-    "baseball": (15, 45),
-    "american-football": (20, 55),
-    "handball": (12, 38),
-    "volleyball": (12, 36),
-    "darts": (12, 36),
-    "table-tennis": (10, 30),
+    "football": (22, 60), "basketball": (20, 55), "tennis": (18, 50), "ice-hockey": (18, 50),
+    "esports": (12, 40), "baseball": (15, 45), "american-football": (20, 55),
+    "handball": (12, 38), "volleyball": (12, 36), "darts": (12, 36), "table-tennis": (10, 30),
 }
 DEFAULT_BOOKS = (10, 28)
 
@@ -110,11 +102,8 @@ class Scheduler:
         # Someone always kicks off within the next five minutes.
         soon_rng = random.Random(mix(self.seed, 99))
         for spec in (SPORTS[0], SPORTS[2], SPORTS[13]):
-            out.append(
-                self._fixture(
-                    spec, soon_rng, self.start + soon_rng.uniform(60, 280), historical=False
-                )
-            )
+            out.append(self._fixture(spec, soon_rng, self.start + soon_rng.uniform(60, 280),
+                                     historical=False))
         out.sort(key=lambda f: f.start)
         return out
 
@@ -142,11 +131,7 @@ class Scheduler:
         return self._last_event_id
 
     def _fixture(
-        self,
-        spec: SportSpec,
-        rng: random.Random,
-        start: float,
-        historical: bool,
+        self, spec: SportSpec, rng: random.Random, start: float, historical: bool,
         created: float | None = None,
     ) -> Fixture:
         league = rng.choice(spec.leagues)[0]
@@ -156,12 +141,10 @@ class Scheduler:
             start = math.floor(start / 300.0) * 300.0  # kick-offs on the five minutes
         z = rng.gauss(0.0, spec.rating_sd)
         if created is None:
-            lead = (
-                rng.uniform(3.0, 8.0) * DAY
-                if start - self.start < 7 * DAY
+            lead = rng.uniform(3.0, 8.0) * DAY if start - self.start < 7 * DAY \
                 else rng.uniform(0.5, 2.5) * DAY
-            )
-            open_ts = min(start - lead, self.start - 3 * 3600.0) if not historical else start - lead
+            open_ts = min(start - lead, self.start - 3 * 3600.0) if not historical \
+                else start - lead
         else:
             open_ts = created
         cancel_at = None
@@ -171,9 +154,8 @@ class Scheduler:
                 cancel_at = start - rng.uniform(60.0, 3 * DAY)
             elif start - begin > 600:
                 cancel_at = rng.uniform(begin + 60, start - 300)
-        return Fixture(
-            start, spec.slug, league, home, away, z, self._books(spec, rng), open_ts, cancel_at
-        )
+        return Fixture(start, spec.slug, league, home, away, z, self._books(spec, rng), open_ts,
+                       cancel_at)
 
     def _books(self, spec: SportSpec, rng: random.Random) -> list[str]:
         low, high = BOOKS_PER_EVENT.get(spec.slug, DEFAULT_BOOKS)

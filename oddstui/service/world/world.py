@@ -87,14 +87,9 @@ class WindowPrices:
 
 class World:
     def __init__(
-        self,
-        seed: int = 1,
-        speed: float = 1.0,
-        bookmakers: int = 265,
-        updates_per_second: float = 50.0,
-        replay_window: float = 600.0,
-        start: float | None = None,
-        real_clock: Callable[[], float] = time.monotonic,
+        self, seed: int = 1, speed: float = 1.0, bookmakers: int = 265,
+        updates_per_second: float = 50.0, replay_window: float = 600.0,
+        start: float | None = None, real_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.seed = seed
         self.speed = speed
@@ -170,11 +165,8 @@ class World:
     def quoted_events(self) -> list[Event]:
         """Pending and live events whose quotes exist (the ones value bets, arbitrage and
         dropping odds should scan)."""
-        return [
-            e
-            for e in self.events.values()
-            if e.status in (PENDING, LIVE) and e.id in self._quoter.truths
-        ]
+        return [e for e in self.events.values()
+                if e.status in (PENDING, LIVE) and e.id in self._quoter.truths]
 
     def market_types(self, sport: str | None = None) -> list[str]:
         if sport is not None:
@@ -198,12 +190,9 @@ class World:
                 if fixture.cancel_at is not None:
                     event.status = CANCELLED
                 else:
-                    event.scores = _final_scores(
-                        SPORT_BY_SLUG[fixture.sport],
-                        mix(self.seed, event.id),
-                        self._rating(event),
-                        meta.knockout,
-                    )
+                    event.scores = _final_scores(SPORT_BY_SLUG[fixture.sport],
+                                                 mix(self.seed, event.id), self._rating(event),
+                                                 meta.knockout)
                     event.status = SETTLED
                 continue
             if fixture.start <= now:
@@ -230,18 +219,13 @@ class World:
     def _make_event(self, fixture: Fixture) -> Event:
         event_id = self._scheduler.next_event_id()
         event = Event(
-            id=event_id,
-            sport=self.sports[fixture.sport],
-            league=self.leagues[fixture.league],
-            home=self.participants[fixture.home],
-            away=self.participants[fixture.away],
-            start=fixture.start,
-            bookmakers=fixture.books,
+            id=event_id, sport=self.sports[fixture.sport], league=self.leagues[fixture.league],
+            home=self.participants[fixture.home], away=self.participants[fixture.away],
+            start=fixture.start, bookmakers=fixture.books,
         )
         self.events[event_id] = event
-        self._meta[event_id] = EventMeta(
-            fixture.z, fixture.league in self._catalog.knockout, fixture.open_ts, fixture.cancel_at
-        )
+        self._meta[event_id] = EventMeta(fixture.z, fixture.league in self._catalog.knockout,
+                                         fixture.open_ts, fixture.cancel_at)
         return event
 
     def _rating(self, event: Event) -> float:
@@ -250,13 +234,8 @@ class World:
 
     def _start_engine(self, event: Event) -> Engine:
         spec = SPORT_BY_SLUG[event.sport.slug]
-        engine = make_engine(
-            spec,
-            mix(self.seed, event.id),
-            event.scores,
-            self._rating(event),
-            self._meta[event.id].knockout,
-        )
+        engine = make_engine(spec, mix(self.seed, event.id), event.scores, self._rating(event),
+                             self._meta[event.id].knockout)
         self._engines[event.id] = engine
         self._quoter.views[event.id] = LiveView(spec, event.scores, live=True)
         self._refresh_view(event, engine)
@@ -265,15 +244,13 @@ class World:
     def _refresh_view(self, event: Event, engine: Engine) -> None:
         view = self._quoter.views[event.id]
         view.progress = engine.progress
-        view.in_overtime = (
-            engine.in_overtime or "ot" in event.scores.periods or "ap" in event.scores.periods
-        )
+        view.in_overtime = engine.in_overtime or "ot" in event.scores.periods \
+            or "ap" in event.scores.periods
         view.set_index = getattr(engine, "set_index", 1)
 
     def _truth(self, event: Event) -> EventTruth:
-        players = (
-            self._catalog.players[event.home.id][:2] + self._catalog.players[event.away.id][:2]
-        )
+        players = self._catalog.players[event.home.id][:2] \
+            + self._catalog.players[event.away.id][:2]
         return self._quoter.truth_for(event, self._meta[event.id].z, players)
 
     def _ensure_quotes(self, event: Event) -> EventTruth:
@@ -282,9 +259,8 @@ class World:
             truth = self._truth(event)
             # A far-off event put away cold opens again exactly as it first did.
             opened_at = self._cold.pop(event.id, self._sim)
-            self._quoter.open_event(
-                event, truth, opened_at, self._meta[event.id].open_ts, self._quoting(event)
-            )
+            self._quoter.open_event(event, truth, opened_at, self._meta[event.id].open_ts,
+                                    self._quoting(event))
             if event.status == PENDING and event.start > self._sim + OPEN_QUOTES_WITHIN:
                 self._cold_candidates.append((event.id, opened_at))
         return truth
@@ -412,11 +388,7 @@ class World:
 
     # -- history --------------------------------------------------------------------------
     def movements(
-        self,
-        event_id: int,
-        bookie: str,
-        market: str,
-        hdp: float | None = None,
+        self, event_id: int, bookie: str, market: str, hdp: float | None = None,
         label: str | None = None,
     ) -> list[Tick] | None:
         """Every tick of one line, opening first; None when the line does not exist. Without
@@ -426,30 +398,19 @@ class World:
             return None
         key, current, precision = found
         event = self.events[event_id]
-        return self.history.sequence(
-            event_id, key, self._meta[event_id].open_ts, event.start, current, precision
-        )
+        return self.history.sequence(event_id, key, self._meta[event_id].open_ts, event.start,
+                                     current, precision)
 
     def price_at(
-        self,
-        event_id: int,
-        bookie: str,
-        market: str,
-        hdp: float | None,
-        label: str | None,
+        self, event_id: int, bookie: str, market: str, hdp: float | None, label: str | None,
         ts: float,
     ) -> Tick | None:
         ticks = self.movements(event_id, bookie, market, hdp, label)
         return History.price_at(ticks, ts) if ticks else None
 
     def line_window(
-        self,
-        event_id: int,
-        bookie: str,
-        market: str,
-        hdp: float | None = None,
-        label: str | None = None,
-        now: float | None = None,
+        self, event_id: int, bookie: str, market: str, hdp: float | None = None,
+        label: str | None = None, now: float | None = None,
     ) -> WindowPrices | None:
         """Opening, 12h, 24h and 48h-ago and current prices of one line, in one call."""
         ticks = self.movements(event_id, bookie, market, hdp, label)
@@ -462,12 +423,8 @@ class World:
                 moved = ticks[i][0]
                 break
         return WindowPrices(
-            ticks[0],
-            History.price_at(ticks, at - 12 * 3600),
-            History.price_at(ticks, at - 86400),
-            History.price_at(ticks, at - 2 * 86400),
-            ticks[-1],
-            moved,
+            ticks[0], History.price_at(ticks, at - 12 * 3600), History.price_at(ticks, at - 86400),
+            History.price_at(ticks, at - 2 * 86400), ticks[-1], moved,
         )
 
     def changed_since(
@@ -493,17 +450,11 @@ class World:
                     continue
                 for entry in m["odds"]:
                     if _matches(entry.get("hdp"), entry.get("label"), hdp, label):
-                        prices = {
-                            k: float(v)
-                            for k, v in entry.items()
-                            if k not in ("hdp", "label", "max")
-                        }
+                        prices = {k: float(v) for k, v in entry.items()
+                                  if k not in ("hdp", "label", "max")}
                         ts = event.start - 60.0
-                        return (
-                            (bookie, market, entry.get("hdp"), entry.get("label")),
-                            (ts, prices),
-                            book.precision,
-                        )
+                        return (bookie, market, entry.get("hdp"), entry.get("label")), \
+                            (ts, prices), book.precision
             return None
         self._ensure_quotes(event)
         quote = event.quotes.get(bookie, {}).get(market)
@@ -511,11 +462,8 @@ class World:
             return None
         for line in quote.lines:
             if _matches(line.hdp, line.label, hdp, label):
-                return (
-                    (bookie, market, line.hdp, line.label),
-                    (quote.updated_at, line.prices),
-                    book.precision,
-                )
+                return (bookie, market, line.hdp, line.label), (quote.updated_at, line.prices), \
+                    book.precision
         return None
 
     # -- listeners --------------------------------------------------------------------------
@@ -717,9 +665,8 @@ class World:
             else:
                 self._follow(event.id, book, now)
 
-    def _core_probabilities(
-        self, event: Event
-    ) -> dict[tuple[str, float | None, str | None], tuple[float, ...]]:
+    def _core_probabilities(self, event: Event) -> dict[tuple[str, float | None, str | None],
+                                                         tuple[float, ...]]:
         """The true probabilities of every line of the core markets, by (market, hdp, label)."""
         out = {}
         for mdef in MARKETS_BY_SPORT[event.sport.slug]:
@@ -733,10 +680,8 @@ class World:
         if truth is None:
             return
         self._last_bump[event.id] = now
-        truth.bump(
-            None,
-            [m.name for m in MARKETS_BY_SPORT[event.sport.slug] if not core_only or m.tier <= 1],
-        )
+        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
+                          if not core_only or m.tier <= 1])
         for name in self._quoting(event):
             self._follow(event.id, self.bookmakers[name], now)
 
@@ -873,9 +818,8 @@ class World:
             if event.status != LIVE and self.rng.random() < 0.03:
                 size *= 4
             for mdef in picked:
-                truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 + self.rng.gauss(
-                    0.0, size
-                )
+                truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
+                    + self.rng.gauss(0.0, size)
             truth.bump([m.name for m in picked], [])
             for name in self._quoting(event):
                 self._follow(event.id, self.bookmakers[name], now)
@@ -983,9 +927,8 @@ def _final_scores(spec: SportSpec, seed: int, rating: float, knockout: bool) -> 
     return Scores(scores.home, scores.away, dict(scores.periods))
 
 
-def _matches(
-    line_hdp: float | None, line_label: str | None, hdp: float | None, label: str | None
-) -> bool:
+def _matches(line_hdp: float | None, line_label: str | None, hdp: float | None,
+             label: str | None) -> bool:
     if hdp is not None and (line_hdp is None or abs(line_hdp - hdp) > 1e-9):
         return False
     return label is None or line_label == label
