@@ -13,7 +13,7 @@ httpx MockTransport. After a warm-up it measures for `--seconds`:
   stamp of the newest message it showed, p50 and p95
 - terminal bytes per second read from the pty
 - CPU of the app process (all threads, the feed thread included), in % of one core
-Targets (as TUI part 1): p95 <= 250 ms, <= 30 KiB/s, CPU <= 30 %.
+Targets (issue 12): p95 <= 100 ms, <= 25 KiB/s; CPU <= 30 % (TUI part 1).
 """
 
 from __future__ import annotations
@@ -244,7 +244,7 @@ def main() -> None:
     print(f"latency p50 {p50:.1f} ms, p95 {p95:.1f} ms")
     print(f"terminal {kib:.1f} KiB/s")
     print(f"CPU {cpu_percent:.1f} % of one core")
-    checks = [("p95 <= 250 ms", p95 <= 250), ("<= 30 KiB/s", kib <= 30),
+    checks = [("p95 <= 100 ms", p95 <= 100), ("<= 25 KiB/s", kib <= 25),
               ("CPU <= 30 %", cpu_percent <= 30)]  # fmt: skip
     print("targets: " + ", ".join(f"{name} {'met' if ok else 'MISSED'}" for name, ok in checks))
 

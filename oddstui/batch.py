@@ -1,22 +1,19 @@
-"""Batch commands for scripts and tmux status lines: `oddstui arbs|value|odds [--json]`.
+"""Batch commands for scripts and tmux status lines:
+`oddstui arbs|value|odds|dropping|movements [--json]`.
 
-Exit status: 0 on success, 2 on bad input (flags, config, no key), 1 when the service fails.
-Errors are one line on stderr. `--json` prints the SDK's records (snake_case fields, times in
-ISO-8601 UTC); without it a compact plain-text table is printed.
+Exit status: 0 on success, 2 on bad input (flags, config), 1 when the service fails. Errors are
+one line on stderr. With no API key and no service named (`--base-url` or the config), the
+commands ask the built-in service, as the desk does, and say so in one line on stderr.
+`--json` prints the SDK's records (snake_case fields, times in ISO-8601 UTC); without it a
+compact plain-text table is printed (`batch_output`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
-import json
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
 from typing import Any
-
-import msgspec
 
 from oddstui.api.errors import (
     MalformedRecord,
@@ -25,10 +22,18 @@ from oddstui.api.errors import (
     ServiceError,
     ServiceUnavailable,
 )
-from oddstui.api.models import ArbitrageBet, EventSummary, OddsRecord, ValueBet
+from oddstui.api.models import OddsRecord
 from oddstui.api.redact import plain
 from oddstui.api.rest import ApiClient, check_base_url
 from oddstui.api.validate import MAX_BOOKMAKERS
+from oddstui.batch_output import (
+    arb_rows,
+    dropping_rows,
+    emit,
+    movement_rows,
+    odds_rows,
+    value_rows,
+)
 from oddstui.config import (
     KEY_ENV,
     PUBLIC_BASE_URL,
@@ -38,19 +43,39 @@ from oddstui.config import (
     resolve_api_key,
 )
 
+#: The batch commands, as `oddstui <command>` names them.
+COMMANDS = ("arbs", "value", "odds", "dropping", "movements")
+BUILT_IN_NOTE = (
+    "oddstui: no API key: asking the built-in service (simulated data); "
+    f"set {KEY_ENV} for a real one"
+)
+
 
 class BadInput(Exception):
     """Bad flags or configuration: one line, exit status 2."""
 
 
 def run_batch(args: argparse.Namespace) -> int:
+    service: Any = None
     try:
         base_url, key = _connection(args)
-        return asyncio.run(_run(args, base_url, key))
+        if base_url is None:
+            from oddstui.service.embedded import start_embedded
+
+            try:
+                service = start_embedded()
+            except Exception as error:  # noqa: BLE001 - one line, never a traceback
+                return _fail(f"the built-in service did not start: {error}", 1)
+            sys.stderr.write(BUILT_IN_NOTE + "\n")
+            base_url, key = service.base_url, service.api_key
+        return asyncio.run(_run(args, base_url, key or ""))
     except (BadInput, ConfigError, RequestRejected) as error:
         return _fail(str(error), 2)
     except (ServiceError, ServiceUnavailable, MalformedRecord, OddsApiError) as error:
         return _fail(str(error), 1)
+    finally:
+        if service is not None:
+            service.stop()
 
 
 def _fail(message: str, status: int) -> int:
@@ -58,16 +83,19 @@ def _fail(message: str, status: int) -> int:
     return status
 
 
-def _connection(args: argparse.Namespace) -> tuple[str, str]:
+def _connection(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """(base URL, key); (None, None) when neither is given: the built-in service then."""
     settings = load_settings()
-    base = args.base_url or settings.base_url or PUBLIC_BASE_URL
+    key = resolve_api_key(settings)
+    named = args.base_url or settings.base_url
+    if named is None and not key:
+        return None, None
     try:
-        base = check_base_url(base)
+        base = check_base_url(named or PUBLIC_BASE_URL)
     except RequestRejected as error:
         raise BadInput(f"--base-url: {error}") from None
-    key = resolve_api_key(settings)
     if not key:
-        raise BadInput(f"no API key: set {KEY_ENV} or api_key in {config_path()}")
+        raise BadInput(f"no API key for {base}: set {KEY_ENV} or api_key in {config_path()}")
     return base, key
 
 
@@ -76,27 +104,46 @@ async def _run(args: argparse.Namespace, base_url: str, key: str) -> int:
         if args.command == "arbs":
             books = await _bookmakers(api, args.bookmakers)
             arbs = await api.arbitrage_bets(books, limit=args.limit, include_event_details=True)
-            _emit(args, arbs, _arb_rows)
+            emit(args, arbs, arb_rows)
         elif args.command == "value":
             bets = await api.value_bets(
                 args.bookmaker, sport=args.sport, include_event_details=True
             )
-            _emit(args, bets, _value_rows)
+            emit(args, bets, value_rows)
         elif args.command == "odds":
             books = await _bookmakers(api, args.bookmakers)
             record = await _odds(api, args.event_id, books)
-            _emit(args, record, _odds_rows)
+            emit(args, record, odds_rows)
+        elif args.command == "dropping":
+            items = await api.dropping_odds(
+                sport=args.sport,
+                markets=None if args.markets is None else _names(args.markets, "--markets"),
+                time_window=args.window,
+                min_drop=args.min_drop,
+                limit=args.limit,
+                include_event_details=True,
+            )
+            emit(args, items, dropping_rows)
+        elif args.command == "movements":
+            moves = await api.odds_movements(
+                args.event_id, args.bookmaker, args.market, market_line=args.line
+            )
+            emit(args, moves, movement_rows)
         else:
             raise BadInput(f"unknown command {args.command!r}")
     return 0
 
 
+def _names(flag_value: str, flag: str) -> list[str]:
+    names = [name.strip() for name in flag_value.split(",")]
+    if not all(names):
+        raise BadInput(f"{flag}: a comma-separated list of names, none empty")
+    return names
+
+
 async def _bookmakers(api: ApiClient, flag: str | None) -> list[str]:
     if flag is not None:
-        names = [name.strip() for name in flag.split(",")]
-        if not all(names):
-            raise BadInput("--bookmakers: a comma-separated list of names, none empty")
-        return names
+        return _names(flag, "--bookmakers")
     selection = await api.selected_bookmakers()
     if not selection.bookmakers:
         raise BadInput("no bookmakers selected on this account; pass --bookmakers A,B")
@@ -113,113 +160,3 @@ async def _odds(api: ApiClient, event_id: int, books: list[str]) -> OddsRecord:
         first.urls.update(other.urls)
         first.bookmaker_ids.update(other.bookmaker_ids)
     return first
-
-
-# --------------------------------------------------------------------------- output
-
-
-def jsonable(value: Any) -> Any:
-    """The SDK's records as JSON values: dataclasses and structs as objects, times as
-    ISO-8601 UTC."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, msgspec.Struct):  # Line and MarketQuote
-        return {name: jsonable(item) for name, item in msgspec.structs.asdict(value).items()}
-    if isinstance(value, datetime):
-        spec = "milliseconds" if value.microsecond else "seconds"
-        return value.isoformat(timespec=spec).replace("+00:00", "Z")
-    if isinstance(value, dict):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(item) for item in value]
-    return value
-
-
-def _emit(args: argparse.Namespace, data: Any, render: Callable[[Any], list[str]]) -> None:
-    try:
-        if args.json:
-            sys.stdout.write(json.dumps(jsonable(data), ensure_ascii=False) + "\n")
-        else:
-            lines = render(data)
-            sys.stdout.write("\n".join(lines) + "\n" if lines else "nothing to show\n")
-        sys.stdout.flush()
-    except BrokenPipeError:  # `oddstui arbs | head -1`
-        pass
-
-
-def _table(rows: Sequence[Sequence[str]]) -> list[str]:
-    if not rows:
-        return []
-    cells = [[plain(cell, 160) for cell in row] for row in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
-    return [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in cells
-    ]
-
-
-def _price(value: float) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.2f}"
-
-
-def _match(event: EventSummary | None, event_id: int) -> str:
-    return f"{event.home} v {event.away}" if event else f"event {event_id}"
-
-
-def _line(market: str, hdp: float | None) -> str:
-    """A handicap is signed (`-1.5`); a total is not (`2.5`)."""
-    if hdp is None:
-        return ""
-    handicap = any(word in market for word in ("Spread", "Handicap", "Asian"))
-    return f"{hdp:+g}" if handicap else f"{hdp:g}"
-
-
-def _market(name: str, hdp: float | None) -> str:
-    return f"{name} {_line(name, hdp)}".rstrip()
-
-
-def _arb_rows(arbs: Iterable[ArbitrageBet]) -> list[str]:
-    rows = [["PROFIT", "EVENT", "MARKET", "LEGS"]]
-    for arb in arbs:
-        legs = ", ".join(f"{leg.side} {_price(leg.odds)} @ {leg.bookmaker}" for leg in arb.legs)
-        rows.append(
-            [
-                f"{arb.profit_margin:.2f}%",
-                _match(arb.event, arb.event_id),
-                _market(arb.market_name, arb.market_hdp),
-                legs,
-            ]
-        )
-    return _table(rows) if len(rows) > 1 else []
-
-
-def _value_rows(bets: Iterable[ValueBet]) -> list[str]:
-    rows = [["EV", "EVENT", "MARKET", "SIDE", "PRICE", "BOOKMAKER"]]
-    for bet in bets:
-        price = bet.bookmaker_prices.get(bet.bet_side)
-        rows.append(
-            [
-                f"{bet.expected_value:.2f}%",
-                _match(bet.event, bet.event_id),
-                _market(bet.market_name, bet.market_hdp),
-                bet.bet_side,
-                "-" if price is None else _price(price),
-                bet.bookmaker,
-            ]
-        )
-    return _table(rows) if len(rows) > 1 else []
-
-
-def _odds_rows(record: OddsRecord) -> list[str]:
-    event = record.event
-    score = f"{event.scores.home}-{event.scores.away}"
-    header = plain(f"{event.home} v {event.away}  {event.status}  {score}", 120)
-    rows = [["BOOKMAKER", "MARKET", "LINE", "PRICES"]]
-    for book, markets in sorted(record.bookmakers.items()):
-        for market in markets:
-            for line in market.lines:
-                parts = (line.label or "", _line(market.name, line.hdp))
-                where = " ".join(part for part in parts if part)
-                prices = "  ".join(f"{side} {_price(p)}" for side, p in line.prices.items())
-                rows.append([book, market.name, where, prices])
-    return [header, *_table(rows)]

@@ -65,6 +65,8 @@ class Settings:
     kelly_fraction: float = 0.25
     desktop_notifications: bool = False
     exchange_commission: float = DEFAULT_COMMISSION  # on an exchange's winnings, 0.05 is 5 %
+    #: Percent: an arbitrage or value edge above this is marked suspect on the boards.
+    suspect_profit: float = 15.0
     extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
 
     def __repr__(self) -> str:
@@ -86,6 +88,7 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "kelly_fraction": ((int, float), "a number above 0 and at most 1"),
     "desktop_notifications": (bool, "true or false"),
     "exchange_commission": ((int, float), "a number at least 0 and below 1 (0.05 for 5 %)"),
+    "suspect_profit": ((int, float), "a positive number of percent"),
 }
 
 
@@ -99,7 +102,7 @@ def _validate(name: str, value: Any, path: Path) -> Any:
             bad = True
     if not bad and name == "odds_format":
         bad = value not in ODDS_FORMATS
-    if not bad and name == "bankroll":
+    if not bad and name in ("bankroll", "suspect_profit"):
         bad = not (0 < value < math.inf)  # NaN and inf are refused too
     if not bad and name == "kelly_fraction":
         bad = not 0 < value <= 1
@@ -110,7 +113,7 @@ def _validate(name: str, value: Any, path: Path) -> Any:
     return value
 
 
-_NUMBERS = ("bankroll", "kelly_fraction", "exchange_commission")
+_NUMBERS = ("bankroll", "kelly_fraction", "exchange_commission", "suspect_profit")
 
 
 def read_toml(path: Path) -> dict[str, Any]:

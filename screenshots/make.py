@@ -19,6 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.tui.alerts_recorded import SHOTS as ALERT_SHOTS  # noqa: E402
+from tests.tui.alerts_recorded import alert_screenshot  # noqa: E402
 from tests.tui.boards_recorded import board_screenshot  # noqa: E402
 from tests.tui.event_recorded import event_screenshot  # noqa: E402
 from tests.tui.record_settings import SHOTS, settings_screenshot  # noqa: E402
@@ -58,6 +60,10 @@ def main() -> None:
     for name in ("ticket", "search"):  # modals over the boards, from the boards' recording
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(board_screenshot(name, (width, height), path))
+        print(f"wrote {path.relative_to(ROOT)}")
+    for name in ALERT_SHOTS:  # the alert rules screen, a rule opened for editing
+        path = ROOT / "screenshots" / f"{name}{suffix}.svg"
+        asyncio.run(alert_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")
     for name, _ in SHOTS:  # settings, bookmakers, movement, closing odds, alert rule
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"

@@ -546,6 +546,8 @@ class ValueBet:
     market_hdp: float | None
     market_prices: dict[str, float]  # the reference (fair) home/draw/away
     market_max: float | None
+    bookmaker_updated_at: datetime | None = None
+    """When the bookmaker's quote last changed (`bookmakerOdds.updatedAt`), apart from the edge."""
 
 
 _VALUE_SIDES = ("home", "draw", "away", "over", "under", "yes", "no")
@@ -588,6 +590,7 @@ def parse_value_bet(value: Any) -> ValueBet:
         market_hdp=_opt_float(market.get("hdp"), "market.hdp"),
         market_prices=_side_prices(market, "market"),
         market_max=_opt_float(market.get("max"), "market.max"),
+        bookmaker_updated_at=_opt_time(odds.get("updatedAt"), "bookmakerOdds.updatedAt"),
     )
 
 
@@ -600,6 +603,8 @@ class ArbitrageLeg:
     bookmaker_fixture_id: str | None
     direct_link: str | None
     href: str | None
+    updated_at: datetime | None = None
+    """When this leg's price was quoted: a stale leg is the usual reason for a large profit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -623,6 +628,7 @@ class ArbitrageBet:
     market_hdp: float | None
     legs: tuple[ArbitrageLeg, ...]
     optimal_stakes: tuple[OptimalStake, ...]
+    market_label: str | None = None
 
 
 def _list(value: Any, what: str) -> list[Any]:
@@ -652,6 +658,7 @@ def parse_arbitrage_bet(value: Any) -> ArbitrageBet:
                 bookmaker_fixture_id=None if fixture is None else _id_text(fixture, "leg.id"),
                 direct_link=_url(leg.get("directLink")),
                 href=_url(leg.get("href")),
+                updated_at=_opt_time(leg.get("updatedAt"), "leg.updatedAt"),
             )
         )
     stakes = []
@@ -679,6 +686,7 @@ def parse_arbitrage_bet(value: Any) -> ArbitrageBet:
         market_hdp=_opt_float(market.get("hdp"), "market.hdp"),
         legs=tuple(legs),
         optimal_stakes=tuple(stakes),
+        market_label=_opt_str(market.get("label"), "market.label") or None,
     )
 
 

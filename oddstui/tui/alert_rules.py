@@ -3,7 +3,7 @@
 Per starred event the trader is told of a goal (a score change), a status change, a price
 crossing a threshold they set, and a new arbitrage above a profit they set. `AlertRules` turns
 observations into `Alert`s; `Throttle` lets each alert through once and rate-limits bursts.
-Rules are kept next to the watchlist (`alerts.toml`), written atomically through `config`.
+Rules are kept next to the watchlist (`alerts.toml`, see `alert_store`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,8 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import tomli_w
-
-from oddstui import config
 from oddstui.tui.text import clean
 
 #: Settled and cancelled events have ended; their status never changes again.
@@ -57,6 +53,9 @@ class ArbitrageRule:
     event_id: int
     min_profit: float
 
+    def describe(self) -> str:
+        return f"arbitrage ≥ {self.min_profit:g}%"
+
 
 @dataclass(frozen=True, slots=True)
 class Alert:
@@ -67,6 +66,10 @@ class Alert:
     kind: str  # "goal", "status", "price" or "arbitrage"
     title: str
     message: str
+    rule: PriceRule | ArbitrageRule | None = None
+    """The rule that fired (goals and status changes need none)."""
+    price: float | None = None
+    """The price (or an arbitrage's profit in percent) that made it fire."""
 
 
 @dataclass(slots=True)
@@ -93,6 +96,34 @@ class AlertRules:
 
     def set_arbitrage(self, rule: ArbitrageRule) -> None:
         self.arbitrages = [r for r in self.arbitrages if r.event_id != rule.event_id] + [rule]
+
+    def remove(self, rule: PriceRule | ArbitrageRule) -> None:
+        """Forget one rule (and what was observed of it)."""
+        if isinstance(rule, PriceRule):
+            self.prices = [r for r in self.prices if r != rule]
+            self._holding.pop(rule, None)
+        else:
+            self.arbitrages = [r for r in self.arbitrages if r != rule]
+
+    def replace(self, old: PriceRule | ArbitrageRule, new: PriceRule | ArbitrageRule) -> None:
+        """An edited rule takes the old one's place in the list."""
+        rules: list[Any] = self.prices if isinstance(old, PriceRule) else self.arbitrages
+        if type(old) is type(new) and old in rules:
+            index = rules.index(old)
+            rules[index] = new
+            # An edit into a rule that exists already leaves one of it, in the edited place.
+            for other in [i for i, rule in enumerate(rules) if rule == new and i != index][::-1]:
+                del rules[other]
+        else:
+            self.remove(old)
+            if isinstance(new, PriceRule):
+                self.add_price(new)
+            else:
+                self.set_arbitrage(new)
+
+    def all(self) -> list[PriceRule | ArbitrageRule]:
+        """Every rule: price rules first, in the order they were made."""
+        return [*self.prices, *self.arbitrages]
 
     def remove_event(self, event_id: int) -> None:
         """Forget every rule of an event."""
@@ -173,6 +204,8 @@ class AlertRules:
             "price",
             "Price alert",
             f"{rule.describe()}: now {price:g}{at}",
+            rule,
+            price,
         )
 
     def observe_arbitrage(
@@ -184,8 +217,8 @@ class AlertRules:
         legs: Iterable[tuple[str, float, str]],
     ) -> Alert | None:
         """An arbitrage found in the event's changed prices; `legs` are (side, price, book)."""
-        wanted = [r.min_profit for r in self.arbitrages if r.event_id == event_id]
-        if not wanted or profit_pct < min(wanted):
+        wanted = [r for r in self.arbitrages if r.event_id == event_id]
+        if not wanted or profit_pct < wanted[0].min_profit:
             return None
         legs = tuple(legs)
         hdp = "" if line[0] is None else f" {line[0]:g}"
@@ -197,6 +230,8 @@ class AlertRules:
             "arbitrage",
             "Arbitrage",
             f"{profit_pct:.2f}% {clean(market)}{hdp}: {shown}",
+            wanted[0],
+            profit_pct,
         )
 
 
@@ -244,111 +279,6 @@ class Throttle:
         if len(self._fired) < 512:
             return
         self._fired = {k: t for k, t in self._fired.items() if now - t < self._remember}
-
-
-# ---------------------------------------------------------------------- persistence
-
-
-def rules_path(watchlist_path: Path) -> Path:
-    """The rules live next to the watchlist they belong to."""
-    return watchlist_path.with_name("alerts.toml")
-
-
-def load_rules(path: Path) -> AlertRules:
-    """The saved rules; a missing file is none, a broken one a `config.ConfigError`."""
-    raw = config.read_toml(path)
-    rules = AlertRules()
-    try:
-        for entry in _tables(raw, "price"):
-            rules.add_price(_price_rule(entry))
-        for entry in _tables(raw, "arbitrage"):
-            rules.set_arbitrage(
-                ArbitrageRule(_positive_int(entry.get("event")), _number(entry.get("min_profit")))
-            )
-    except ValueError as error:
-        raise config.ConfigError(f"{path}: a broken alert rule ({error})") from None
-    return rules
-
-
-def load_rules_recovering(path: Path) -> tuple[AlertRules, str | None]:
-    """The rules for the desk: an unusable file is kept as `.bak` (so the next save cannot
-    overwrite it), no rules are used, and one line says so."""
-    try:
-        return load_rules(path), None
-    except config.ConfigError as error:
-        return AlertRules(), config.set_aside(path, error)
-
-
-def _tables(raw: dict[str, Any], name: str) -> list[dict[str, Any]]:
-    entries = raw.get(name, [])
-    if not isinstance(entries, list) or not all(isinstance(item, dict) for item in entries):
-        raise ValueError(f"'{name}' must be an array of tables")
-    return entries
-
-
-def _price_rule(entry: dict[str, Any]) -> PriceRule:
-    market, side, label = entry.get("market"), entry.get("side"), entry.get("label")
-    above, hdp = entry.get("above", True), entry.get("hdp")
-    if not isinstance(market, str) or not isinstance(side, str):
-        raise ValueError("'market' and 'side' must be strings")
-    if label is not None and not isinstance(label, str):
-        raise ValueError("'label' must be a string")
-    if not isinstance(above, bool):
-        raise ValueError("'above' must be true or false")
-    return PriceRule(
-        event_id=_positive_int(entry.get("event")),
-        market=market,
-        side=side,
-        threshold=_price(entry.get("threshold")),
-        above=above,
-        hdp=None if hdp is None else _number(hdp),
-        label=label or None,
-    )
-
-
-def save_rules(rules: AlertRules, path: Path) -> None:
-    prices = []
-    for rule in rules.prices:
-        entry: dict[str, Any] = {
-            "event": rule.event_id,
-            "market": rule.market,
-            "side": rule.side,
-            "threshold": rule.threshold,
-            "above": rule.above,
-        }
-        if rule.hdp is not None:
-            entry["hdp"] = rule.hdp
-        if rule.label:
-            entry["label"] = rule.label
-        prices.append(entry)
-    arbs = [{"event": r.event_id, "min_profit": r.min_profit} for r in rules.arbitrages]
-    config.write_atomic(path, tomli_w.dumps({"price": prices, "arbitrage": arbs}).encode())
-
-
-def _positive_int(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ValueError("'event' must be a positive event id")
-    return value
-
-
-def _number(value: Any) -> float:
-    """A finite number from the file (a TOML integer may be too large for a float)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError("a number was expected")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise ValueError("a number is too large") from None
-    if not math.isfinite(number):
-        raise ValueError("a number must be finite")
-    return number
-
-
-def _price(value: Any) -> float:
-    price = _number(value)
-    if price <= 1.0:
-        raise ValueError("'threshold' must be a decimal price above 1")
-    return price
 
 
 def parse_threshold(text: str) -> float:

@@ -8,25 +8,27 @@ them from the hub and delivers what they return.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from textual.app import App
 
-from oddstui.tui.alert_rules import (
-    Alert,
-    ArbitrageRule,
-    PriceRule,
-    Throttle,
-    load_rules_recovering,
-    rules_path,
-    save_rules,
-)
+from oddstui.tui.alert_rules import Alert, ArbitrageRule, PriceRule, Throttle
+from oddstui.tui.alert_store import load_rules_recovering, rules_path, save_rules
 from oddstui.tui.state import ChangeSet
 from oddstui.tui.text import clean
 
 #: Longest text sent in a desktop notification.
 DESKTOP_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """One alert delivered this session, and when (Unix time)."""
+
+    at: float
+    alert: Alert
 
 
 def osc9(text: str) -> str:
@@ -43,6 +45,7 @@ class AlertCenter:
     |---|---|
     | `rules` | the price and arbitrage rules, and what was last seen of each event |
     | `fired` | every alert delivered, oldest first (tests and the log read it) |
+    | `history` | the same with the time each was delivered: the session's alert history |
     """
 
     def __init__(self, app: App[Any], *, throttle: Throttle | None = None) -> None:
@@ -53,6 +56,7 @@ class AlertCenter:
         self.rules, self.warning = load_rules_recovering(self.path)
         self.throttle = throttle or Throttle()
         self.fired: list[Alert] = []
+        self.history: list[Firing] = []
 
     def start(self) -> None:
         """Subscribe to the hub and take each watched event's baseline."""
@@ -70,6 +74,31 @@ class AlertCenter:
 
     def set_arbitrage_rule(self, rule: ArbitrageRule) -> None:
         self.rules.set_arbitrage(rule)
+        self._save()
+
+    def save_edit(
+        self,
+        old: tuple[PriceRule | None, ArbitrageRule | None],
+        new: tuple[PriceRule | None, ArbitrageRule | None],
+    ) -> None:
+        """What the modal saved: each new rule replaces the one it was opened on (a cleared
+        field removes it, a filled one on a blank form adds one)."""
+        for before, after in zip(old, new, strict=True):
+            if before is not None and after is not None:
+                self.rules.replace(before, after)
+            elif before is not None:
+                self.rules.remove(before)
+            elif isinstance(after, PriceRule):
+                self.rules.add_price(after)
+            elif isinstance(after, ArbitrageRule):
+                self.rules.set_arbitrage(after)
+        self._save()
+        price = new[0]
+        if price is not None:
+            self.check(ChangeSet(prices=frozenset({(price.event_id, "", price.market)})))
+
+    def delete_rule(self, rule: PriceRule | ArbitrageRule) -> None:
+        self.rules.remove(rule)
         self._save()
 
     def clear_rules(self, event_id: int) -> None:
@@ -141,8 +170,15 @@ class AlertCenter:
 
     # ------------------------------------------------------------------ delivery
 
+    def last_firing(self, rule: PriceRule | ArbitrageRule) -> Firing | None:
+        for firing in reversed(self.history):
+            if firing.alert.rule == rule:
+                return firing
+        return None
+
     def deliver(self, alert: Alert) -> None:
         self.fired.append(alert)
+        self.history.append(Firing(self.hub.now(), alert))
         self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
         self.app.bell()
         settings = getattr(self.app, "settings", None)

@@ -58,6 +58,7 @@ class OddsApp(App[int]):
     | `?` | help |
     | `/` | search events |
     | `s` | settings (odds format, theme, slow link, bookmakers) |
+    | `A` | alert rules: list, edit, delete; the session's alerts |
     | `r` | take the feed back after another client replaced it |
     | `q` | quit |
     """
@@ -85,6 +86,7 @@ class OddsApp(App[int]):
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("slash", "search", "Search", key_display="/", id="search"),
         Binding("s", "settings", "Settings", show=False, id="settings"),
+        Binding("A", "alert_rules", "Alert rules", show=False, id="alert-rules"),
         Binding("r", "reconnect", "Reconnect", show=False, id="reconnect"),
         Binding("q", "quit", "Quit", id="quit"),
     ]
@@ -211,6 +213,12 @@ class OddsApp(App[int]):
 
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen())
+
+    def action_alert_rules(self) -> None:
+        from oddstui.tui.screens.alert_rules import AlertRulesScreen
+
+        if not isinstance(self.screen, AlertRulesScreen):
+            self.push_screen(AlertRulesScreen())
 
     def action_reconnect(self) -> None:
         if self.hub.status.state in ("replaced", "unauthorized", "offline"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from oddstui.api.models import ArbitrageBet
 from oddstui.book.arbitrage import Arbitrage
@@ -27,6 +28,8 @@ class LegView:
     bookmaker: str
     price: float
     label: str = ""
+    quoted: float | None = None
+    """Unix time the service says this leg was quoted (its `updatedAt`), when it sent one."""
 
 
 @dataclass(slots=True)
@@ -53,6 +56,8 @@ class ArbRow:
     away: str = ""
     sport: str = ""
     league: str = ""
+    start: float | None = None
+    """Unix time the event starts, from the service's event details."""
 
     @property
     def profit_pct(self) -> float:
@@ -106,18 +111,29 @@ class ArbRows:
     def set_service(self, items: Iterable[ArbitrageBet], now: float) -> None:
         fresh: set[str] = set()
         for item in items:
-            legs = tuple(LegView(leg.side, leg.bookmaker, leg.odds, leg.label) for leg in item.legs)
+            legs = tuple(
+                LegView(
+                    leg.side,
+                    leg.bookmaker,
+                    leg.odds,
+                    leg.label,
+                    leg.updated_at.timestamp() if leg.updated_at else None,
+                )
+                for leg in item.legs
+            )
             if len(legs) < 2:
                 continue
-            key = row_key(item.event_id, item.market_name, item.market_hdp, None)
+            market, hdp, label = item.market_name, item.market_hdp, item.market_label
+            key = row_key(item.event_id, market, hdp, label)
             fresh.add(key)
-            row = self._row(key, item.event_id, item.market_name, item.market_hdp, None, legs, now)
+            row = self._row(key, item.event_id, market, hdp, label, legs, now)
             row.service_legs = legs
             row.service_updated = item.updated_at.timestamp() if item.updated_at else None
             if item.event is not None:
                 row.home, row.away = item.event.home, item.event.away
                 row.sport = item.event.sport.name if item.event.sport else ""
                 row.league = item.event.league.name if item.event.league else ""
+                row.start = item.event.date.timestamp() if item.event.date else None
             self._add_source(row, SVC, now)
         for key, row in self.rows.items():
             if key not in fresh and SVC in row.sources:
@@ -206,12 +222,20 @@ class ArbRows:
             row.implied = _implied(legs)
 
 
-def ordered_keys(rows: dict[str, ArbRow], current: Sequence[str]) -> list[str]:
-    """Rows by profit, highest first, as shown (two decimals).
-
-    The sort is stable over the current order, so rows whose shown profit is equal keep their
-    places, and new rows come after them: nothing jumps under the cursor without a reason.
-    """
-    position = {key: index for index, key in enumerate(current)}
-    start = sorted(rows, key=lambda key: (position.get(key, len(position)), key))
-    return sorted(start, key=lambda key: -round(rows[key].profit_pct, 2))
+def scan_book(book: Any, keys: Iterable[tuple[Any, ...]] | None) -> tuple[list[Any], list[Any]]:
+    """The client's own detection: (found, checked) for `ArbRows.set_local`, over the markets
+    in the book's change `keys`, or over every market of the book when `keys` is None."""
+    if keys is None:
+        checked = [
+            (event_id, market)
+            for event_id in list(book.event_ids())
+            for market in book.market_names(event_id)
+        ]
+        found = [
+            (event_id, market, line, arb)
+            for event_id, market in checked
+            for line, arb in book.arbitrages(event_id, market)
+        ]
+        return found, checked
+    market_keys = [key for key in keys if len(key) == 3]
+    return list(book.arbitrages_in(market_keys)), [(key[0], key[2]) for key in market_keys]

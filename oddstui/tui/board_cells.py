@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from rich.text import Text
 
 from oddstui.book.formats import ODDS_FORMATS, OddsFormat, format_price
+from oddstui.tui.board_marks import SUSPECT_MARK
 
 VANISHED_STYLE = "dim strike"
 
@@ -79,3 +80,39 @@ def refresh_interval(
     if limit and remaining < limit * low_share:
         return base * 4
     return base
+
+
+def marked(cells: Mapping[str, Text], column: str) -> dict[str, Text]:
+    """The row's cells with the suspect mark in front of `column`'s text."""
+    out = dict(cells)
+    if column in out:
+        text = Text(f"{SUSPECT_MARK} ", style="bold yellow", justify=out[column].justify)
+        text.append_text(out[column])
+        out[column] = text
+    return out
+
+
+def gone_cells(cells: Mapping[str, Text], column: str, gone_for: float) -> dict[str, Text]:
+    """A vanished row: every cell dimmed and struck through, `column` saying how long ago."""
+    out = {key: plain_copy(text) for key, text in cells.items()}
+    if column:
+        out[column] = Text(f"gone {age_text(gone_for).plain}")
+    for text in out.values():
+        text.stylize(VANISHED_STYLE)
+    return out
+
+
+def plain_copy(text: Text) -> Text:
+    return Text(text.plain, justify=text.justify, no_wrap=text.no_wrap, overflow=text.overflow)
+
+
+def shown_counts(live: int, gone: int, hidden: int, parts: str = "") -> Text:
+    """`12 shown: 10 live (parts) + 2 gone · 3 ⚠ hidden`: every number adds up."""
+    text = Text(f"{live + gone} shown", "bold")
+    text.append(f": {live} live")
+    if parts:
+        text.append(f" ({parts})")
+    text.append(f" + {gone} gone")
+    if hidden:
+        text.append(f" · {hidden} {SUSPECT_MARK} hidden")
+    return text

@@ -34,6 +34,7 @@ class JumpCommands(Provider):
         for number, (mode, label) in enumerate(SCREENS, 1):
             yield f"Screen: {label}", partial(app.switch_mode, mode), f"key {number}"
         yield "Screen: Settings", app.action_settings, "key s"
+        yield "Screen: Alert rules", app.action_alert_rules, "key A"
         board = app.hub.board
         for sport in board.sports.values():
             yield f"Sport: {clean(sport.name)}", partial(app.open_sport, sport.slug), "leagues"
@@ -59,6 +60,7 @@ class JumpCommands(Provider):
             app: Any = self.app
             yield DiscoveryHit(Content(f"Screen: {label}"), partial(app.switch_mode, mode))
         yield DiscoveryHit(Content("Screen: Settings"), getattr(self.app, "action_settings"))  # noqa: B009
+        yield DiscoveryHit(Content("Screen: Alert rules"), getattr(self.app, "action_alert_rules"))  # noqa: B009
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)

@@ -106,6 +106,9 @@ class Board:
     _dirty_catalog: bool = False
     # When the feed last set each event's score or status (monotonic seconds).
     _feed_applied: dict[int, float] = field(default_factory=dict)
+    #: Unix time each event's score or status was last seen to change: a price quoted before
+    #: it is from another match (the boards mark arbitrages and edges built on one).
+    match_changed: dict[int, float] = field(default_factory=dict)
 
     def put_event(self, event: EventView, requested_at: float | None = None) -> None:
         """Insert or replace an event, keeping a fresher clock than the new one.
@@ -123,6 +126,12 @@ class Board:
             event.clock = old.clock
         if old is not None and event.bookmaker_count is None:
             event.bookmaker_count = old.bookmaker_count
+        if old is not None and (old.status, old.score_home, old.score_away) != (
+            event.status,
+            event.score_home,
+            event.score_away,
+        ):
+            self.match_changed[event.id] = time.time()
         if event.clock is not None and event.clock.rate != self.clock_rate:
             event.clock = replace(event.clock, rate=self.clock_rate)
         self.events[event.id] = event
@@ -142,6 +151,8 @@ class Board:
         same = (event.score_home, event.score_away, event.periods) == (home, away, periods)
         if same and event.score_fresh:
             return
+        if (event.score_home, event.score_away) != (home, away):
+            self.match_changed[event_id] = time.time()
         event.score_home, event.score_away, event.periods = home, away, dict(periods)
         event.score_fresh = True
         self._feed_applied[event_id] = time.monotonic()
@@ -154,6 +165,7 @@ class Board:
         if event.status == status:
             return
         event.status = status
+        self.match_changed[event_id] = time.time()
         self._feed_applied[event_id] = time.monotonic()
         if status != LIVE:
             event.clock = None

@@ -1,4 +1,5 @@
-"""`oddstui arbs|value|odds`: exit statuses, one-line errors, JSON and plain tables."""
+"""`oddstui arbs|value|odds|dropping|movements`: exit statuses, one-line errors, JSON and plain
+tables, and the built-in service when no key is set."""
 
 from __future__ import annotations
 
@@ -158,7 +159,7 @@ def test_the_real_entry_point(service: Service, tmp_path: Path):
 
 def test_tables_show_network_names_as_plain_text():
     from oddstui.api.models import parse_odds_record
-    from oddstui.batch import _odds_rows
+    from oddstui.batch_output import odds_rows as _odds_rows
     from tests.api.test_models import RECORD
 
     hostile = dict(RECORD, home="\x1b[2J\x1b[31mEvil [bold]FC", away="Bodø/Glimt & Co")
@@ -168,3 +169,67 @@ def test_tables_show_network_names_as_plain_text():
     assert any(line.split()[:3] == ["Bet365", "Spread", "-1.5"] for line in lines)
     assert any(line.split()[:3] == ["Bet365", "Spread", "+0.25"] for line in lines)
     assert any(line.split()[:3] == ["Bet365", "Totals", "2.5"] for line in lines)
+
+
+def test_dropping_json_and_table(service: Service, home, capsys, monkeypatch):
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    flags = ["--window", "opening", "--limit", "20", "--base-url", service.base_url]
+    status, out, err = run(capsys, "dropping", "--json", *flags)
+    assert status == 0, err
+    items = json.loads(out)
+    assert isinstance(items, list) and len(items) <= 20
+    for item in items:
+        assert item["drop_since_opening"] >= 0 and item["opening"] >= item["current"]
+        assert {"event_id", "market_name", "bet_side", "updated_at_ms"} <= set(item)
+    status, out, _ = run(capsys, "dropping", "--markets", "Totals", *flags)
+    assert status == 0
+    if out != "nothing to show\n":
+        header, *rows = out.splitlines()
+        assert header.split()[:4] == ["DROP", "EVENT", "MARKET", "SIDE"]
+        assert rows and all("Totals" in row for row in rows)
+
+
+def test_movements_json_and_table(service: Service, home, capsys, monkeypatch):
+    import asyncio
+
+    event_id = asyncio.run(_event_quoted_by_pinnacle(service))
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    flags = ["--bookmaker", "Pinnacle", "--market", "ML", "--base-url", service.base_url]
+    status, out, err = run(capsys, "movements", str(event_id), "--json", *flags)
+    assert status == 0, err
+    moves = json.loads(out)
+    assert moves["event_id"] == event_id and moves["bookmaker"] == "Pinnacle"
+    assert moves["opening"] is not None and set(moves["opening"]["prices"]) >= {"home", "away"}
+    status, out, _ = run(capsys, "movements", str(event_id), *flags)
+    assert status == 0
+    header, columns, opening, *_ = out.splitlines()
+    assert header == f"event {event_id} at Pinnacle"
+    assert columns.split()[:3] == ["TIME", "(UTC)", "LINE"]
+    assert opening.split()[2] == "opening" and "home" in opening
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["dropping", "--window", "6h"],
+        ["dropping", "--limit", "500"],
+        ["dropping", "--min-drop", "-3"],
+        ["movements", "12"],
+        ["movements", "x", "--bookmaker", "Bet365"],
+    ],
+)
+def test_bad_batch_flags_are_one_line_and_exit_2(home, capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1
+
+
+def test_with_no_key_the_batch_commands_ask_the_built_in_service(home, capsys):
+    status, out, err = run(capsys, "dropping", "--json", "--limit", "5")
+    assert status == 0, err
+    assert err.count("\n") == 1 and "built-in service" in err
+    items = json.loads(out)
+    assert isinstance(items, list) and len(items) <= 5
+    status, out, err = run(capsys, "arbs", "--json")
+    assert status == 0 and "built-in service" in err
+    assert isinstance(json.loads(out), list)

@@ -486,3 +486,21 @@ def test_records_are_frozen():
     parsed = parse_odds_record(record())
     with pytest.raises(AttributeError):
         parsed.event.home = "x"  # type: ignore[misc]
+
+
+def test_leg_and_quote_times_are_read_when_sent():
+    raw = copy.deepcopy(ARB)
+    raw["legs"][0]["updatedAt"] = "2026-09-18T18:50:00Z"
+    raw["market"]["label"] = "Salah"
+    arb = parse_arbitrage_bet(raw)
+    assert arb.legs[0].updated_at == datetime(2026, 9, 18, 18, 50, tzinfo=UTC)
+    assert arb.legs[1].updated_at is None
+    assert arb.market_label == "Salah"
+    assert parse_arbitrage_bet(ARB).market_label is None
+    value = copy.deepcopy(VALUE_BET)
+    value["bookmakerOdds"]["updatedAt"] = "2026-09-18T18:40:00Z"
+    assert parse_value_bet(value).bookmaker_updated_at == datetime(2026, 9, 18, 18, 40, tzinfo=UTC)
+    assert parse_value_bet(VALUE_BET).bookmaker_updated_at is None
+    raw["legs"][1]["updatedAt"] = "yesterday"
+    with pytest.raises(MalformedRecord, match="leg.updatedAt"):
+        parse_arbitrage_bet(raw)

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from oddstui.api.validate import MAX_BOOKMAKERS
 from oddstui.tui.screens.dropping import PAGE_SIZE
 from oddstui.tui.screens.search import MIN_QUERY
 from tests.tui.boards_recorded import DATA, SEARCH, request_key
@@ -41,8 +42,12 @@ def main() -> None:
             recorded_at = time.time()
             for sport in get("/sports"):
                 get("/leagues", sport=sport["slug"])
-            get("/events/live")
+            live = get("/events/live")
             books = get("/bookmakers/selected")["bookmakers"]
+            # The alert shots' event: the live football match with the most books, its odds.
+            football = [e for e in live if e["sport"]["slug"] == "football"]
+            alert_event = max(football, key=lambda e: e.get("bookmakerCount") or 0)
+            get("/odds", eventId=alert_event["id"], bookmakers=",".join(books[:MAX_BOOKMAKERS]))
             get(
                 "/arbitrage-bets",
                 bookmakers=",".join(books),
@@ -58,7 +63,12 @@ def main() -> None:
                 includeEventDetails="true",
             )
             get("/events/search", query=SEARCH)
-        state = {"seed": SEED, "recorded_at": recorded_at, "answers": answers}
+        state = {
+            "seed": SEED,
+            "recorded_at": recorded_at,
+            "alert_event": alert_event["id"],
+            "answers": answers,
+        }
         DATA.write_text(json.dumps(state, indent=1, ensure_ascii=False))
         print(f"recorded {len(answers)} answers into {DATA}")
     finally:

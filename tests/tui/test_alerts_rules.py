@@ -13,10 +13,9 @@ from oddstui.tui.alert_rules import (
     ArbitrageRule,
     PriceRule,
     Throttle,
-    load_rules,
     parse_threshold,
-    save_rules,
 )
+from oddstui.tui.alert_store import load_rules, save_rules
 from oddstui.tui.alerts import osc9
 from oddstui.tui.screens.alert_rule import parse_rules
 
@@ -172,3 +171,33 @@ def test_the_alert_rules_load_without_textual() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_rules_are_edited_in_place_and_deleted() -> None:
+    rules = AlertRules()
+    first, second = PriceRule(1, "ML", "home", 2.0), PriceRule(1, "Totals", "over", 1.9, hdp=2.5)
+    rules.add_price(first)
+    rules.add_price(second)
+    rules.set_arbitrage(ArbitrageRule(1, 2.0))
+    edited = PriceRule(1, "ML", "away", 3.0, above=False)
+    rules.replace(first, edited)
+    assert rules.prices == [edited, second]
+    rules.replace(edited, second)  # edited into an existing rule: one of it is left
+    assert rules.prices == [second]
+    rules.replace(ArbitrageRule(1, 2.0), ArbitrageRule(1, 4.0))
+    assert rules.arbitrages == [ArbitrageRule(1, 4.0)]
+    assert rules.all() == [second, ArbitrageRule(1, 4.0)]
+    rules.remove(second)
+    rules.remove(ArbitrageRule(1, 4.0))
+    assert rules.all() == []
+
+
+def test_an_alert_names_its_rule_and_price() -> None:
+    rules = AlertRules()
+    rule = PriceRule(1, "ML", "home", 2.0)
+    alert = rules.observe_price(rule, 2.1, "Bet365")
+    assert alert is not None and alert.rule == rule and alert.price == 2.1
+    rules.set_arbitrage(ArbitrageRule(1, 1.0))
+    arb = rules.observe_arbitrage(1, "ML", (None, None), 2.5, [("home", 2.1, "A")])
+    assert arb is not None and arb.rule == ArbitrageRule(1, 1.0) and arb.price == 2.5
+    assert ArbitrageRule(1, 1.0).describe() == "arbitrage ≥ 1%"

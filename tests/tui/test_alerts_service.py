@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from oddstui import config
-from oddstui.tui.alert_rules import PriceRule, Throttle, rules_path
+from oddstui.tui.alert_rules import PriceRule, Throttle
+from oddstui.tui.alert_store import rules_path
 from oddstui.tui.launch import build_app
 from oddstui.tui.screens.alert_rule import AlertRuleModal
 from oddstui.tui.screens.watchlist import WatchlistScreen

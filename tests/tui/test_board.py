@@ -128,3 +128,24 @@ def test_a_rest_answer_newer_than_the_feed_is_taken() -> None:
     newer.score_home, newer.score_away = 2, 3
     board.put_event(newer, requested_at=requested)
     assert (board.events[1].score_home, board.events[1].status) == (2, "settled")
+
+
+def test_the_last_score_or_status_change_is_remembered_in_unix_time() -> None:
+    board = Board()
+    board.put_event(event(1))
+    board.put_event(event(2))
+    assert board.match_changed == {}, "a first sight is no change"
+    before = time.time()
+    board.set_score(1, 0, 0, {"p1": (0, 0)})
+    assert 1 not in board.match_changed, "periods alone are no score change"
+    board.set_score(1, 1, 0, {"p1": (1, 0)})
+    assert before <= board.match_changed[1] <= time.time()
+    board.set_status(2, "settled")
+    assert 2 in board.match_changed
+    stamp = board.match_changed[2]
+    board.set_status(2, "settled")
+    assert board.match_changed[2] == stamp
+    listed = event(3)
+    board.put_event(listed)
+    board.put_event(event(3, status="settled"))
+    assert 3 in board.match_changed, "a change seen in a REST answer counts too"

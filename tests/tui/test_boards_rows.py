@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
 from oddstui.api.models import ArbitrageBet, ArbitrageLeg, EventSummary, Named
 from oddstui.book.arbitrage import Arbitrage, ArbLeg
-from oddstui.tui.arb_rows import LOCAL, SVC, VANISH_GRACE, ArbRows, ordered_keys, row_key
+from oddstui.tui.arb_rows import LOCAL, SVC, VANISH_GRACE, ArbRows, row_key
 from oddstui.tui.board_filters import ArbFilter
+from oddstui.tui.board_order import Rank, arrange
 
 
 def service_arb(
@@ -100,9 +102,23 @@ def test_order_is_by_shown_profit_and_stable_for_ties() -> None:
         now=0.0,
     )
     k1, k2, k3 = (row_key(i, "Totals", 1.5, None) for i in (1, 2, 3))
-    assert ordered_keys(rows.rows, []) == [k3, k1, k2]
+    ranks = {key: Rank(row.profit_pct) for key, row in rows.rows.items()}
+    assert arrange(ranks, "profit", []) == [k3, k1, k2]
     # Equal profit: the current order wins, so the rows under the cursor stay put.
-    assert ordered_keys(rows.rows, [k3, k2, k1]) == [k3, k2, k1]
+    assert arrange(ranks, "profit", [k3, k2, k1]) == [k3, k2, k1]
+
+
+def test_service_rows_keep_each_legs_quote_time_the_label_and_the_start() -> None:
+    item = service_arb(9, "Player Props", 0.5, (2.2, 2.2))
+    quoted = datetime(2026, 11, 21, 6, 59, tzinfo=UTC)
+    start = datetime(2026, 11, 21, 13, tzinfo=UTC)
+    legs = (replace(item.legs[0], updated_at=quoted), item.legs[1])
+    event = replace(item.event, date=start)
+    rows = ArbRows()
+    rows.set_service([replace(item, legs=legs, market_label="Kane", event=event)], now=0.0)
+    row = rows.rows[row_key(9, "Player Props", 0.5, "Kane")]
+    assert [leg.quoted for leg in row.legs] == [quoted.timestamp(), None]
+    assert row.label == "Kane" and row.start == start.timestamp()
 
 
 @pytest.mark.parametrize(
@@ -135,3 +151,34 @@ def test_filter_accepts_by_profit_sport_bookmakers_and_age() -> None:
     assert not f.with_field("bookmakers", "bet365").accepts(row, (), None)
     assert not f.with_field("max_age", "30s").accepts(row, (), 31.0)
     assert f.with_field("max_age", "30s").accepts(row, (), 29.0)
+
+
+def test_local_legs_name_their_market_and_line_on_the_board_and_the_ticket() -> None:
+    from oddstui.tui.arb_cells import leg_name, ticket_legs
+
+    rows = ArbRows()
+    rows.set_local([(4, "Totals", (2.5, None), local_arb((2.2, 2.05)))], [(4, "Totals")], now=0.0)
+    rows.set_local([(4, "Spread", (-1.5, None), local_arb((2.2, 2.05)))], [(4, "Spread")], now=0.0)
+    totals = rows.rows[row_key(4, "Totals", 2.5, None)]
+    assert [leg_name(totals, leg, None) for leg in totals.legs] == ["Over 2.5", "Under 2.5"]
+    legs = ticket_legs(None, totals, None, now=10.0, clock=10.0)
+    assert [leg.label for leg in legs] == ["Totals Over 2.5", "Totals Under 2.5"]
+    spread = rows.rows[row_key(4, "Spread", -1.5, None)]
+    spread.home, spread.away = "Arsenal", "Spurs"
+    spread.legs = tuple(
+        replace(leg, side=side) for leg, side in zip(spread.legs, ("home", "away"), strict=True)
+    )
+    assert [leg_name(spread, leg, None) for leg in spread.legs] == ["Arsenal -1.5", "Spurs +1.5"]
+
+
+def test_the_counts_add_up() -> None:
+    from oddstui.tui.arb_cells import arb_counts
+
+    rows = ArbRows()
+    rows.set_service([service_arb(i, "Totals", 2.5, (2.1, 2.1)) for i in range(1, 5)], now=0.0)
+    rows.set_local([(1, "Totals", (2.5, None), local_arb((2.2, 2.05)))], [(1, "Totals")], now=0.0)
+    rows.set_local([(9, "ML", (None, None), local_arb((2.2, 2.05)))], [(9, "ML")], now=0.0)
+    rows.set_service([service_arb(i, "Totals", 2.5, (2.1, 2.1)) for i in range(1, 4)], now=1.0)
+    shown = [row for row in rows.rows.values() if row.event_id != 3]  # one filtered out
+    text = arb_counts(shown, total=len(rows.rows), suspects_hidden=0).plain
+    assert text == "4 shown: 3 live (1 SVC · 1 LOCAL · 1 BOTH) + 1 gone · 1 filtered out"

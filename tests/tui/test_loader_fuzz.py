@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oddstui import config
-from oddstui.tui.alert_rules import load_rules_recovering
+from oddstui.tui.alert_store import load_rules_recovering
 
 Loader = Callable[[Path], tuple[object, str | None]]
 

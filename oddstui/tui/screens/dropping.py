@@ -14,7 +14,8 @@ from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
 from oddstui.tui.board_cells import odds_format, percent_text, price_text
 from oddstui.tui.board_filters import parse_names, parse_number
-from oddstui.tui.screens.rest_board import RestBoardScreen
+from oddstui.tui.board_order import Rank
+from oddstui.tui.screens.rest_board import BoardRow, RestBoardScreen
 from oddstui.tui.text import clean, plain
 from oddstui.tui.widgets.patch_table import PatchTable
 
@@ -39,7 +40,7 @@ class DroppingOddsScreen(RestBoardScreen):
     |---|---|
     | `t` | next time window: opening, 12h, 24h, 48h |
     | `n` / `]` | next page |
-    | `p` / `[` | previous page |
+    | `[` | previous page (`p` pauses, as on every board) |
     | `enter` | open the event |
     """
 
@@ -50,7 +51,7 @@ class DroppingOddsScreen(RestBoardScreen):
         Binding("t", "next_window", "Window", id="drops-next-window"),
         Binding("n,right_square_bracket", "page(1)", "Next page", key_display="n/]",
                 id="drops-next-page"),
-        Binding("p,left_square_bracket", "page(-1)", "Prev page", key_display="p/[",
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[",
                 id="drops-previous-page"),
     ]  # fmt: skip
     COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
@@ -67,6 +68,8 @@ class DroppingOddsScreen(RestBoardScreen):
         ("moved", "Moved", 11),
         ("league", "League", 24),
     ]
+    MARK_COLUMN = "drop"
+    GONE_COLUMN = "moved"
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("window", "window", "opening"),
         ("min_drop", "min %", "0"),
@@ -88,6 +91,8 @@ class DroppingOddsScreen(RestBoardScreen):
         self.limit = PAGE_SIZE
         #: The current page's items, in the service's order.
         self.items: list[DroppingOdds] = []
+        #: (live, gone) rows shown at the last draw.
+        self.shown = (0, 0)
 
     def initial_filter(self, name: str) -> str:
         return self.window if name == "window" else ""
@@ -125,7 +130,8 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def show_rows(self) -> None:
         fmt = odds_format(self.app)
-        rows: dict[str, dict[str, Text]] = {}
+        now = self.hub.now()
+        rows: dict[str, BoardRow] = {}
         for item in self.items:
             key = "|".join(
                 str(part)
@@ -139,11 +145,14 @@ class DroppingOddsScreen(RestBoardScreen):
             )
             event = self.event_of(item.event_id)
             summary = item.event
+            start, sport = None, ""
             if event is not None:
                 title, league = event.title, event.league_name
+                start, sport = event.start, event.sport_name
             elif summary is not None:
                 title = f"{summary.home} v {summary.away}"
                 league = summary.league.name if summary.league else ""
+                start, sport = summary.date, summary.sport.name if summary.sport else ""
             else:
                 title, league = f"event {item.event_id}", ""
             market = " ".join(
@@ -155,8 +164,9 @@ class DroppingOddsScreen(RestBoardScreen):
                 )
                 if part
             )
-            rows[key] = {
-                "drop": percent_text(self._window_drop(item), signed=False, style="bold"),
+            drop = self._window_drop(item)
+            cells = {
+                "drop": percent_text(drop, signed=False, style="bold"),
                 "event": plain(title),
                 "market": plain(market),
                 "side": plain(item.bet_side),
@@ -169,10 +179,13 @@ class DroppingOddsScreen(RestBoardScreen):
                 "moved": Text(_moved(item.last_moved_at_ms)),
                 "league": plain(league),
             }
-        # The service orders by the window's drop: keep its order.
-        self.sync(rows, list(rows))
+            moved = item.last_moved_at_ms
+            age = None if moved is None else now - moved / 1000
+            rank = Rank(drop, age, start.timestamp() if start else None, sport)
+            rows[key] = BoardRow(cells, rank)
+        self.shown = self.place(rows)
         where = f" at or above {self.min_drop:g}%" if self.min_drop else ""
-        self.show_table(bool(rows), f"No dropping odds{where} on page {self.page}.")
+        self.show_table(any(self.shown), f"No dropping odds{where} on page {self.page}.")
 
     def _window_drop(self, item: DroppingOdds) -> float | None:
         return {
@@ -185,12 +198,13 @@ class DroppingOddsScreen(RestBoardScreen):
     def summary(self) -> Text:
         text = Text()
         text.append(f"window {self.window} · page {self.page}", "bold")
-        text.append(f" · {len(self.items)} items")
+        text.append(" · ")
+        text.append_text(self.counts(*self.shown))
         if self.markets:
             text.append(" · " + ",".join(self.markets))
         if self.sport or self.leagues:
             text.append(" · " + "/".join(filter(None, [self.sport, ",".join(self.leagues)])))
-        text.append(" · drop % = (ref − now)/ref · n/p pages, t window", "dim")
+        text.append(" · drop % = (ref − now)/ref · n/[ pages, t window", "dim")
         return text
 
     # ------------------------------------------------------------------ filters and keys
@@ -239,6 +253,7 @@ class DroppingOddsScreen(RestBoardScreen):
         self.window = TIME_WINDOWS[(index + 1) % len(TIME_WINDOWS)]
         self.query_one("#filter-window", Input).value = self.window
         self.page = 1
+        self.new_question()
         self.action_refresh_now()
 
     def action_page(self, step: int) -> None:
@@ -249,6 +264,7 @@ class DroppingOddsScreen(RestBoardScreen):
             self.notify("This is the last page.", timeout=2)
             return
         self.page += step
+        self.new_question()
         self.action_refresh_now()
 
     def selected_event_id(self) -> int | None:

@@ -1,31 +1,46 @@
-"""What the REST-fed boards share (value bets, dropping odds): inline filters, one fetch worker,
-a budgeted refresh on the app's tick, and an empty line that says why nothing is shown."""
+"""The board base: a trading board refetched over REST while shown (arbitrage, value bets,
+dropping odds): inline filters, one fetch worker, a budgeted refresh on the app's tick, an
+empty line that says why nothing is shown, and rows placed by `TradingBoard` (gone rows kept a
+while, dimmed, below the live ones)."""
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import HorizontalScroll
+from textual.timer import Timer
 from textual.widgets import Input, Label, Static
 
 from oddstui.api.errors import OddsApiError
-from oddstui.tui.board_cells import refresh_interval
-from oddstui.tui.screens.base import BoardScreen
+from oddstui.tui.board_cells import gone_cells, marked, refresh_interval, shown_counts
+from oddstui.tui.board_order import GoneRows, Rank
+from oddstui.tui.screens.trading_board import TradingBoard
 from oddstui.tui.text import clean
 from oddstui.tui.widgets.patch_table import PatchTable
-from oddstui.tui.widgets.table_sync import keep_cursor, keep_only
+from oddstui.tui.widgets.table_sync import keep_only
 
 
-class RestBoardScreen(BoardScreen):
+@dataclass(slots=True)
+class BoardRow:
+    """One row as a REST board hands it to `place`."""
+
+    cells: dict[str, Text]
+    rank: Rank
+    suspect: str = ""
+    """Why the row is suspect, or ""."""
+
+
+class RestBoardScreen(TradingBoard):
     """A board refetched over REST while shown; subclasses define the columns, filters and fetch.
 
     | key | action |
     |---|---|
-    | `f` | edit the filters; `enter` applies one, a refused value keeps the last good one |
+    | `f` | edit the filters; a refused value keeps the last good one |
     | `u` | fetch now |
     | `escape` | from a filter back to the table |
     """
@@ -40,10 +55,18 @@ class RestBoardScreen(BoardScreen):
     AUTO_FOCUS = "PatchTable"
     #: (key, label, fixed width) of the table's columns.
     COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = []
+    #: The column whose cell carries the suspect mark, and the one that says "gone 12s".
+    MARK_COLUMN: ClassVar[str] = ""
+    GONE_COLUMN: ClassVar[str] = ""
     #: (name, label, placeholder) of the inline filter inputs.
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
-    #: Seconds between fetches while shown.
-    REFRESH = 30.0
+    #: Seconds between fetches while shown; below `RESERVE` requests left, no fetch at all.
+    REFRESH: ClassVar[float] = 30.0
+    RESERVE: ClassVar[int] = 50
+    #: Seconds of quiet typing before a filter redraws the board.
+    FILTER_PAUSE: ClassVar[float] = 0.25
+    #: A failed fetch hides the rows (False: they stay, the summary says why).
+    ERROR_HIDES_ROWS: ClassVar[bool] = True
     #: What is loaded, for "Loading …" and "Could not load …".
     WHAT = "the board"
 
@@ -55,8 +78,13 @@ class RestBoardScreen(BoardScreen):
         self.load_error = ""
         #: Unix time of the last answer.
         self.loaded_at: float | None = None
+        #: Rows the last answers dropped, shown dimmed until the next fetch.
+        self.gone: GoneRows[BoardRow] = GoneRows(grace=self.REFRESH)
+        self._fresh_answer = False
         self._next_fetch = 0.0
         self._fetching = False
+        self._redraw_timer: Timer | None = None
+        self._summary_shown = Text()
 
     def compose_body(self) -> ComposeResult:
         with HorizontalScroll(classes="filters"):
@@ -70,13 +98,17 @@ class RestBoardScreen(BoardScreen):
                 )
         yield Static("", id="filter-error", classes="filter-error")
         yield Static("", classes="summary")
+        yield self.make_table()
+        yield Static(f"Loading {self.WHAT}…", classes="empty")
+
+    def make_table(self) -> PatchTable:
         table = PatchTable(classes="board")
         table.set_columns(self.COLUMNS)
-        yield table
-        yield Static(f"Loading {self.WHAT}…", classes="empty")
+        return table
 
     def on_mount(self) -> None:
         super().on_mount()
+        self._show_heading()
         self.query_one(PatchTable).focus()
 
     # ------------------------------------------------------------------ subclasses
@@ -109,10 +141,12 @@ class RestBoardScreen(BoardScreen):
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
+        if self.gone.sweep(self.hub.now()):
+            self.show_rows()
 
     def _fetch_if_due(self, force: bool = False) -> None:
-        interval = refresh_interval(self.hub.api.budget, self.REFRESH)
-        if interval is None or (self._fetching and not force):
+        interval = refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE)
+        if interval is None or (self._fetching and not force) or self.paused:
             return
         if not force and time.monotonic() < self._next_fetch:
             return
@@ -138,22 +172,72 @@ class RestBoardScreen(BoardScreen):
             self.hub.note_budget()
         self.load_error = ""
         self.loaded_at = self.hub.now()
-        if self.is_current:
+        self._fresh_answer = True
+        if self.is_current and not self.paused:
             self.show_rows()
         else:
             self.missed_changes = True
 
+    def fetch_paused(self) -> bool:
+        """True when the hourly budget is nearly spent and the board no longer refetches."""
+        return refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE) is None
+
+    def new_question(self) -> None:
+        """Another bookmaker, page or filter: rows missing from the next answer are not "gone"."""
+        self.gone.clear()
+        self._fresh_answer = False
+
+    # ------------------------------------------------------------------ drawing
+
+    def place(self, rows: dict[str, BoardRow]) -> tuple[int, int]:
+        """Show `rows`, the recently gone ones below them; returns (live, gone) shown."""
+        now = self.hub.now()
+        if self._fresh_answer:
+            self._fresh_answer = False
+            self.gone.update(rows, now)
+        shown: dict[str, BoardRow] = {}
+        self.suspects_hidden = 0
+        for key, row in rows.items():
+            if row.suspect and self.hide_suspects:
+                self.suspects_hidden += 1
+                continue
+            cells = marked(row.cells, self.MARK_COLUMN) if row.suspect else row.cells
+            shown[key] = BoardRow(cells, row.rank, row.suspect)
+        live = len(shown)
+        for key, (row, went) in self.gone.rows.items():
+            if key not in shown:
+                cells = gone_cells(row.cells, self.GONE_COLUMN, now - went)
+                shown[key] = BoardRow(cells, Rank(row.rank.profit, gone=went))
+        table = self.query_one(PatchTable)
+        before = (table.row_keys, table.highlighted_key())
+        keep_only(table, shown, lambda key: shown[key].cells)
+        for key, row in shown.items():
+            table.sync_row(key, row.cells)
+        ranks = {key: row.rank for key, row in shown.items()}
+        self.arrange_table(table, ranks, force=True, before=before)
+        return live, len(shown) - live
+
     def show_table(self, wanted: bool, empty: str) -> None:
         table = self.query_one(PatchTable)
         line = self.query_one(".empty", Static)
-        if self.load_error:
+        if self.load_error and (self.ERROR_HIDES_ROWS or not wanted):
             wanted, empty = False, self.load_error
         elif self.loaded_at is None and not wanted:
             empty = f"Loading {self.WHAT}…"
         table.display = wanted
         line.display = not wanted
-        line.update(Text(empty))
-        self.query_one(".summary", Static).update(self.summary())
+        if not wanted:
+            line.update(Text(empty))
+        summary = self.summary()
+        if summary != self._summary_shown:  # an unchanged line is not repainted
+            self._summary_shown = summary
+            self.query_one(".summary", Static).update(summary)
+
+    def counts(self, live: int, gone: int, parts: str = "") -> Text:
+        """`12 shown: 10 live (parts) + 2 gone · 3 ⚠ hidden · by profit`: the numbers add up."""
+        text = shown_counts(live, gone, self.suspects_hidden, parts)
+        text.append_text(self.order_words())
+        return text
 
     # ------------------------------------------------------------------ filters
 
@@ -177,8 +261,9 @@ class RestBoardScreen(BoardScreen):
         else:
             self.filter_error = ""
             if refetch:
+                self.new_question()
                 self._fetch_if_due(force=True)
-            self.show_rows()
+            self._redraw_soon()
         field.set_class(bool(self.filter_error), "-invalid")
         line = self.query_one("#filter-error", Static)
         line.update(
@@ -189,6 +274,16 @@ class RestBoardScreen(BoardScreen):
         line.display = bool(self.filter_error)
         return not self.filter_error
 
+    def _redraw_soon(self) -> None:
+        """Redraw once typing pauses, not on every key of "football"."""
+        if self._redraw_timer is not None:
+            self._redraw_timer.stop()
+        self._redraw_timer = self.set_timer(self.FILTER_PAUSE, self._filter_redraw)
+
+    def _filter_redraw(self) -> None:
+        self._redraw_timer = None
+        self.resort()
+
     def action_edit_filters(self) -> None:
         self.query(Input).first().focus()
 
@@ -198,16 +293,6 @@ class RestBoardScreen(BoardScreen):
 
     def action_refresh_now(self) -> None:
         self._fetch_if_due(force=True)
-
-    def sync(self, rows: dict[str, dict[str, Text]], order: list[str]) -> None:
-        """Show these rows in this order, keeping the cursor on its row."""
-        table = self.query_one(PatchTable)
-        cursor = table.highlighted_key()
-        keep_only(table, rows, rows.__getitem__)
-        for key, cells in rows.items():
-            table.sync_row(key, cells)
-        table.order_rows(order)
-        keep_cursor(table, cursor)
 
     def event_of(self, event_id: int) -> Any:
         return self.hub.board.events.get(event_id)

@@ -17,7 +17,9 @@ from oddstui.tui.board_cells import (
     reading_book,
 )
 from oddstui.tui.board_filters import parse_number
-from oddstui.tui.screens.rest_board import RestBoardScreen
+from oddstui.tui.board_marks import suspicion
+from oddstui.tui.board_order import Rank
+from oddstui.tui.screens.rest_board import BoardRow, RestBoardScreen
 from oddstui.tui.text import clean, plain
 from oddstui.tui.value_rows import FAIR_CHOICES, ValueLine, value_line
 from oddstui.tui.widgets.patch_table import PatchTable
@@ -43,7 +45,7 @@ class ValueBetsScreen(RestBoardScreen):
         Binding("m", "next_method", "Fair method", id="value-next-method"),
     ]
     COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
-        ("ev", "EV", 8),
+        ("ev", "EV", 10),
         ("event", "Event", 24),
         ("market", "Market", 14),
         ("side", "Side", 5),
@@ -51,9 +53,11 @@ class ValueBetsScreen(RestBoardScreen):
         ("fair", "Fair", 6),
         ("kelly", "Kelly", 8),
         ("method", "De-vig", 18),
-        ("age", "Age", 4),
+        ("age", "Age", 8),
         ("league", "League", 24),
     ]
+    MARK_COLUMN = "ev"
+    GONE_COLUMN = "age"
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("bookmaker", "book", "b cycles"),
         ("sport", "sport", "all"),
@@ -75,6 +79,8 @@ class ValueBetsScreen(RestBoardScreen):
         self.method = 0
         #: The last answer, best EV first.
         self.items: list[ValueBet] = []
+        #: (live, gone) rows shown at the last draw.
+        self.shown = (0, 0)
 
     def on_mount(self) -> None:
         settings = getattr(self.app, "settings", None)
@@ -114,8 +120,7 @@ class ValueBetsScreen(RestBoardScreen):
     def show_rows(self) -> None:
         fmt = odds_format(self.app)
         now = self.hub.now()
-        rows: dict[str, dict[str, Text]] = {}
-        ranked: list[tuple[float, str]] = []
+        rows: dict[str, BoardRow] = {}
         for line in self.lines():
             item = line.item
             event = self.event_of(item.event_id)
@@ -131,8 +136,10 @@ class ValueBetsScreen(RestBoardScreen):
             market = item.market_name
             if item.market_hdp is not None:
                 market += f" {item.market_hdp:g}"
-            updated = item.expected_value_updated_at
-            rows[item.id] = {
+            quoted = item.bookmaker_updated_at or item.expected_value_updated_at
+            quoted_at = None if quoted is None else quoted.timestamp()
+            age = None if quoted_at is None else now - quoted_at
+            cells = {
                 "ev": percent_text(line.ev, style="bold"),
                 "event": plain(title or f"event {item.event_id}"),
                 "market": plain(market),
@@ -141,20 +148,21 @@ class ValueBetsScreen(RestBoardScreen):
                 "fair": Text(price_text(line.fair, fmt), justify="right"),
                 "kelly": Text("–" if line.kelly is None else f"{line.kelly:.2f}", justify="right"),
                 "method": plain(line.method, "" if line.fair else "dim"),
-                "age": age_text(None if updated is None else now - updated.timestamp()),
+                "age": age_text(age),
                 "league": plain(league),
             }
-            ranked.append((-(line.ev if line.ev is not None else -1e9), item.id))
-        current = self.query_one(PatchTable).row_keys
-        position = {key: index for index, key in enumerate(current)}
-        order = [
-            key
-            for _, key in sorted(
-                ranked, key=lambda r: (round(r[0], 2), position.get(r[1], 1 << 30))
+            start = event.start if event else (summary.date if summary else None)
+            sport = (
+                event.sport_name
+                if event
+                else (summary.sport.name if summary and summary.sport else "")
             )
-        ]
-        self.sync(rows, order)
-        self.show_table(bool(rows), self._empty_text())
+            rank = Rank(line.ev, age, start.timestamp() if start else None, sport)
+            changed = self.hub.board.match_changed.get(item.event_id)
+            suspect = suspicion(line.ev, [quoted_at], changed, self.suspect_profit)
+            rows[item.id] = BoardRow(cells, rank, suspect)
+        self.shown = self.place(rows)
+        self.show_table(bool(rows) or bool(self.shown[1]), self._empty_text())
 
     def _empty_text(self) -> str:
         if self.bookmaker is None:
@@ -165,7 +173,9 @@ class ValueBetsScreen(RestBoardScreen):
     def summary(self) -> Text:
         text = Text()
         text.append(f"{clean(self.bookmaker or '–')}", "bold")
-        text.append(f" · {len(self.items)} value bets · fair: {FAIR_CHOICES[self.method]}")
+        text.append(" · ")
+        text.append_text(self.counts(*self.shown))
+        text.append(f" · fair: {FAIR_CHOICES[self.method]}")
         text.append(f" · Kelly {self.fraction:g} × bankroll {self.bankroll:g}")
         text.append(" · EV = p·d − 1", "dim")
         return text
@@ -232,6 +242,7 @@ class ValueBetsScreen(RestBoardScreen):
         self.bookmaker = self.bookmakers[(index + 1) % len(self.bookmakers)]
         self.query_one("#filter-bookmaker", Input).value = self.bookmaker
         self.items = []
+        self.new_question()
         self.show_rows()
         self.action_refresh_now()
 

@@ -1,0 +1,152 @@
+"""The arbitrage board's cells and ticket legs, from a row, its event and the feed's book.
+
+No textual here. A leg's quote time is the feed's (when its book holds the price: the moment
+the price last changed) or else the service's `updatedAt` for that leg. Every leg names its
+line: a leg the client found reads like one the service sent (`Over 2.5`, `Arsenal -1.5`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.text import Text
+
+from oddstui.book.formats import OddsFormat
+from oddstui.tui import cells
+from oddstui.tui.arb_rows import LOCAL, SVC, ArbRow, LegView
+from oddstui.tui.board_cells import (
+    VANISHED_STYLE,
+    age_text,
+    marked,
+    percent_text,
+    price_text,
+    shown_counts,
+)
+from oddstui.tui.board_marks import leg_label
+from oddstui.tui.board_order import Rank
+from oddstui.tui.state import EventView
+from oddstui.tui.text import clean, plain
+from oddstui.tui.ticket import TicketLeg
+
+#: Leg ages under a minute are shown in steps of this many seconds.
+AGE_STEP = 5
+
+
+def leg_times(book: Any, row: ArbRow, now: float, clock: float) -> list[float | None]:
+    """Unix time each shown leg was quoted: the book's when it holds the price, else the
+    service's; None when neither knows."""
+    times: list[float | None] = []
+    for leg in row.legs:
+        age = None
+        if book is not None and LOCAL in row.sources:
+            line = (row.hdp, row.label)
+            age = book.price_age(row.event_id, leg.bookmaker, row.market, line, leg.side, clock)
+        times.append(now - age if age is not None else leg.quoted)
+    return times
+
+
+def oldest_age(times: list[float | None], now: float) -> float | None:
+    known = [stamp for stamp in times if stamp is not None]
+    return max(now - min(known), 0.0) if known else None
+
+
+def leg_name(row: ArbRow, leg: LegView, event: EventView | None) -> str:
+    """What the leg backs, line included; the service's words when it sent some."""
+    if leg.label:
+        return clean(leg.label)
+    home = event.home if event else row.home
+    away = event.away if event else row.away
+    return clean(leg_label(row.market, leg.side, row.hdp, row.label, home, away))
+
+
+def row_cells(
+    row: ArbRow,
+    event: EventView | None,
+    age: float | None,
+    now: float,
+    fmt: OddsFormat,
+    *,
+    suspect: str,
+    trusted: bool,
+) -> dict[str, Text]:
+    """Every cell of one row (the moving ones included)."""
+    style = VANISHED_STYLE if row.vanished_at is not None else ""
+    legs = " │ ".join(
+        f"{clean(leg.bookmaker)} {leg_name(row, leg, event)} {price_text(leg.price, fmt)}"
+        for leg in row.legs
+    )
+    title = event.title if event else (f"{row.home} v {row.away}" if row.home else "")
+    shown = {
+        "profit": percent_text(row.profit_pct, style=style or "bold"),
+        "event": plain(title or f"event {row.event_id}", style),
+        "market": plain(row.line_text, style),
+        "legs": Text(legs, style=style, no_wrap=True, overflow="ellipsis"),
+        **moving_cells(row, event, age, now, trusted=trusted),
+    }
+    return marked(shown, "profit") if suspect else shown
+
+
+def moving_cells(
+    row: ArbRow, event: EventView | None, age: float | None, now: float, *, trusted: bool
+) -> dict[str, Text]:
+    """The cells that move with time: age (a gone row's: since it went), score, clock."""
+    source = Text(row.source_label, style="bold" if len(row.sources) == 2 else "")
+    if row.vanished_at is not None:
+        age_cell = age_text(now - row.vanished_at)
+        for text in (source, age_cell):
+            text.stylize(VANISHED_STYLE)
+    else:
+        age_cell = age_text(age, step=AGE_STEP)
+    return {
+        "source": source,
+        "age": age_cell,
+        "score": cells.score_text(event, trusted) if event else Text(""),
+        "clock": cells.clock_text(event, now) if event else Text(""),
+    }
+
+
+def ticket_legs(
+    book: Any, row: ArbRow, event: EventView | None, now: float, clock: float
+) -> list[TicketLeg]:
+    """The legs for the stake ticket, each named with its market and line, with its age and
+    last move from the feed's book where it has them."""
+    legs = []
+    times = leg_times(book, row, now, clock)
+    for leg, quoted in zip(row.legs, times, strict=True):
+        previous = moved_ago = None
+        if book is not None:
+            line = (row.hdp, row.label)
+            move = book.movement(row.event_id, leg.bookmaker, row.market, line, leg.side)
+            if move is not None and move.previous is not None:
+                previous, moved_ago = move.previous, clock - move.since
+        age = None if quoted is None else max(now - quoted, 0.0)
+        label = f"{row.market} {leg_name(row, leg, event)}"
+        legs.append(TicketLeg(leg.side, leg.bookmaker, leg.price, label, age, previous, moved_ago))
+    return legs
+
+
+def sport_names(row: ArbRow, event: EventView | None) -> tuple[str, ...]:
+    """The sport's name and slug as known, for the sports filter."""
+    return (event.sport_name, event.sport_slug) if event is not None else (row.sport,)
+
+
+def row_rank(row: ArbRow, event: EventView | None, age: float | None) -> Rank:
+    start = event.start.timestamp() if event and event.start else row.start
+    sport = event.sport_name if event else row.sport
+    return Rank(row.profit_pct, age, start, sport, row.vanished_at)
+
+
+def arb_counts(shown: Iterable[ArbRow], total: int, suspects_hidden: int) -> Text:
+    """`27 shown: 20 live (13 SVC · 4 LOCAL · 3 BOTH) + 7 gone · 2 ⚠ hidden · 5 filtered out`:
+    the parts add up to the whole, and the whole to every arbitrage known (`total`)."""
+    rows = list(shown)
+    live = [row for row in rows if row.vanished_at is None]
+    svc = sum(1 for row in live if row.sources == {SVC})
+    local = sum(1 for row in live if row.sources == {LOCAL})
+    parts = f"{svc} SVC · {local} LOCAL · {len(live) - svc - local} BOTH"
+    text = shown_counts(len(live), len(rows) - len(live), suspects_hidden, parts)
+    filtered = total - len(rows) - suspects_hidden
+    if filtered:
+        text.append(f" · {filtered} filtered out")
+    return text
