@@ -111,7 +111,9 @@ def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
         "--upstream", metavar="URL", help="the v3 service to relay (default: the public service)"
     )
     parser.add_argument(
-        "--markets", metavar="A,B", help="markets the relay carries (default ML,Spread,Totals)"
+        "--markets",
+        metavar="A,B",
+        help="markets the relay carries (default: the 20 the desk subscribes to)",
     )
     parser.add_argument(
         "--replay-window",

@@ -42,13 +42,17 @@ class OddsBook:
         self._changes: set[ChangeKey] = set()
         self.applied = 0
         """Messages applied so far (odds, score and status)."""
+        self.complete_markets = False
+        """True when each odds message lists all its bookmaker's markets (the built-in service
+        says so in its welcome): a market that a message leaves out is gone."""
 
     # ------------------------------------------------------------------ writing
 
     def apply(self, message: Message) -> None:
         """Apply one feed message. Applying the same message again changes nothing.
 
-        Odds messages merge by market name: a message carrying only ML leaves Totals in place.
+        Odds messages merge by market name: a message carrying only ML leaves Totals in place,
+        unless ``complete_markets`` is set, when the markets a message leaves out are removed.
         ``deleted`` and ``no_markets`` clear that bookmaker's markets for the event. Welcome and
         resync messages are the feed client's business and are ignored here.
         """
@@ -102,6 +106,11 @@ class OddsBook:
                 markets[name] = MarketState(quote, now)
                 changed((event_id, bookie, name))
             elif current.merge(quote, now):
+                changed((event_id, bookie, name))
+        if self.complete_markets and len(markets) > len(message.markets):
+            listed = {quote.name for quote in message.markets}
+            for name in [name for name in markets if name not in listed]:
+                del markets[name]
                 changed((event_id, bookie, name))
 
     def install_snapshot(

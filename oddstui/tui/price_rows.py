@@ -50,8 +50,6 @@ SIDE_LABELS = {
     "layDraw": "Lay X",
     "layAway": "Lay 2",
 }
-# The markets a trader looks at first; the rest follow in name order.
-FIRST_MARKETS = ("ML", "Spread", "Totals")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +81,6 @@ def side_order(sides: Iterable[str]) -> list[str]:
 
 def side_label(side: str) -> str:
     return SIDE_LABELS.get(side) or clean(side).capitalize()
-
-
-def market_order(names: Iterable[str]) -> list[str]:
-    rank = {name: i for i, name in enumerate(FIRST_MARKETS)}
-    return sorted(set(names), key=lambda name: (rank.get(name, len(rank)), name.lower()))
 
 
 def line_text(market: str, line: LineKey) -> str:

@@ -21,6 +21,7 @@ from textual.widgets import Static
 from oddstui.book.formats import ODDS_FORMATS, OddsFormat
 from oddstui.book.state import LineKey
 from oddstui.tui import price_rows
+from oddstui.tui.market_order import market_order
 from oddstui.tui.paint_log import naive_grid_requested, paint_log
 from oddstui.tui.price_cells import grid_columns, row_cells
 from oddstui.tui.screens.base import BoardScreen
@@ -232,7 +233,8 @@ class EventScreen(BoardScreen):
 
     def _read_prices(self, book: Any) -> None:
         event_id = self.event_id
-        markets = price_rows.market_order(book.market_names(event_id))
+        event = self.event
+        markets = market_order(book.market_names(event_id), event.sport_slug if event else None)
         self._markets = markets
         if not markets:
             self.market = self.line = None
@@ -256,7 +258,6 @@ class EventScreen(BoardScreen):
         self._show_coverage(None)
         if self._naive:
             return
-        event = self.event
         rows = price_rows.grid_rows(
             book,
             event_id,

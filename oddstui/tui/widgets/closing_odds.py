@@ -18,6 +18,7 @@ from oddstui.api.models import OddsRecord
 from oddstui.book.formats import OddsFormat, format_price
 from oddstui.tui import price_rows
 from oddstui.tui.board_cells import odds_format
+from oddstui.tui.market_order import market_order
 from oddstui.tui.text import clean, plain
 
 #: The label the trader sees: these prices are final, not live.
@@ -39,7 +40,7 @@ def closing_rows(
                 text = price_rows.line_text(quote.name, line.key)
                 by_market.setdefault(quote.name, []).append((text, clean(bookmaker), prices))
     rows = []
-    for market in price_rows.market_order(by_market):
+    for market in market_order(by_market, record.event.sport.slug):
         for line_text, bookmaker, prices in by_market[market]:
             rows.append((clean(market), line_text, bookmaker, prices))
     return rows
