@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
 
 from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
 from oddstui.api.models import Event, MarketQuote, OddsRecord
 from oddstui.book.arbitrage import Arbitrage, best_prices, market_arbitrage, sport_has_draw
+from oddstui.book.service_clock import ServiceClock
 from oddstui.book.state import (
     BookmakerState,
     EventState,
@@ -42,6 +44,8 @@ class OddsBook:
         self._changes: set[ChangeKey] = set()
         self.applied = 0
         """Messages applied so far (odds, score and status)."""
+        self.service_clock = ServiceClock()
+        """The service's clock, from the messages' timestamps: ages are "its now - updatedAt"."""
         self.complete_markets = False
         """True when each odds message lists all its bookmaker's markets (the built-in service
         says so in its welcome): a market that a message leaves out is gone."""
@@ -60,13 +64,20 @@ class OddsBook:
         if kind is OddsMessage:
             self.apply_odds(message)  # type: ignore[arg-type]
             return
-        if kind is ScoreMessage:
-            self._apply_score(message)  # type: ignore[arg-type]
-        elif kind is StatusMessage:
-            self._apply_status(message)  # type: ignore[arg-type]
+        if isinstance(message, ScoreMessage):
+            self._observe_clock(message.timestamp, message.received)
+            self._apply_score(message)
+        elif isinstance(message, StatusMessage):
+            self._observe_clock(message.timestamp, message.received)
+            self._apply_status(message)
         else:
             return
         self.applied += 1
+
+    def _observe_clock(self, stamp: datetime | None, received: float) -> None:
+        received = received or self._clock()
+        if stamp is not None and self.service_clock.due(received):
+            self.service_clock.observe(stamp.timestamp(), received)
 
     def apply_all(self, messages: Iterable[Message]) -> None:
         for message in messages:
@@ -99,6 +110,9 @@ class OddsBook:
         markets = book.markets
         changed = self._changes.add
         now = message.received or self._clock()
+        clock = self.service_clock
+        if clock.due(now) and message.timestamp is not None:
+            clock.observe(message.timestamp.timestamp(), now)
         for quote in message.markets:
             name = quote.name
             current = markets.get(name)

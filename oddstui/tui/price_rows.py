@@ -69,7 +69,9 @@ class GridRow:
     url: str | None
     prices: tuple[PriceFigure, ...]  # in the order of the sides asked for
     margin: float | None  # the bookmaker's hold on this line, when every side is quoted
-    age: float | None  # seconds since any price of this line last changed
+    # Seconds since the bookmaker's `updatedAt` of the market, by the service's clock (since any
+    # price of the line last changed here, while that clock is unknown).
+    age: float | None
     stale: bool
     changed: float  # receive stamp of the message behind the newest price change shown
 
@@ -132,12 +134,14 @@ def grid_rows(
     *,
     live: bool,
     trusted: bool = True,
+    service_now: float | None = None,
 ) -> list[GridRow]:
     """Every bookmaker quoting this market (on any line), in name order.
 
-    `now` is on the book's clock (the feed's receive stamps). A bookmaker that quotes the
-    market but not this line gets a row of missing prices, so rows don't come and go as
-    lines move.
+    `now` is on the book's clock (the feed's receive stamps); `service_now` is the service's
+    time then (epoch seconds; `OddsBook.service_clock`), which ages count on. A bookmaker that
+    quotes the market but not this line gets a row of missing prices, so rows don't come and go
+    as lines move.
     """
     state = book.event(event_id)
     if state is None:
@@ -173,6 +177,9 @@ def grid_rows(
         quoted = [figure.price for figure in figures if figure.price is not None]
         hold = margin(quoted) if sides and len(quoted) == len(sides) >= 2 else None
         age = max(now - changed, 0.0) if changed > -math.inf else None
+        updated = quote.updated_at
+        if age is not None and service_now is not None and updated is not None:
+            age = max(service_now - updated.timestamp(), 0.0)
         rows.append(
             GridRow(
                 bookmaker=name,

@@ -90,6 +90,8 @@ class EventScreen(BoardScreen):
         self._painted = 0.0  # receive stamp of the newest message painted (benchmark only)
         self._naive = naive_grid_requested()
         self._closing_odds_shown = False  # a settled event: closing odds replace the grid
+        #: The grid's figures as last shown.
+        self.rows: list[price_rows.GridRow] = []
 
     # ------------------------------------------------------------------ layout
 
@@ -258,16 +260,19 @@ class EventScreen(BoardScreen):
         self._show_coverage(None)
         if self._naive:
             return
+        now = self._book_clock()()
         rows = price_rows.grid_rows(
             book,
             event_id,
             self.market,
             self.line,
             sides,
-            self._book_clock()(),
+            now,
             live=event is not None and event.status == LIVE,
             trusted=self.hub.status.trustworthy,
+            service_now=book.service_clock.now(now),
         )
+        self.rows = rows
         fmt = self.odds_format
         grid = self.query_one(PriceGrid)
         written = grid.sync_rows({row.bookmaker: row_cells(row, sides, fmt) for row in rows})
