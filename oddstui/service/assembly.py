@@ -24,6 +24,7 @@ class Options:
     bookmakers: int = 265
     updates_per_second: float = 50.0
     replay_window: float = 600.0
+    start: float | None = None  # the world's start (epoch seconds); None: now
 
     @classmethod
     def from_args(cls, args: Any) -> Options:
@@ -46,6 +47,7 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
         bookmakers=options.bookmakers,
         updates_per_second=options.updates_per_second,
         replay_window=options.replay_window,
+        start=options.start,
     )
     accounts.resolve(world.bookmakers, list(world.default_selection))
     world.warm()

@@ -82,6 +82,15 @@ class AlertCenter:
         self.rules.remove_event(event_id)
         self._save()
 
+    def _follow_rematched(self) -> None:
+        """Rules of a starred match found again under a new id move to that id."""
+        moved = False
+        while self.hub.rematched:
+            old, new = self.hub.rematched.popitem()
+            moved = self.rules.move_event(old, new) or moved
+        if moved:
+            self._save()
+
     def _save(self) -> None:
         try:
             save_rules(self.rules, self.path)
@@ -95,7 +104,8 @@ class AlertCenter:
     # ------------------------------------------------------------------ checking
 
     def check(self, changes: ChangeSet) -> None:
-        watched = {item.id for item in self.hub.watchlist}
+        self._follow_rematched()
+        watched = self.hub.watch.ids()  # a gone entry's id names another match: no alerts
         if not watched:
             return
         alerts: list[Alert] = []

@@ -14,18 +14,20 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from textual.dom import DOMNode
 from textual.signal import Signal
 
 from oddstui import config
-from oddstui.api.errors import OddsApiError
+from oddstui.api.errors import NotFound, OddsApiError
 from oddstui.api.rest import ApiClient
-from oddstui.tui import adapt
+from oddstui.tui import adapt, identity
 from oddstui.tui.feed_port import FeedPort
 from oddstui.tui.state import Board, ChangeSet, EventView, FeedStatus
 from oddstui.tui.text import clean
+from oddstui.tui.watchlist import Watchlist
 
 #: How often live events (and their clocks) are refetched over REST, in seconds.
 LIVE_REFRESH = 20.0
@@ -68,8 +70,10 @@ class FeedHub:
         self.status = FeedStatus(state="connecting" if feed else "offline")
         self.changed: Signal[ChangeSet] = Signal(owner, "changed")
         self.ticked: Signal[float] = Signal(owner, "ticked")
-        self.watchlist: list[config.WatchedEvent] = list(watchlist or [])
-        self._watchlist_path = watchlist_path
+        #: The starred events, each pinned to its match.
+        self.watch = Watchlist(list(watchlist or []), watchlist_path)
+        #: Watchlist entries found again under a new id (old -> new), for the alert rules.
+        self.rematched: dict[int, int] = {}
         #: The last failure per load ("sports", "live", ("leagues", sport), ...), as plain text.
         self.errors: dict[Any, str] = {}
         #: True once the list of live events has been loaded at least once.
@@ -238,14 +242,45 @@ class FeedHub:
         return view
 
     async def load_watched(self) -> None:
-        """Fetch the starred events that the board does not know yet."""
-        missing = [w.id for w in self.watchlist if w.id not in self.board.events]
-        for event_id in missing[:WATCH_FETCH_LIMIT]:
+        """Make sure each starred entry still names its match: fetch it by id, and when the id
+        now names another match (or none), find it again by sport, names and kick-off."""
+        for item in list(self.watch.entries)[:WATCH_FETCH_LIMIT]:
+            if item.id in self.watch.confirmed:
+                continue
+            event = self.board.events.get(item.id)
+            if event is None or not identity.same_match(item, event):
+                try:
+                    event = await self.load_event(item.id)
+                except NotFound:
+                    event = None
+                except OddsApiError:
+                    continue  # unknown for now: shown with its saved names
+            if self.watch.check(item, event):
+                continue
             try:
-                await self.load_event(event_id)
+                candidates = await self._candidates(item)
             except OddsApiError:
-                continue  # shown with its saved names and an unknown status
+                continue
+            found = self.watch.rematch(item, candidates)
+            if found is not None and found != item.id:
+                self.rematched[item.id] = found
+                self.board.put_event(next(e for e in candidates if e.id == found))
         self.board.mark_catalog()
+
+    async def _candidates(self, item: config.WatchedEvent) -> list[EventView]:
+        """The events of the entry's sport that kick off near its saved start."""
+        wanted = item.sport.strip().casefold()  # a slug; older entries kept the sport's name
+        slug = next(
+            (s.slug for s in self.board.sports.values() if wanted in (s.slug, s.name.casefold())),
+            wanted,
+        )
+        start = identity.saved_start(item)
+        if not slug or start is None:
+            return []
+        window = timedelta(seconds=identity.START_TOLERANCE)
+        events = await self.api.events(slug, start=start - window, to=start + window, limit=5000)
+        arrived = self.now()
+        return [adapt.event_view(event, arrived) for event in events]
 
     async def _once(self, key: Any, fetch: Callable[[], Any]) -> Any:
         """Run one fetch per key at a time; a second caller waits for the first one's answer.
@@ -272,29 +307,15 @@ class FeedHub:
 
     # ------------------------------------------------------------------ the watchlist
 
+    @property
+    def watchlist(self) -> list[config.WatchedEvent]:
+        return self.watch.entries
+
     def is_watched(self, event_id: int) -> bool:
-        return any(item.id == event_id for item in self.watchlist)
+        return self.watch.is_watched(event_id)
 
     def toggle_watch(self, event_id: int) -> bool:
         """Star or unstar an event and save the watchlist; returns True when now starred."""
-        kept = [item for item in self.watchlist if item.id != event_id]
-        starred = len(kept) == len(self.watchlist)
-        if starred:
-            kept.append(self._watched(event_id))
-        self.watchlist = kept
-        config.save_watchlist(self.watchlist, self._watchlist_path)
+        starred = self.watch.toggle(event_id, self.board.events.get(event_id))
         self.board.touch(event_id)
         return starred
-
-    def _watched(self, event_id: int) -> config.WatchedEvent:
-        event = self.board.events.get(event_id)
-        if event is None:
-            return config.WatchedEvent(id=event_id)
-        return config.WatchedEvent(
-            id=event_id,
-            home=event.home,
-            away=event.away,
-            sport=event.sport_name,
-            league=event.league_name,
-            start=event.start.isoformat() if event.start else "",
-        )
