@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -84,9 +84,20 @@ class BoardScreen(Screen[None]):
         except ScreenStackError:
             return False
 
+    @property
+    def under_modal(self) -> bool:
+        """True when this screen is seen, dimmed, right under a modal (help, a ticket)."""
+        try:
+            stack = self.app.screen_stack
+        except ScreenStackError:
+            return False
+        return len(stack) >= 2 and stack[-2] is self and isinstance(stack[-1], ModalScreen)
+
     def _changes_published(self, changes: ChangeSet) -> None:
         if not self.on_top:
             self.missed_changes = True
+            if changes.feed and self.under_modal:
+                self._show_feed()  # the feed's state is never shown stale
             return
         with self.app.batch_update():
             if changes.feed:
@@ -94,7 +105,9 @@ class BoardScreen(Screen[None]):
             self.patch(changes)
 
     def _ticked(self, now: float) -> None:
-        if not self.on_top:
+        # Under a modal, the status bar and the match clocks still move: once a second is cheap
+        # (prices catch up when the modal closes).
+        if not self.on_top and not self.under_modal:
             return
         with self.app.batch_update():
             self._show_status(now)
