@@ -46,6 +46,8 @@ class OddsBook:
         """Messages applied so far (odds, score and status)."""
         self.service_clock = ServiceClock()
         """The service's clock, from the messages' timestamps: ages are "its now - updatedAt"."""
+        self.on_change: Callable[[], None] | None = None
+        """Called (on the writer's thread) when a change arrives after ``take_changes``."""
         self.complete_markets = False
         """True when each odds message lists all its bookmaker's markets (the built-in service
         says so in its welcome): a market that a message leaves out is gone."""
@@ -64,6 +66,7 @@ class OddsBook:
         if kind is OddsMessage:
             self.apply_odds(message)  # type: ignore[arg-type]
             return
+        quiet = not self._changes
         if isinstance(message, ScoreMessage):
             self._observe_clock(message.timestamp, message.received)
             self._apply_score(message)
@@ -73,6 +76,8 @@ class OddsBook:
         else:
             return
         self.applied += 1
+        if quiet:
+            self._woken()
 
     def _observe_clock(self, stamp: datetime | None, received: float) -> None:
         received = received or self._clock()
@@ -85,6 +90,17 @@ class OddsBook:
 
     def apply_odds(self, message: OddsMessage) -> None:
         """``apply`` for an odds message, one call shorter (the feed's hot path)."""
+        if not self._changes:
+            self._apply_odds(message)
+            self._woken()
+        else:
+            self._apply_odds(message)
+
+    def _woken(self) -> None:
+        if self._changes and self.on_change is not None:
+            self.on_change()
+
+    def _apply_odds(self, message: OddsMessage) -> None:
         self.applied += 1
         event_id = message.event_id
         state = self._events.get(event_id)
@@ -142,6 +158,7 @@ class OddsBook:
         snapshot. Events in ``requested`` that the service no longer returned lose their
         bookmakers (their header and scores stay).
         """
+        quiet = not self._changes
         now = self._clock() if received is None else received
         joined = _joined(records)
         for record in joined:
@@ -155,6 +172,8 @@ class OddsBook:
                         self._changes.add((event_id, bookie, name))
                     self._changes.add((event_id, bookie))
                 state.books = {}
+        if quiet:
+            self._woken()
 
     def update_events(self, events: Iterable[Event], received: float | None = None) -> None:
         """Refresh headers, status, scores and clocks from REST events (/events, /events/live)."""

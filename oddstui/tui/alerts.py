@@ -132,12 +132,10 @@ class AlertCenter:
             self.app.notify(f"{held} more alerts held back (too many at once)", timeout=5)
 
     def _price_alerts(self, changes: ChangeSet, touched: set[int]) -> list[Alert]:
-        book = self.hub.book
-        if book is None:
-            return []
-        lock = self.hub.book_lock or contextlib.nullcontext()
         alerts: list[Alert] = []
-        with lock:
+        with self.hub.reading() as book:
+            if book is None:
+                return []
             for rule in self.rules.prices:
                 if rule.event_id not in touched:
                     continue

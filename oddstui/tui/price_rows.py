@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.probability import margin
 from oddstui.book.state import LineKey
+from oddstui.tui.market_order import market_order
 from oddstui.tui.text import clean
 
 #: How long a changed price shows ▲/▼, in seconds.
@@ -212,3 +213,58 @@ def age_text(seconds: float | None) -> str:
 
 def margin_text(value: float | None) -> str:
     return "–" if value is None else f"{value * 100:.1f}%"
+
+
+@dataclass(frozen=True, slots=True)
+class PriceView:
+    """Everything the Event grid shows of one event, read from the book in one go."""
+
+    markets: tuple[str, ...]  # in reading order
+    market: str | None  # the market shown (None: the book has no prices)
+    lines: tuple[LineKey, ...]
+    line: LineKey | None
+    sides: tuple[str, ...]
+    rows: tuple[GridRow, ...]
+    has_header: bool  # the book knows the event (so no prices means no coverage)
+
+
+def price_view(
+    book: OddsBook,
+    event_id: int,
+    sport: str | None,
+    market: str | None,
+    line: LineKey | None,
+    now: float,
+    *,
+    live: bool,
+    trusted: bool,
+) -> PriceView:
+    """The grid's figures for `market` and `line` (the main market and line when they are gone
+    or not given). `now` is on the book's clock; ages count on the service's."""
+    state = book.event(event_id)
+    has_header = state is not None and state.header is not None
+    markets = tuple(market_order(book.market_names(event_id), sport))
+    if not markets:
+        return PriceView((), None, (), None, (), (), has_header)
+    if market not in markets:
+        market, line = ("ML" if "ML" in markets else markets[0]), None
+    assert market is not None
+    lines = tuple(book.lines(event_id, market))
+    if line not in lines:
+        line = main_line(book, event_id, market)
+    if line is None:
+        return PriceView(markets, market, lines, None, (), (), has_header)
+    sides = sides_of(book, event_id, market, line)
+    service_now = book.service_clock.now(now)
+    rows = grid_rows(
+        book,
+        event_id,
+        market,
+        line,
+        sides,
+        now,
+        live=live,
+        trusted=trusted,
+        service_now=service_now,
+    )
+    return PriceView(markets, market, lines, line, tuple(sides), tuple(rows), has_header)

@@ -69,14 +69,13 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         screen: EventScreen = app.screen
         await wait_for(lambda: len(screen.rows) >= 2, pilot, timeout=30)
         await pilot.pause(2.0)  # the desk's fit of the service's clock spans a second or more
-        book = app.hub.book
         url = feed_url(fast.base_url, PROBE, FeedFilters(markets=("ML",)), None)
         errors: list[float] = []
         async with connect(url) as probe:
             for _ in range(12):
                 now = await service_now(probe)
                 screen._show_prices()  # the grid as painted at this moment
-                with app.hub.book_lock:
+                with app.hub.reading() as book:
                     for row in screen.rows:
                         market = book.market(event.id, row.bookmaker, screen.market or "")
                         if row.age is None or market is None or market.updated_at is None:

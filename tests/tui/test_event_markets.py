@@ -68,8 +68,7 @@ async def test_a_football_event_cycles_every_market_the_book_holds(
         )
         screen: EventScreen = app.screen
         await wait_for(lambda: len(screen._markets) >= 12, pilot, timeout=30)
-        with app.hub.book_lock:
-            held = app.hub.book.market_names(event["id"])
+        held = app.hub.read(lambda book: book.market_names(event["id"]))
         assert screen.market == "ML"
         seen = [screen.market]
         for _ in range(len(held) - 1):

@@ -17,7 +17,7 @@ from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.status_bar import FeedBanner, StatusBar, local_clock
 
 if TYPE_CHECKING:
-    from oddstui.tui.hub import FeedHub
+    from oddstui.tui.hub import DeskHub
 
 
 class BoardScreen(Screen[None]):
@@ -48,7 +48,7 @@ class BoardScreen(Screen[None]):
         self.missed_changes = False
 
     @property
-    def hub(self) -> FeedHub:
+    def hub(self) -> DeskHub:
         hub: Any = getattr(self.app, "hub")  # noqa: B009 - the app type would import us
         return hub
 

@@ -27,15 +27,9 @@ def apply_settings(app: App[Any]) -> None:
     if settings.theme in app.available_themes:
         app.theme = settings.theme
     app.set_class(settings.slow_link, "-slow-link")
-    timer = getattr(app, "flush_timer", None)
     hub: Any = getattr(app, "hub", None)
-    if timer is not None and hub is not None:
-        from oddstui.tui.app import FLUSH_HZ, SLOW_FLUSH_HZ
-
-        hz = SLOW_FLUSH_HZ if settings.slow_link else FLUSH_HZ
-        timer.stop()
-        setattr(app, "flush_timer", app.set_interval(1 / hz, hub.flush, name="flush"))  # noqa: B010
     if hub is not None:
+        hub.set_slow_link(settings.slow_link)
         # Every board redraws (the ones hidden under this screen once they are shown again).
         hub.changed.publish(ChangeSet(catalog=True, feed=True))
 
