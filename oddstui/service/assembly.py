@@ -10,6 +10,7 @@ from typing import Any
 from oddstui.service.accounts import Accounts
 from oddstui.service.context import ServiceContext
 from oddstui.service.derived.indexes import Indexes
+from oddstui.service.openapi import build_document
 from oddstui.service.ratelimit import RateLimiter
 
 log = logging.getLogger("oddstui.service")
@@ -52,6 +53,7 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
     accounts.resolve(world.bookmakers, list(world.default_selection))
     world.warm()
     svc = ServiceContext(world, accounts, RateLimiter(), Indexes.attach(world))
+    svc.openapi = build_document
     svc.background.append(svc.indexes.run)
     svc.feed = _feed_hub(svc)
     return svc

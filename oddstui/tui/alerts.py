@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any
-
-from textual.app import App
+from typing import TYPE_CHECKING
 
 from oddstui import config
 from oddstui.tui.alert_rules import (
@@ -26,6 +24,9 @@ from oddstui.tui.alert_rules import (
 )
 from oddstui.tui.state import ChangeSet
 from oddstui.tui.text import clean
+
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
 
 #: Longest text sent in a desktop notification.
 DESKTOP_LIMIT = 200
@@ -47,11 +48,10 @@ class AlertCenter:
     | `fired` | every alert delivered, oldest first (tests and the log read it) |
     """
 
-    def __init__(self, app: App[Any], *, throttle: Throttle | None = None) -> None:
+    def __init__(self, app: OddsApp, *, throttle: Throttle | None = None) -> None:
         self.app = app
-        hub: Any = getattr(app, "hub")  # noqa: B009 - the app type would import us
-        self.hub = hub
-        self.path = rules_path(Path(getattr(app, "watchlist_path")))  # noqa: B009
+        self.hub = app.hub
+        self.path = rules_path(Path(app.watchlist_path))
         self.warning: str | None = None
         try:
             self.rules = load_rules(self.path)
@@ -159,8 +159,7 @@ class AlertCenter:
         self.fired.append(alert)
         self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
         self.app.bell()
-        settings = getattr(self.app, "settings", None)
-        if getattr(settings, "desktop_notifications", False):
+        if self.app.settings.desktop_notifications:
             self._desktop(f"{alert.title}: {alert.message}")
 
     def _desktop(self, text: str) -> None:

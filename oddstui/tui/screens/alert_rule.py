@@ -135,7 +135,7 @@ def open_alert_rule(screen: Any) -> None:
         return
     event = screen.hub.board.events.get(event_id)
     title = event.title if event is not None else f"event {event_id}"
-    alerts = getattr(screen.app, "alerts", None)
+    alerts = screen.app.alerts
 
     def saved(rules: RuleSet | None) -> None:
         if rules is None or alerts is None:

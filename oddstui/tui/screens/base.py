@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
@@ -17,6 +18,7 @@ from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.status_bar import FeedBanner, StatusBar, local_clock
 
 if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
     from oddstui.tui.hub import DeskHub
 
 
@@ -32,6 +34,9 @@ class BoardScreen(Screen[None]):
     | `j` / `k` | down / up, as the arrows |
     | `w` | star or unstar the highlighted event |
     """
+
+    if TYPE_CHECKING:
+        app = getters.app(OddsApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False, id="cursor-down"),
@@ -49,8 +54,7 @@ class BoardScreen(Screen[None]):
 
     @property
     def hub(self) -> DeskHub:
-        hub: Any = getattr(self.app, "hub")  # noqa: B009 - the app type would import us
-        return hub
+        return self.app.hub
 
     def compose(self) -> ComposeResult:
         yield FeedBanner()
@@ -168,9 +172,7 @@ class BoardScreen(Screen[None]):
         """A failed load: said on the screen where the data would be, and once as a toast."""
         if event.state != WorkerState.ERROR:
             return
-        report: Any = getattr(self.app, "report_worker", None)
-        if report is not None:
-            report(event.worker)
+        self.app.report_worker(event.worker)
 
     def open_event(self, event_id: int) -> None:
         self.post_message(EventChosen(event_id))

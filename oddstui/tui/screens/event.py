@@ -197,7 +197,7 @@ class EventScreen(BoardScreen):
 
     @property
     def odds_format(self) -> OddsFormat:
-        fmt = getattr(getattr(self.app, "settings", None), "odds_format", "decimal")
+        fmt = self.app.settings.odds_format
         return fmt if fmt in ODDS_FORMATS else "decimal"
 
     def _show_prices(self) -> None:

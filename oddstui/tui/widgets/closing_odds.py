@@ -6,9 +6,10 @@ in the order the trader reads them (ML, Spread, Totals, then the rest).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
@@ -23,6 +24,9 @@ from oddstui.tui.text import clean, plain
 
 #: The label the trader sees: these prices are final, not live.
 LABEL = "closing"
+
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
 
 
 def closing_rows(
@@ -48,6 +52,9 @@ def closing_rows(
 
 class ClosingOdds(Vertical):
     """The closing prices of one event, loaded once when shown."""
+
+    if TYPE_CHECKING:
+        app = getters.app(OddsApp)
 
     DEFAULT_CSS = """
     ClosingOdds { height: 1fr; }
@@ -77,7 +84,7 @@ class ClosingOdds(Vertical):
         )
 
     async def _load(self) -> None:
-        hub: Any = getattr(self.app, "hub")  # noqa: B009 - the app type would import us
+        hub = self.app.hub
         message = self.query_one(".closing-message", Static)
         try:
             selected = await hub.api.selected_bookmakers()
