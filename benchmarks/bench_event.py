@@ -22,13 +22,15 @@ class LoggedEventScreen(EventScreen):
 
     def __init__(self, event_id: int, log: PaintLog) -> None:
         super().__init__(event_id)
-        self.log = log
+        self.paint_log = log
         self._painted = 0.0  # receive stamp of the newest message painted
 
     def on_mount(self) -> None:
         super().on_mount()
         applied = lambda: self.hub.read(lambda book: book.applied) or 0  # noqa: E731
-        self.run_worker(self.log.probe_loop_lag(applied), group="benchmark", description="lag")
+        self.run_worker(
+            self.paint_log.probe_loop_lag(applied), group="benchmark", description="lag"
+        )
 
     def show_rows(self, rows: tuple[GridRow, ...], sides: tuple[str, ...]) -> bool:
         written = super().show_rows(rows, sides)
@@ -36,7 +38,7 @@ class LoggedEventScreen(EventScreen):
             newest = max(row.changed for row in rows)
             if newest > self._painted:  # a paint of ages or expired flashes shows no message
                 self._painted = newest
-                self.call_after_refresh(self.log.painted, newest)
+                self.call_after_refresh(self.paint_log.painted, newest)
         return written
 
 
@@ -52,7 +54,9 @@ class NaiveEventScreen(LoggedEventScreen):
         if market is None or line is None:
             return
         self.hub.read(
-            lambda book: grid.attach(book, self.event_id, market, line, list(sides), fmt, self.log)
+            lambda book: grid.attach(
+                book, self.event_id, market, line, list(sides), fmt, self.paint_log
+            )
         )
 
     def show_rows(self, rows: tuple[GridRow, ...], sides: tuple[str, ...]) -> bool:

@@ -132,7 +132,7 @@ class OddsApp(App[int]):
             self.notify(warning, severity="warning", timeout=10, markup=False)
         self.switch_mode(self._start_mode)
         self.hub.set_slow_link(self.settings.slow_link)
-        # The trailing edge of the hub's coalescing (the feed wakes it for the leading one).
+        # REST loads and the catalog (the feed wakes the hub itself).
         self.set_interval(1 / POLL_HZ, self.hub.flush_due, name="flush")
         self.set_class(self.settings.slow_link, "-slow-link")
         #: Alerts on the starred events (goals, status, price thresholds, arbitrages).

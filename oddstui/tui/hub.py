@@ -5,8 +5,9 @@ It is the only part of the TUI that talks to the service:
 - the feed through one `Feed` (feed.py: its own thread, its book, its lock).
 
 `flush()` takes the feed's change set, folds scores and status into the `Board`, and publishes
-ONE `ChangeSet` through the `changed` signal. It paints at once when a change arrives after a
-quiet spell (the feed wakes the hub), then coalesces: at most one change set per interval.
+ONE `ChangeSet` through the `changed` signal. The feed wakes the hub at the first change after
+each take: after a quiet spell it flushes at once (the leading edge); within an interval of the
+last change set it flushes when that interval ends (coalescing: one change set per interval).
 `tick()` publishes `ticked` once a second, for the clocks and ages.
 """
 
@@ -34,10 +35,11 @@ T = TypeVar("T")
 
 #: How often live events (and their clocks) are refetched over REST, in seconds.
 LIVE_REFRESH = 20.0
-#: Change sets published per second at most, normally and on a slow link.
-FLUSH_HZ, SLOW_FLUSH_HZ = 5.0, 2.0
-#: How often the app asks whether a change set is due (the trailing edge of the coalescing).
-POLL_HZ = 20.0
+#: Change sets published per second at most, normally and on a slow link. 8 a second keeps a
+#: price's wait for its paint under 150 ms at the 95th percentile under a steady stream.
+FLUSH_HZ, SLOW_FLUSH_HZ = 8.0, 2.0
+#: How often the app flushes what did not come through the feed (REST loads, the catalog).
+POLL_HZ = 5.0
 
 
 class DeskHub(RestLoads):
@@ -83,6 +85,8 @@ class DeskHub(RestLoads):
         self._feed_dirty = False
         self._last_live_fetch = 0.0
         self._last_publish = float("-inf")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._flush_timer: asyncio.TimerHandle | None = None
         self._loading: dict[Any, asyncio.Task[Any]] = {}
         #: How many change sets were published (tests and benchmarks read it).
         self.flushes = 0
@@ -92,7 +96,7 @@ class DeskHub(RestLoads):
     async def start(self) -> None:
         """Start the feed, then load the catalog and the live events."""
         if self.feed is not None:
-            loop = asyncio.get_running_loop()
+            loop = self._loop = asyncio.get_running_loop()
 
             def wake() -> None:  # on the feed's thread
                 try:
@@ -126,13 +130,22 @@ class DeskHub(RestLoads):
     # ------------------------------------------------------------------ flushing
 
     def wake(self) -> None:
-        """A change arrived after the last flush: paint now after a quiet spell (the leading
-        edge); within an interval of the last change set, the next `flush_due` takes it."""
-        self.flush_due()
+        """A change arrived after the last take: flush now after a quiet spell (the leading
+        edge), else when the interval since the last change set ends."""
+        wait = self._last_publish + self.interval - time.monotonic()
+        if wait <= 0 or self._loop is None:
+            self.flush()
+        elif self._flush_timer is None:
+            self._flush_timer = self._loop.call_later(wait, self._timed_flush)
+
+    def _timed_flush(self) -> None:
+        self._flush_timer = None
+        self.flush()
 
     def flush_due(self) -> None:
-        """Flush if the last change set is at least one interval old (the app polls this)."""
-        if time.monotonic() - self._last_publish >= self.interval:
+        """Flush if the last change set is at least one interval old (the app polls this for
+        changes that do not come through the feed)."""
+        if self._flush_timer is None and time.monotonic() - self._last_publish >= self.interval:
             self.flush()
 
     def flush(self) -> ChangeSet:
