@@ -21,13 +21,14 @@ from textual.widgets import Static
 from oddstui.book.formats import ODDS_FORMATS, OddsFormat
 from oddstui.book.state import LineKey
 from oddstui.tui import price_rows
+from oddstui.tui.market_bar import market_bar
 from oddstui.tui.price_cells import grid_columns, row_cells
 from oddstui.tui.screens.base import BoardScreen
 from oddstui.tui.screens.movement import open_movement
 from oddstui.tui.state import LIVE, SETTLED, ChangeSet, EventView
 from oddstui.tui.text import plain
 from oddstui.tui.widgets.closing_odds import show_closing
-from oddstui.tui.widgets.crest import Crest, crest_cache
+from oddstui.tui.widgets.crest import Crest
 from oddstui.tui.widgets.price_grid import PriceGrid
 from oddstui.tui.widgets.scoreboard import Scoreboard
 
@@ -170,28 +171,9 @@ class EventScreen(BoardScreen):
         if event is None or self._crests_loading:
             return
         self._crests_loading = True
-        for widget_id, participant, name in (
-            ("#crest-home", event.home_id, event.home),
-            ("#crest-away", event.away_id, event.away),
-        ):
-            self.run_worker(
-                self._show_crest(widget_id, participant, name),
-                group="crests",
-                description=f"crest of {name}",
-                exit_on_error=False,
-            )
-
-    async def _show_crest(self, widget_id: str, participant: int | None, name: str) -> None:
-        crest = self.query_one(widget_id, Crest)
-        if participant is None:
-            crest.show(None, name)
-            return
-        try:
-            image = await crest_cache(self.hub.api).get(participant)
-        except Exception:
-            crest.show(None, name)  # a crest is decoration: its failure is no error to report
-            return
-        crest.show(image, name)
+        api = self.hub.api
+        self.query_one("#crest-home", Crest).load(api, event.home_id, event.home)
+        self.query_one("#crest-away", Crest).load(api, event.away_id, event.away)
 
     # ------------------------------------------------------------------ prices
 
@@ -274,23 +256,7 @@ class EventScreen(BoardScreen):
             grid.display = False
 
     def _show_bar(self, bookmakers: int = 0) -> None:
-        bar = Text(no_wrap=True, overflow="ellipsis")
-        if self.market is None:
-            bar.append("Market –", style="dim")
-        else:
-            position = self._markets.index(self.market) + 1 if self.market in self._markets else 0
-            bar.append("Market ", style="dim")
-            bar.append_text(plain(self.market, "bold"))
-            bar.append(f" {position}/{len(self._markets)}", style="dim")
-            bar.append("  m/M", style="dim italic")
-            if self.line is not None and self.line != (None, None):
-                index = self._lines.index(self.line) + 1 if self.line in self._lines else 0
-                bar.append("   Line ", style="dim")
-                bar.append(price_rows.line_text(self.market, self.line), style="bold")
-                bar.append(f" {index}/{len(self._lines)}", style="dim")
-                bar.append("  [ ]", style="dim italic")
-            if bookmakers:
-                bar.append(f"   {bookmakers} bookmakers", style="dim")
+        bar = market_bar(self.market, self._markets, self.line, self._lines, bookmakers)
         if bar != self._bar:
             self._bar = bar
             self.query_one("#market-bar", Static).update(bar, layout=False)
