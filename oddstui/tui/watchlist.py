@@ -60,6 +60,8 @@ class Watchlist:
     def rematch(self, item: WatchedEvent, candidates: list[EventView]) -> int | None:
         """Find the entry's match among `candidates`: its new id (entry updated and saved), or
         None (the entry is gone)."""
+        if not any(entry is item for entry in self.entries):
+            return None  # already settled (two loads ran at once): nothing to do
         found = identity.find_match(item, candidates)
         if found is None or (found.id != item.id and self.entry(found.id) is not None):
             self.gone.add(item.id)

@@ -35,6 +35,9 @@ def test_an_entry_is_found_again_or_gone_never_moved(tmp_path: Path) -> None:
     assert watch.rematch(watch.entries[0], [other, later, view(5, "Arsenal", "Chelsea")]) == 5
     assert watch.is_watched(5) and not watch.is_watched(1)
     assert [item.id for item in config.load_watchlist(path)] == [5]
+    stale = entry_of(ours)  # a second load that read the entries before the first re-matched
+    assert watch.rematch(stale, [view(5, "Arsenal", "Chelsea")]) is None
+    assert watch.gone == set() and watch.is_watched(5)
 
     gone = Watchlist([entry_of(ours)], path)
     assert gone.rematch(gone.entries[0], [other, later]) is None
