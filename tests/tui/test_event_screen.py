@@ -181,6 +181,34 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
         await wait_for(lambda: str(screen.query_one(".heading").render()).startswith("★"), pilot)
 
 
+async def test_the_benchmarks_naive_grid_takes_every_feed_message(
+    busy: tuple[Service, str], home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # benchmarks/tui_live.py compares the real grid with this one: it must see the feed, and
+    # the desk's screen with a paint log must log its paints.
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2] / "benchmarks"))
+    from bench_event import LoggedEventScreen, NaiveEventScreen  # type: ignore[import-not-found]
+    from naive_grid import NaiveGrid  # type: ignore[import-not-found]
+    from paint_log import PaintLog  # type: ignore[import-not-found]
+
+    service, _ = busy
+    event = busiest_live(service)
+    app = app_for(service, home)
+    log = tmp_path / "paint.log"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        app.push_screen(NaiveEventScreen(event["id"], PaintLog(str(log))))
+        await wait_for(lambda: bool(app.screen.query(NaiveGrid)), pilot, timeout=30)
+        grid = app.screen.query_one(NaiveGrid)
+        await wait_for(lambda: grid.messages_shown >= 3, pilot, timeout=30)
+        assert grid.row_count >= 3
+        app.pop_screen()
+        before = log.read_text().count("paint ")
+        assert before >= 3  # the naive grid logs a paint per message it shows
+        app.push_screen(LoggedEventScreen(event["id"], PaintLog(str(log))))
+        await wait_for(lambda: log.read_text().count("paint ") >= before + 3, pilot, timeout=30)
+
+
 async def test_crests_or_no_crest_and_literal_names(busy: tuple[Service, str], home: Path) -> None:
     service, _ = busy
     live = get(service, "/events/live")
