@@ -19,6 +19,7 @@ Targets (issue 12): p95 <= 100 ms, <= 25 KiB/s; CPU <= 30 % (TUI part 1).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import pty
@@ -31,6 +32,7 @@ import tempfile
 import termios
 import threading
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -49,7 +51,9 @@ DUMP = os.environ.get("ODDSTUI_BENCH_DUMP", "")
 
 
 class SyntheticFeed:
-    """A `FeedPort` whose thread moves one leg of one arbitrage `rate` times a second."""
+    """A `Feed` whose thread moves one leg of one arbitrage `rate` times a second."""
+
+    monotonic = staticmethod(time.monotonic)
 
     def __init__(self, arbs: int, rate: float) -> None:
         from oddstui.book.oddsbook import OddsBook
@@ -110,18 +114,27 @@ class SyntheticFeed:
 
     def scores_refreshed(self) -> None: ...
 
-    def drain(self) -> list[Any]:
-        from oddstui.tui.feed_port import FeedUpdate
+    def keep_bookmakers(self, names: list[str]) -> None: ...
+
+    def on_change(self, wake: Any) -> None:
+        self.book.on_change = wake
+
+    def take(self) -> Any:
+        from oddstui.tui.feed import FeedChanges
 
         with self.lock:
             keys = self.book.take_changes()
-        return [FeedUpdate("odds", key[0], key=key) for key in keys if len(key) > 1]
+        return FeedChanges(prices=frozenset(key for key in keys if len(key) > 1))
 
-    def health(self) -> tuple[str, int | None, float | None, str]:
-        return "live", self._seq, self.newest or None, ""
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Any]:
+        with self.lock:
+            yield self.book
 
-    def relay(self) -> str | None:
-        return None
+    def health(self) -> Any:
+        from oddstui.tui.feed import FeedHealth
+
+        return FeedHealth("live", self._seq, self.newest or None, "", None)
 
 
 def rest_answers(arbs: int) -> Any:

@@ -111,7 +111,9 @@ def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
         "--upstream", metavar="URL", help="the v3 service to relay (default: the public service)"
     )
     parser.add_argument(
-        "--markets", metavar="A,B", help="markets the relay carries (default ML,Spread,Totals)"
+        "--markets",
+        metavar="A,B",
+        help="markets the relay carries (default: the 20 the desk subscribes to)",
     )
     parser.add_argument(
         "--replay-window",
@@ -171,7 +173,10 @@ def add_tui_arguments(parser: argparse.ArgumentParser) -> None:
         help="use the built-in service even when an API key is configured",
     )
     parser.add_argument(
-        "--seed", type=_int_in("--seed", 0, 2**63 - 1), default=1, help="built-in world seed"
+        "--seed",
+        type=_int_in("--seed", 0, 2**63 - 1),
+        default=None,
+        help="built-in world seed: a new world (default: the world of the last run, else 1)",
     )
     parser.add_argument(
         "--speed",
@@ -284,9 +289,11 @@ def run_desk(args: argparse.Namespace) -> int:
     if base is None and key is None:
         from oddstui.service.assembly import Options
         from oddstui.service.embedded import start_embedded
+        from oddstui.world_memory import remembered_world
 
+        world = remembered_world(args.seed)
         try:
-            service = start_embedded(Options(seed=args.seed, speed=args.speed))
+            service = start_embedded(Options(seed=world.seed, speed=args.speed, start=world.start))
         except Exception as error:  # noqa: BLE001 - one line, never a traceback
             sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
             return 1

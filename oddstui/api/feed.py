@@ -88,6 +88,9 @@ _ws_log.addFilter(_RedactKey())
 class Book(Protocol):
     """What the feed needs of `oddstui.book.oddsbook.OddsBook`."""
 
+    #: Set from the welcome: odds messages list all the bookmaker's markets.
+    complete_markets: bool
+
     def install_snapshot(self, records: Iterable[OddsRecord]) -> Any: ...
 
     def apply(self, message: Any) -> Any: ...
@@ -613,6 +616,7 @@ class FeedClient:
 
     def _on_welcome(self, welcome: Welcome, gen: int) -> None:
         self._welcome = welcome
+        self.book.complete_markets = welcome.complete_markets
         self._on_relay(welcome.relay)
         cursor = self._cursor
         if self._needs_snapshot or cursor is None:

@@ -9,13 +9,37 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from oddstui.api.redact import redact_url
 
 CHANNELS = ("odds", "scores", "status")
+#: The market names the seed lists as supported (its /dropping-odds `markets`), in its order.
+SEED_MARKETS = (
+    "ML",
+    "Spread",
+    "Totals",
+    "Spread HT",
+    "Totals HT",
+    "Totals 1Q",
+    "Spread 1Q",
+    "Team Total Home",
+    "Team Total Away",
+    "Corners Spread",
+    "Corners Totals",
+    "Corners Spread HT",
+    "Corners Totals HT",
+    "Bookings Spread",
+    "Bookings Totals",
+    "Player Props",
+)
+#: The most a feed may subscribe to (the seed's limit).
+MAX_MARKETS = 20
+#: What the desk subscribes to: the seed's names, then common names the service also offers,
+#: up to the limit.
+FEED_MARKETS = (*SEED_MARKETS, "ML HT", "Double Chance", "Draw No Bet", "Both Teams To Score")
 
 
 @dataclass(frozen=True, slots=True)
 class FeedFilters:
     """What to subscribe to; the service checks the seed's limits and answers 400 otherwise."""
 
-    markets: tuple[str, ...] = ("ML", "Spread", "Totals")
+    markets: tuple[str, ...] = FEED_MARKETS
     channels: tuple[str, ...] = CHANNELS
     sports: tuple[str, ...] = ()
     leagues: tuple[str, ...] = ()

@@ -103,6 +103,8 @@ class Welcome:
     seq: int | None
     received: float = 0.0
     relay: RelayStatus | None = None  # present when the feed comes through an `oddstui relay`
+    # The built-in service's own field: every odds message lists all the bookmaker's markets.
+    complete_markets: bool = False
 
 
 @dataclass(slots=True, eq=True)
@@ -193,6 +195,7 @@ def _welcome(raw: dict[str, Any], received: float) -> Welcome:
         seq=None if seq is None else _int(seq, "welcome.seq"),
         received=received,
         relay=_relay(raw["relay"], received) if isinstance(raw.get("relay"), dict) else None,
+        complete_markets=raw.get("complete_markets") is True,
     )
 
 

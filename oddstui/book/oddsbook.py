@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
 
 from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
 from oddstui.api.models import Event, MarketQuote, OddsRecord
 from oddstui.book.arbitrage import Arbitrage, best_prices, market_arbitrage, sport_has_draw
+from oddstui.book.service_clock import ServiceClock
 from oddstui.book.state import (
     BookmakerState,
     EventState,
@@ -42,13 +44,21 @@ class OddsBook:
         self._changes: set[ChangeKey] = set()
         self.applied = 0
         """Messages applied so far (odds, score and status)."""
+        self.service_clock = ServiceClock()
+        """The service's clock, from the messages' timestamps: ages are "its now - updatedAt"."""
+        self.on_change: Callable[[], None] | None = None
+        """Called (on the writer's thread) when a change arrives after ``take_changes``."""
+        self.complete_markets = False
+        """True when each odds message lists all its bookmaker's markets (the built-in service
+        says so in its welcome): a market that a message leaves out is gone."""
 
     # ------------------------------------------------------------------ writing
 
     def apply(self, message: Message) -> None:
         """Apply one feed message. Applying the same message again changes nothing.
 
-        Odds messages merge by market name: a message carrying only ML leaves Totals in place.
+        Odds messages merge by market name: a message carrying only ML leaves Totals in place,
+        unless ``complete_markets`` is set, when the markets a message leaves out are removed.
         ``deleted`` and ``no_markets`` clear that bookmaker's markets for the event. Welcome and
         resync messages are the feed client's business and are ignored here.
         """
@@ -56,13 +66,23 @@ class OddsBook:
         if kind is OddsMessage:
             self.apply_odds(message)  # type: ignore[arg-type]
             return
-        if kind is ScoreMessage:
-            self._apply_score(message)  # type: ignore[arg-type]
-        elif kind is StatusMessage:
-            self._apply_status(message)  # type: ignore[arg-type]
+        quiet = not self._changes
+        if isinstance(message, ScoreMessage):
+            self._observe_clock(message.timestamp, message.received)
+            self._apply_score(message)
+        elif isinstance(message, StatusMessage):
+            self._observe_clock(message.timestamp, message.received)
+            self._apply_status(message)
         else:
             return
         self.applied += 1
+        if quiet:
+            self._woken()
+
+    def _observe_clock(self, stamp: datetime | None, received: float) -> None:
+        received = received or self._clock()
+        if stamp is not None and self.service_clock.due(received):
+            self.service_clock.observe(stamp.timestamp(), received)
 
     def apply_all(self, messages: Iterable[Message]) -> None:
         for message in messages:
@@ -70,6 +90,17 @@ class OddsBook:
 
     def apply_odds(self, message: OddsMessage) -> None:
         """``apply`` for an odds message, one call shorter (the feed's hot path)."""
+        if not self._changes:
+            self._apply_odds(message)
+            self._woken()
+        else:
+            self._apply_odds(message)
+
+    def _woken(self) -> None:
+        if self._changes and self.on_change is not None:
+            self.on_change()
+
+    def _apply_odds(self, message: OddsMessage) -> None:
         self.applied += 1
         event_id = message.event_id
         state = self._events.get(event_id)
@@ -95,6 +126,9 @@ class OddsBook:
         markets = book.markets
         changed = self._changes.add
         now = message.received or self._clock()
+        clock = self.service_clock
+        if clock.due(now) and message.timestamp is not None:
+            clock.observe(message.timestamp.timestamp(), now)
         for quote in message.markets:
             name = quote.name
             current = markets.get(name)
@@ -102,6 +136,11 @@ class OddsBook:
                 markets[name] = MarketState(quote, now)
                 changed((event_id, bookie, name))
             elif current.merge(quote, now):
+                changed((event_id, bookie, name))
+        if self.complete_markets and len(markets) > len(message.markets):
+            listed = {quote.name for quote in message.markets}
+            for name in [name for name in markets if name not in listed]:
+                del markets[name]
                 changed((event_id, bookie, name))
 
     def install_snapshot(
@@ -119,6 +158,7 @@ class OddsBook:
         snapshot. Events in ``requested`` that the service no longer returned lose their
         bookmakers (their header and scores stay).
         """
+        quiet = not self._changes
         now = self._clock() if received is None else received
         joined = _joined(records)
         for record in joined:
@@ -132,6 +172,8 @@ class OddsBook:
                         self._changes.add((event_id, bookie, name))
                     self._changes.add((event_id, bookie))
                 state.books = {}
+        if quiet:
+            self._woken()
 
     def update_events(self, events: Iterable[Event], received: float | None = None) -> None:
         """Refresh headers, status, scores and clocks from REST events (/events, /events/live)."""

@@ -7,6 +7,7 @@ errors raise ``ValueError`` with a message the stake ticket shows inline.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -24,7 +25,7 @@ class RoundedStakes:
     stakes: tuple[float, ...]
     """One stake per leg, each a whole multiple of the step."""
     total: float
-    """The sum of the stakes (may differ a little from the total asked for)."""
+    """The sum of the stakes: at most the total asked for (at least it, rounding up)."""
     guaranteed: float
     """The worst outcome: ``min(s_i · d_i) - total``."""
     best_case: float
@@ -74,32 +75,48 @@ def best_case_result(prices: Sequence[float], stakes: Sequence[float]) -> float:
     return max(s * d for s, d in zip(stakes, prices, strict=True)) - sum(stakes)
 
 
-def rounded_stakes(prices: Sequence[float], total: float, step: float) -> RoundedStakes:
+def rounded_stakes(
+    prices: Sequence[float], total: float, step: float, round_up: bool = False
+) -> RoundedStakes:
     """Equal-return stakes rounded to ``step``, nudged to keep the guaranteed result highest.
 
-    Each stake is rounded to the nearest step (at least one step). For up to four legs, every
-    combination of -1, 0 and +1 step per leg is tried and the one with the highest guaranteed
-    result wins; ties go to the total nearest ``total``, then to the higher best case.
+    The rounded stakes never add up to more than ``total`` (``round_up``: never to less). Each
+    stake is first rounded down (up) to a step, at least one step. For up to four legs, every
+    combination of -1, 0 and +1 step per leg that keeps to the total is tried and the one with
+    the highest guaranteed result wins; ties go to the total nearest ``total``, then to the
+    higher best case. Rounding up, the smallest total wins first, so the stake grows no more
+    than it must.
     """
     d = check_prices(prices, minimum=1)
     t = check_positive(total, "total stake")
     r = check_positive(step, "rounding step")
     if r > t:
         raise ValueError(f"rounding step {step:g} is larger than the total stake {total:g}")
+    if not round_up and r * len(d) > t + 1e-9:
+        raise ValueError(
+            f"a total of {total:g} cannot stake {len(d)} legs in steps of {step:g}: "
+            f"raise it to {r * len(d):g} or choose round up"
+        )
     places = _decimal_places(r)
     ideal = equal_return_stakes(d, t)
-    base = [max(1, round(s / r)) for s in ideal]
+    slack = r * 1e-9
+    nudge = -1e-9 if round_up else 1e-9  # 49.99999999 steps are 50 steps
+    to_step = math.ceil if round_up else math.floor
+    base = [max(1, to_step(s / r + nudge)) for s in ideal]
 
     def stakes_of(units: Sequence[int]) -> tuple[float, ...]:
         return tuple(round(u * r, places) for u in units)
 
+    def keeps_to_total(units: Sequence[int]) -> bool:
+        stake = sum(units) * r
+        return stake >= t - slack if round_up else stake <= t + slack
+
     def rank(units: Sequence[int]) -> tuple[float, float, float]:
         stakes = stakes_of(units)
-        return (
-            round(guaranteed_result(d, stakes), 9),
-            -abs(sum(stakes) - t),
-            best_case_result(d, stakes),
-        )
+        guaranteed = round(guaranteed_result(d, stakes), 9)
+        if round_up:  # as little over the total as can be, then the best guarantee
+            return (-sum(stakes), guaranteed, best_case_result(d, stakes))
+        return (guaranteed, -abs(sum(stakes) - t), best_case_result(d, stakes))
 
     best = base
     if len(d) <= MAX_SEARCH_LEGS:
@@ -107,7 +124,17 @@ def rounded_stakes(prices: Sequence[float], total: float, step: float) -> Rounde
             [b + delta for b, delta in zip(base, deltas, strict=True)]
             for deltas in itertools.product((0, -1, 1), repeat=len(d))
         )
-        best = max((c for c in candidates if min(c) >= 1), key=rank)
+        valid = [c for c in candidates if min(c) >= 1 and keeps_to_total(c)]
+        if not valid:
+            raise ValueError(
+                f"a total of {total:g} cannot be split in steps of {step:g} at these prices: "
+                "raise it or choose round up"
+            )
+        best = max(valid, key=rank)
+    else:
+        while not keeps_to_total(best):  # legs raised to one step: take it off the largest
+            largest = best.index(max(best))
+            best = [u - 1 if i == largest else u for i, u in enumerate(best)]
     stakes = stakes_of(best)
     return RoundedStakes(
         stakes=stakes,

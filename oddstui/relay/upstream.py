@@ -22,6 +22,8 @@ from oddstui.service.feed.params import SCORES, STATUS
 class UpstreamBook:
     """The feed client's `Book`: each message it accepts goes to the relay, as received."""
 
+    complete_markets = False  # the relay passes messages on as they came; it removes nothing
+
     def __init__(self, relay: Relay) -> None:
         self._relay = relay
 

@@ -10,6 +10,7 @@ from typing import Any
 from oddstui.service.accounts import Accounts
 from oddstui.service.context import ServiceContext
 from oddstui.service.derived.indexes import Indexes
+from oddstui.service.openapi import build_document
 from oddstui.service.ratelimit import RateLimiter
 
 log = logging.getLogger("oddstui.service")
@@ -24,6 +25,7 @@ class Options:
     bookmakers: int = 265
     updates_per_second: float = 50.0
     replay_window: float = 600.0
+    start: float | None = None  # the world's start (epoch seconds); None: now
 
     @classmethod
     def from_args(cls, args: Any) -> Options:
@@ -46,10 +48,12 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
         bookmakers=options.bookmakers,
         updates_per_second=options.updates_per_second,
         replay_window=options.replay_window,
+        start=options.start,
     )
     accounts.resolve(world.bookmakers, list(world.default_selection))
     world.warm()
     svc = ServiceContext(world, accounts, RateLimiter(), Indexes.attach(world))
+    svc.openapi = build_document
     svc.background.append(svc.indexes.run)
     svc.feed = _feed_hub(svc)
     return svc

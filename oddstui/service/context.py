@@ -32,6 +32,9 @@ class ServiceContext:
     limiter: RateLimiter
     indexes: Indexes
     feed: FeedHubLike | None = None
+    # the OpenAPI document of the served routes (set by assembly: routes/meta cannot import
+    # openapi.py, which imports every route)
+    openapi: Callable[[], dict[str, Any]] | None = None
     # run when the server stops, after the feed is closed (e.g. index shutdown)
     on_stop: list[Callable[[], None]] = field(default_factory=list)
     # coroutines run as tasks beside the world while the service runs (index upkeep)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from oddstui.tui.text import clean
@@ -129,6 +129,17 @@ class AlertRules:
         """Forget every rule of an event."""
         self.prices = [r for r in self.prices if r.event_id != event_id]
         self.arbitrages = [r for r in self.arbitrages if r.event_id != event_id]
+
+    def move_event(self, old: int, new: int) -> bool:
+        """The rules of a watched match follow it to its new id; True when any moved."""
+        moved = [r for r in self.prices if r.event_id == old]
+        arbs = [r for r in self.arbitrages if r.event_id == old]
+        self.prices = [replace(r, event_id=new) if r.event_id == old else r for r in self.prices]
+        self.arbitrages = [
+            replace(r, event_id=new) if r.event_id == old else r for r in self.arbitrages
+        ]
+        self._seen.pop(old, None)
+        return bool(moved or arbs)
 
     def rules_of(self, event_id: int) -> list[PriceRule | ArbitrageRule]:
         found: list[PriceRule | ArbitrageRule] = [r for r in self.prices if r.event_id == event_id]

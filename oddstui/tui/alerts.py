@@ -10,14 +10,15 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from textual.app import App
+from typing import TYPE_CHECKING
 
 from oddstui.tui.alert_rules import Alert, ArbitrageRule, PriceRule, Throttle
 from oddstui.tui.alert_store import load_rules_recovering, rules_path, save_rules
 from oddstui.tui.state import ChangeSet
 from oddstui.tui.text import clean
+
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
 
 #: Longest text sent in a desktop notification.
 DESKTOP_LIMIT = 200
@@ -48,11 +49,10 @@ class AlertCenter:
     | `history` | the same with the time each was delivered: the session's alert history |
     """
 
-    def __init__(self, app: App[Any], *, throttle: Throttle | None = None) -> None:
+    def __init__(self, app: OddsApp, *, throttle: Throttle | None = None) -> None:
         self.app = app
-        hub: Any = getattr(app, "hub")  # noqa: B009 - the app type would import us
-        self.hub = hub
-        self.path = rules_path(Path(getattr(app, "watchlist_path")))  # noqa: B009
+        self.hub = app.hub
+        self.path = rules_path(Path(app.watchlist_path))
         self.rules, self.warning = load_rules_recovering(self.path)
         self.throttle = throttle or Throttle()
         self.fired: list[Alert] = []
@@ -105,6 +105,15 @@ class AlertCenter:
         self.rules.remove_event(event_id)
         self._save()
 
+    def _follow_rematched(self) -> None:
+        """Rules of a starred match found again under a new id move to that id."""
+        moved = False
+        while self.hub.rematched:
+            old, new = self.hub.rematched.popitem()
+            moved = self.rules.move_event(old, new) or moved
+        if moved:
+            self._save()
+
     def _save(self) -> None:
         try:
             save_rules(self.rules, self.path)
@@ -118,7 +127,8 @@ class AlertCenter:
     # ------------------------------------------------------------------ checking
 
     def check(self, changes: ChangeSet) -> None:
-        watched = {item.id for item in self.hub.watchlist}
+        self._follow_rematched()
+        watched = self.hub.watch.ids()  # a gone entry's id names another match: no alerts
         if not watched:
             return
         alerts: list[Alert] = []
@@ -145,12 +155,10 @@ class AlertCenter:
             self.app.notify(f"{held} more alerts held back (too many at once)", timeout=5)
 
     def _price_alerts(self, changes: ChangeSet, touched: set[int]) -> list[Alert]:
-        book = self.hub.book
-        if book is None:
-            return []
-        lock = self.hub.book_lock or contextlib.nullcontext()
         alerts: list[Alert] = []
-        with lock:
+        with self.hub.reading() as book:
+            if book is None:
+                return []
             for rule in self.rules.prices:
                 if rule.event_id not in touched:
                     continue
@@ -181,8 +189,7 @@ class AlertCenter:
         self.history.append(Firing(self.hub.now(), alert))
         self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
         self.app.bell()
-        settings = getattr(self.app, "settings", None)
-        if getattr(settings, "desktop_notifications", False):
+        if self.app.settings.desktop_notifications:
             self._desktop(f"{alert.title}: {alert.message}")
 
     def _desktop(self, text: str) -> None:

@@ -18,8 +18,8 @@ from oddstui.api.rest import ApiClient
 from oddstui.tui import heap
 from oddstui.tui.alerts import AlertCenter
 from oddstui.tui.commands import JumpCommands
-from oddstui.tui.feed_port import FeedPort
-from oddstui.tui.hub import FeedHub
+from oddstui.tui.feed import Feed
+from oddstui.tui.hub import POLL_HZ, DeskHub
 from oddstui.tui.messages import EventChosen, WatchToggled
 from oddstui.tui.screens.arbitrage import ArbitrageScreen
 from oddstui.tui.screens.dropping import DroppingOddsScreen
@@ -30,9 +30,6 @@ from oddstui.tui.screens.value_bets import ValueBetsScreen
 from oddstui.tui.screens.watchlist import WatchlistScreen
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
-
-#: Change sets published per second, normally and on a slow link.
-FLUSH_HZ, SLOW_FLUSH_HZ = 5.0, 2.0
 
 
 def styles_dir() -> Path:
@@ -94,7 +91,7 @@ class OddsApp(App[int]):
     def __init__(
         self,
         api: ApiClient,
-        feed: FeedPort | None,
+        feed: Feed | None,
         *,
         settings: config.Settings | None = None,
         now: Callable[[], float] = time.time,
@@ -113,7 +110,7 @@ class OddsApp(App[int]):
             self.settings.theme if self.settings.theme in self.available_themes else "oddstui-dark"
         )
         #: The one hub: board, feed and REST client.
-        self.hub = FeedHub(
+        self.hub = DeskHub(
             self, api, feed, now=now, watchlist=watched, watchlist_path=self.watchlist_path
         )
         self._start_mode = start_mode or self.DEFAULT_MODE
@@ -136,9 +133,9 @@ class OddsApp(App[int]):
         for warning in self._startup_warnings:
             self.notify(warning, severity="warning", timeout=10, markup=False)
         self.switch_mode(self._start_mode)
-        hz = SLOW_FLUSH_HZ if self.settings.slow_link else FLUSH_HZ
-        #: The timer that publishes the hub's change sets (settings change its rate).
-        self.flush_timer = self.set_interval(1 / hz, self.hub.flush, name="flush")
+        self.hub.set_slow_link(self.settings.slow_link)
+        # REST loads and the catalog (the feed wakes the hub itself).
+        self.set_interval(1 / POLL_HZ, self.hub.flush_due, name="flush")
         self.set_class(self.settings.slow_link, "-slow-link")
         #: Alerts on the starred events (goals, status, price thresholds, arbitrages).
         self.alerts = AlertCenter(self)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.text import Text
@@ -54,17 +54,9 @@ def book_clock(hub: Any) -> Callable[[], float]:
     return clock if callable(clock) else time.monotonic
 
 
-@contextlib.contextmanager
-def reading_book(hub: Any) -> Iterator[Any]:
-    """The feed's book under its lock, or None when the app has no feed."""
-    book, lock = hub.book, hub.book_lock
-    if book is None:
-        yield None
-    elif lock is None:
-        yield book
-    else:
-        with lock:
-            yield book
+def reading_book(hub: Any) -> contextlib.AbstractContextManager[Any]:
+    """The feed's book while the block runs (the feed holds its own lock), or None."""
+    return hub.reading()
 
 
 def refresh_interval(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from oddstui.book.exchange import back_margin, best_of_books, is_exchange, is_lay, net_back
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
+from oddstui.tui.market_order import market_order
 from oddstui.tui.text import clean
 
 #: How long a changed price shows ▲/▼, in seconds.
@@ -53,8 +54,6 @@ SIDE_LABELS = {
     "layDraw": "Lay X",
     "layAway": "Lay 2",
 }
-# The markets a trader looks at first; the rest follow in name order.
-FIRST_MARKETS = ("ML", "Spread", "Totals")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +73,9 @@ class GridRow:
     url: str | None
     prices: tuple[PriceFigure, ...]  # in the order of the sides asked for
     margin: float | None  # the bookmaker's hold on this line, when every side is quoted
-    age: float | None  # seconds since any price of this line last changed
+    # Seconds since the bookmaker's `updatedAt` of the market, by the service's clock (since any
+    # price of the line last changed here, while that clock is unknown).
+    age: float | None
     stale: bool
     changed: float  # receive stamp of the message behind the newest price change shown
 
@@ -86,11 +87,6 @@ def side_order(sides: Iterable[str]) -> list[str]:
 
 def side_label(side: str) -> str:
     return SIDE_LABELS.get(side) or clean(side).capitalize()
-
-
-def market_order(names: Iterable[str]) -> list[str]:
-    rank = {name: i for i, name in enumerate(FIRST_MARKETS)}
-    return sorted(set(names), key=lambda name: (rank.get(name, len(rank)), name.lower()))
 
 
 def line_text(market: str, line: LineKey) -> str:
@@ -143,12 +139,14 @@ def grid_rows(
     live: bool,
     trusted: bool = True,
     commission: float = 0.0,
+    service_now: float | None = None,
 ) -> list[GridRow]:
     """Every bookmaker quoting this market (on any line), in name order.
 
-    `now` is on the book's clock (the feed's receive stamps). A bookmaker that quotes the
-    market but not this line gets a row of missing prices, so rows don't come and go as
-    lines move. `commission` is the exchanges' rate on winnings (0.05 for 5 %).
+    `now` is on the book's clock (the feed's receive stamps); `service_now` is the service's
+    time then (epoch seconds; `OddsBook.service_clock`), which ages count on. A bookmaker that
+    quotes the market but not this line gets a row of missing prices, so rows don't come and go
+    as lines move. `commission` is the exchanges' rate on winnings (0.05 for 5 %).
     """
     state = book.event(event_id)
     if state is None:
@@ -186,6 +184,9 @@ def grid_rows(
             )
         hold = back_margin(prices, sides, rate)
         age = max(now - changed, 0.0) if changed > -math.inf else None
+        updated = quote.updated_at
+        if age is not None and service_now is not None and updated is not None:
+            age = max(service_now - updated.timestamp(), 0.0)
         rows.append(
             GridRow(
                 bookmaker=name,
@@ -218,3 +219,60 @@ def age_text(seconds: float | None) -> str:
 
 def margin_text(value: float | None) -> str:
     return "–" if value is None else f"{value * 100:.1f}%"
+
+
+@dataclass(frozen=True, slots=True)
+class PriceView:
+    """Everything the Event grid shows of one event, read from the book in one go."""
+
+    markets: tuple[str, ...]  # in reading order
+    market: str | None  # the market shown (None: the book has no prices)
+    lines: tuple[LineKey, ...]
+    line: LineKey | None
+    sides: tuple[str, ...]
+    rows: tuple[GridRow, ...]
+    has_header: bool  # the book knows the event (so no prices means no coverage)
+
+
+def price_view(
+    book: OddsBook,
+    event_id: int,
+    sport: str | None,
+    market: str | None,
+    line: LineKey | None,
+    now: float,
+    *,
+    live: bool,
+    trusted: bool,
+    commission: float = 0.0,
+) -> PriceView:
+    """The grid's figures for `market` and `line` (the main market and line when they are gone
+    or not given). `now` is on the book's clock; ages count on the service's."""
+    state = book.event(event_id)
+    has_header = state is not None and state.header is not None
+    markets = tuple(market_order(book.market_names(event_id), sport))
+    if not markets:
+        return PriceView((), None, (), None, (), (), has_header)
+    if market not in markets:
+        market, line = ("ML" if "ML" in markets else markets[0]), None
+    assert market is not None
+    lines = tuple(book.lines(event_id, market))
+    if line not in lines:
+        line = main_line(book, event_id, market)
+    if line is None:
+        return PriceView(markets, market, lines, None, (), (), has_header)
+    sides = sides_of(book, event_id, market, line)
+    service_now = book.service_clock.now(now)
+    rows = grid_rows(
+        book,
+        event_id,
+        market,
+        line,
+        sides,
+        now,
+        live=live,
+        trusted=trusted,
+        commission=commission,
+        service_now=service_now,
+    )
+    return PriceView(markets, market, lines, line, tuple(sides), tuple(rows), has_header)

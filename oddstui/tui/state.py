@@ -60,7 +60,7 @@ class EventView:
 
 
 @dataclass(frozen=True, slots=True)
-class FeedStatus:
+class DeskStatus:
     """The feed's health as the status bar shows it."""
 
     state: str = "connecting"

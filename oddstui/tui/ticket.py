@@ -56,6 +56,10 @@ class StakePlan:
     exact_guaranteed: float
     """The guaranteed profit of the unrounded stakes, for comparison."""
     step: float | None
+    asked: float = 0.0
+    """The total the trader's input asks for (the unrounded stakes' sum)."""
+    round_up: bool = False
+    """Rounded up: the total may exceed `asked`; otherwise it never does."""
 
     @property
     def guaranteed_pct(self) -> float:
@@ -89,12 +93,17 @@ def parse_step(text: str) -> float | None:
 
 
 def plan_stakes(
-    prices: Sequence[float], amount_text: str, step_text: str, capped_leg: int | None = None
+    prices: Sequence[float],
+    amount_text: str,
+    step_text: str,
+    capped_leg: int | None = None,
+    round_up: bool = False,
 ) -> StakePlan:
     """Stakes for `prices` from the trader's text.
 
     `capped_leg` None: `amount_text` is the total stake, split for equal returns.
     Otherwise it is that leg's stake (a bookmaker's limit) and the others match its return.
+    Rounded stakes never add up to more than that total, unless `round_up`.
     Raises `ValueError` with the reason the ticket shows inline.
     """
     what = "total stake" if capped_leg is None else f"stake on leg {capped_leg + 1}"
@@ -107,23 +116,28 @@ def plan_stakes(
     else:
         exact = capped_stakes(prices, capped_leg, amount)
     exact_guaranteed = guaranteed_result(prices, exact)
+    asked = sum(exact)
     if step is None:
-        stakes = tuple(exact)
-        return _plan(prices, stakes, exact_guaranteed, None)
-    total = sum(exact)
-    rounded = rounded_stakes(prices, total, step)
-    if capped_leg is not None:
+        return _plan(prices, tuple(exact), exact_guaranteed, None, asked)
+    total = asked
+    rounded = rounded_stakes(prices, total, step, round_up)
+    if capped_leg is not None and not round_up:
         # The search may nudge the capped leg above its limit: take a step off the total.
         for _ in range(len(prices) + 1):
-            if rounded.stakes[capped_leg] <= amount + 1e-9 or total - step < step:
+            if rounded.stakes[capped_leg] <= amount + 1e-9 or total - step < step * len(prices):
                 break
             total -= step
             rounded = rounded_stakes(prices, total, step)
-    return _plan(prices, rounded.stakes, exact_guaranteed, step)
+    return _plan(prices, rounded.stakes, exact_guaranteed, step, asked, round_up)
 
 
 def _plan(
-    prices: Sequence[float], stakes: Sequence[float], exact_guaranteed: float, step: float | None
+    prices: Sequence[float],
+    stakes: Sequence[float],
+    exact_guaranteed: float,
+    step: float | None,
+    asked: float,
+    round_up: bool = False,
 ) -> StakePlan:
     return StakePlan(
         stakes=tuple(stakes),
@@ -133,6 +147,8 @@ def _plan(
         best_case=best_case_result(prices, stakes),
         exact_guaranteed=exact_guaranteed,
         step=step,
+        asked=asked,
+        round_up=round_up,
     )
 
 

@@ -94,10 +94,14 @@ def subscribed(view: OddsView, markets: Iterable[str]) -> OddsView:
 
 
 def rolled_forward(
-    records: Iterable[OddsRecord], messages: Iterable[OddsMessage], markets: Iterable[str]
+    records: Iterable[OddsRecord],
+    messages: Iterable[OddsMessage],
+    markets: Iterable[str],
+    complete: bool = False,
 ) -> dict[int, OddsView]:
     """The REST snapshot moved forward by the feed messages after its seq (merge by market
-    name, as the feed contract says): what the book must hold at that later cursor."""
+    name, as the feed contract says; replace when each message is `complete`): what the book
+    must hold at that later cursor."""
     views = {r.event.id: subscribed(record_view(r), markets) for r in records}
     wanted = {name.casefold() for name in markets}
     for message in messages:
@@ -108,6 +112,8 @@ def rolled_forward(
             view.pop(message.bookie, None)
             continue
         held = view.setdefault(message.bookie, {})
+        if complete:
+            held.clear()
         for quote in message.markets:
             if quote.name.casefold() in wanted:
                 held[quote.name] = {line.key: (dict(line.prices), line.max) for line in quote.lines}
@@ -137,10 +143,11 @@ async def assert_matches_service(
         cursor = client.last_seq
         assert cursor is not None
         later = [m for m in book.epochs[-1] if seq < m.seq <= cursor]
-        expected = rolled_forward(open_records, later, client.filters.markets)
+        complete = book.complete_markets
+        expected = rolled_forward(open_records, later, client.filters.markets, complete)
         found: list[str] = []
         for event_id, view in expected.items():
-            for line in mismatches(view, book_view(book, event_id)):
+            for line in mismatches(view, book_view(book, event_id), complete):
                 found.append(f"event {event_id}: {line}")
         twice = book.applied_twice()
     assert sum(len(view) for view in expected.values()) > 0, "nothing to compare"
@@ -148,12 +155,13 @@ async def assert_matches_service(
     assert twice == []
 
 
-def mismatches(expected: OddsView, actual: OddsView) -> list[str]:
+def mismatches(expected: OddsView, actual: OddsView, complete: bool = False) -> list[str]:
     """Where the book differs from the service for one event.
 
-    A market the service dropped from a bookmaker's list may linger in the book: the feed
-    contract merges messages by market name (the public service sends only what changed), so
-    no message can say "this market is gone". Every market the service has must match exactly.
+    Unless messages are `complete` (the built-in service says so), a market the service dropped
+    from a bookmaker's list may linger in the book: the feed contract merges messages by market
+    name (the public service sends only what changed), so no message can say "this market is
+    gone". Every market the service has must match exactly.
     """
     found: list[str] = []
     for bookie in sorted(set(expected) | set(actual)):
@@ -163,6 +171,11 @@ def mismatches(expected: OddsView, actual: OddsView) -> list[str]:
         elif got is None:
             found.append(f"{bookie}: in the service, not in the book")
         else:
+            if complete:
+                found.extend(
+                    f"{bookie}/{m}: in the book, not in the service"
+                    for m in got.keys() - want.keys()
+                )
             for market, lines in sorted(want.items()):
                 if got.get(market) != lines:
                     found.append(f"{bookie}/{market}: service {lines}, book {got.get(market)}")

@@ -13,8 +13,8 @@ from oddstui.api.models import Line
 from oddstui.api.odds_decoder import DecodeError, NotFast, decode_odds
 
 # Odds messages as the services send them, and now and then something the fast decoder must
-# leave to the general path: a label, a suspended or missing price, text where a number goes,
-# an id under another key, another message type.
+# leave to the general path: a suspended or missing price, text where a number goes, an id
+# under another key, another message type. Labelled lines (player props) take its second decode.
 good_price = st.floats(min_value=1.01, max_value=30).map(lambda x: f"{x:.3f}")
 wire_price = st.one_of(
     good_price,
@@ -37,7 +37,7 @@ wire_line = st.dictionaries(
         optional={
             "hdp": wire_number,
             "max": wire_number,
-            "label": st.sampled_from(["Smith", 7]),
+            "label": st.sampled_from(["Smith", "J. Doe Jr", "", 7, None]),
         },
     ).map(lambda extra: {**prices, **extra})
 )
@@ -76,7 +76,7 @@ def _general(line: str) -> Any:
         return "malformed"
 
 
-@settings(max_examples=400)
+@settings(max_examples=1500)
 @given(wire_message)
 def test_the_fast_decoder_agrees_with_the_general_path(message: dict[str, Any]) -> None:
     line = json.dumps(message)
@@ -116,6 +116,32 @@ def test_plain_odds_messages_take_the_fast_path() -> None:
     assert message.markets[1].lines == (Line(2.5, None, {"over": 1.9, "under": 1.9}, 500.0),)
 
 
+def test_player_lines_take_the_fast_path_too() -> None:
+    line = json.dumps(
+        {
+            "type": "updated",
+            "seq": 7,
+            "id": 61008909,
+            "bookie": "Bet365",
+            "markets": [
+                {"name": "ML", "odds": [{"home": "2.100", "away": "1.8"}]},
+                {
+                    "name": "Player Props",
+                    "odds": [
+                        {"label": "Smith", "hdp": 1.5, "over": "1.85", "under": "1.95"},
+                        {"label": "Jones", "hdp": 0.5, "over": 2, "under": "1.7", "max": 50},
+                    ],
+                },
+            ],
+        }
+    )
+    fast = decode_odds(line)
+    assert fast is not None
+    message = OddsMessage(*fast, 5.0)
+    assert message == _general(line)
+    assert message.markets[1].lines[1] == Line(0.5, "Jones", {"over": 2.0, "under": 1.7}, 50.0)
+
+
 def test_what_the_fast_decoder_leaves_to_the_general_path() -> None:
     def market(entry: dict[str, Any]) -> str:
         body = {
@@ -128,7 +154,8 @@ def test_what_the_fast_decoder_leaves_to_the_general_path() -> None:
         return json.dumps(body)
 
     for line in [
-        market({"label": "Smith", "yes": "1.9"}),  # a player line
+        market({"label": 7, "yes": "1.9"}),  # a label that is no name
+        market({"label": "Smith", "over": "1.9", "under": "N/A"}),  # a player's missing price
         market({"home": "N/A", "away": "1.9"}),  # a missing price
         market({"home": "1.00", "away": "1.9"}),  # a suspended side
         market({"home": "inf", "away": "1.9"}),

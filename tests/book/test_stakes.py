@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -62,7 +63,13 @@ def test_all_on_outcome_rejects_a_book_that_cannot_break_even() -> None:
 
 
 def naive(prices: list[float], total: float, step: float) -> list[float]:
-    return [max(1, round(s / step)) * step for s in equal_return_stakes(prices, total)]
+    """Each stake rounded down to the step: never more than the total."""
+    return [max(1, math.floor(s / step + 1e-9)) * step for s in equal_return_stakes(prices, total)]
+
+
+def too_small(prices: list[float], total: float, step: float) -> bool:
+    """Rounding down cannot give every leg one step (or one step is the whole total)."""
+    return step * len(prices) > total or sum(naive(prices, total, step)) > total + 1e-9
 
 
 @settings(deadline=None)
@@ -70,9 +77,12 @@ def naive(prices: list[float], total: float, step: float) -> list[float]:
 def test_rounded_stakes_are_multiples_of_the_step(
     prices: list[float], total: float, step: float
 ) -> None:
-    if step > total:
+    if too_small(prices, total, step):
         return
     result = rounded_stakes(prices, total, step)
+    assert result.total <= total + 1e-9  # never more than the total typed
+    up = rounded_stakes(prices, total, step, round_up=True)
+    assert up.total >= total - 1e-9  # rounding up: never less
     for s in result.stakes:
         assert s / step == pytest.approx(round(s / step), abs=1e-6)
         assert s >= step - 1e-9
@@ -87,7 +97,7 @@ def test_rounded_stakes_are_multiples_of_the_step(
 def test_rounded_stakes_never_guarantee_less_than_naive_rounding(
     prices: list[float], total: float, step: float
 ) -> None:
-    if step > total:
+    if too_small(prices, total, step):
         return
     result = rounded_stakes(prices, total, step)
     assert result.guaranteed >= guaranteed_result(prices, naive(prices, total, step)) - 1e-9
@@ -98,25 +108,36 @@ def test_rounded_stakes_never_guarantee_less_than_naive_rounding(
 def test_rounded_stakes_are_the_best_within_one_step(
     prices: list[float], total: float, step: float
 ) -> None:
-    if step > total:
+    if too_small(prices, total, step):
         return
-    base = [max(1, round(s / step)) for s in equal_return_stakes(prices, total)]
+    base = [round(s / step) for s in naive(prices, total, step)]
     best = max(
-        guaranteed_result(
-            prices, [(b + delta) * step for b, delta in zip(base, deltas, strict=True)]
-        )
+        guaranteed_result(prices, units)
         for deltas in itertools.product((-1, 0, 1), repeat=len(prices))
-        if all(b + delta >= 1 for b, delta in zip(base, deltas, strict=True))
+        for units in [[(b + delta) * step for b, delta in zip(base, deltas, strict=True)]]
+        if min(units) >= step - 1e-9 and sum(units) <= total + 1e-9
     )
     assert rounded_stakes(prices, total, step).guaranteed == pytest.approx(best, abs=1e-6)
 
 
 def test_rounded_stakes_example() -> None:
-    # Naive rounding of 49.40/50.60 gives 49/51, guaranteeing 2.90; 50/51 guarantees 3.55.
+    # 49.40/50.60 of 100: 49/51 guarantees 2.90, 49/50 (99 staked) 3.50; rounding up, the
+    # least total not under 100 first: 49/51 (50/50 guarantees only 2.50).
     result = rounded_stakes([2.1, 2.05], 100, 1)
-    assert result.stakes == (50.0, 51.0)
-    assert result.guaranteed == pytest.approx(3.55)
-    assert result.best_case == pytest.approx(4.0)
+    assert result.stakes == (49.0, 50.0) and result.total == 99.0
+    assert result.guaranteed == pytest.approx(3.5)
+    up = rounded_stakes([2.1, 2.05], 100, 1, round_up=True)
+    assert up.stakes == (49.0, 51.0) and up.total == 100.0
+    assert up.guaranteed == pytest.approx(2.9)
+    assert up.best_case == pytest.approx(4.55)
+
+
+@pytest.mark.parametrize(("total", "step"), [(100, 1), (250, 5), (101, 1), (7, 2)])
+def test_an_even_book_never_stakes_more_than_its_total(total: float, step: float) -> None:
+    # The issue's cases: 100 at 1 gave 51 + 51, 250 at 5 gave 130 + 130.
+    result = rounded_stakes([1.95, 2.05], total, step)
+    assert result.total <= total
+    assert all(stake % step == 0 for stake in result.stakes)
 
 
 def test_rounded_stakes_have_clean_decimals() -> None:

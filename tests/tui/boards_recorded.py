@@ -6,8 +6,10 @@ these snapshots do not move when the shell's own recording (recorded.json) is re
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -16,7 +18,7 @@ import httpx
 
 from oddstui.api.rest import ApiClient
 from oddstui.tui.app import OddsApp
-from oddstui.tui.feed_port import FeedUpdate
+from oddstui.tui.feed import FeedChanges, FeedHealth
 
 #: The text typed into the search shot (recorded by record_boards.py).
 SEARCH = "Atlético"
@@ -59,8 +61,7 @@ def replay(answers: dict[str, Any]) -> httpx.MockTransport:
 class SteadyFeed:
     """A feed that stays live at one seq, its last frame always 0.4 s old, with no book."""
 
-    book = None
-    lock = None
+    monotonic = staticmethod(time.monotonic)
 
     def start(self) -> None: ...
 
@@ -74,14 +75,17 @@ class SteadyFeed:
 
     def keep_bookmakers(self, names: list[str]) -> None: ...
 
-    def drain(self) -> list[FeedUpdate]:
-        return []
+    def on_change(self, wake: Callable[[], None]) -> None: ...
 
-    def health(self) -> tuple[str, int | None, float | None, str]:
-        return "live", 90_210, time.monotonic() - 0.4, ""
+    def take(self) -> FeedChanges:
+        return FeedChanges()
 
-    def relay(self) -> str | None:
-        return None
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        yield None
+
+    def health(self) -> FeedHealth:
+        return FeedHealth("live", 90_210, time.monotonic() - 0.4, "", None)
 
 
 def boards_app(folder: Path, mode: str) -> OddsApp:

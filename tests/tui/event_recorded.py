@@ -7,8 +7,10 @@ Behaviour tests never use this: they run against the service itself (test_event_
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,12 +57,17 @@ class RecordedEventFeed(RecordedFeed):
     def __init__(self, state: dict[str, Any]) -> None:
         super().__init__()
         self.monotonic = lambda: FROZEN_MONOTONIC
-        self.lock = threading.RLock()
+        self._lock = threading.RLock()
         self.book = OddsBook(clock=self.monotonic)
         before, after = (parse_odds_record(record) for record in state["odds"])
         self.book.install_snapshot([before], received=FROZEN_MONOTONIC - 30)
         self.book.install_snapshot([after], received=FROZEN_MONOTONIC - 1)
         self.book.take_changes()
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[OddsBook]:  # type: ignore[override]
+        with self._lock:
+            yield self.book
 
 
 def event_app(folder: Path, odds_format: str = "decimal") -> tuple[OddsApp, int]:

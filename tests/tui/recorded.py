@@ -9,9 +9,10 @@ tests never use this: they run against the service itself.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -21,7 +22,7 @@ import httpx
 from oddstui.api.rest import ApiClient
 from oddstui.config import WatchedEvent, save_watchlist
 from oddstui.tui.app import OddsApp
-from oddstui.tui.feed_port import FeedUpdate
+from oddstui.tui.feed import FeedChanges, FeedHealth
 
 DATA = Path(__file__).parent / "data" / "recorded.json"
 BASE_URL = "http://recorded.invalid/v3"
@@ -90,8 +91,7 @@ def transport(state: dict[str, Any]) -> httpx.MockTransport:
 class RecordedFeed:
     """A feed that stays live at one seq, its last frame always 0.4 s old."""
 
-    book = None
-    lock = None
+    monotonic = staticmethod(time.monotonic)
 
     def __init__(self, state: str = "live", seq: int = 184_467, detail: str = "") -> None:
         self.state, self.seq, self.detail = state, seq, detail
@@ -108,14 +108,17 @@ class RecordedFeed:
 
     def keep_bookmakers(self, names: list[str]) -> None: ...
 
-    def drain(self) -> list[FeedUpdate]:
-        return []
+    def on_change(self, wake: Callable[[], None]) -> None: ...
 
-    def health(self) -> tuple[str, int | None, float | None, str]:
-        return self.state, self.seq, time.monotonic() - 0.4, self.detail
+    def take(self) -> FeedChanges:
+        return FeedChanges()
 
-    def relay(self) -> str | None:
-        return None
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        yield None
+
+    def health(self) -> FeedHealth:
+        return FeedHealth(self.state, self.seq, self.monotonic() - 0.4, self.detail, None)
 
 
 def live_ids(state: dict[str, Any]) -> list[int]:

@@ -10,6 +10,7 @@ from oddstui.api.messages import OddsMessage
 from oddstui.api.models import parse_market, parse_odds_record
 from oddstui.book.oddsbook import OddsBook
 from oddstui.tui import price_rows
+from oddstui.tui.market_order import market_order
 from oddstui.tui.price_cells import grid_columns, row_cells
 from oddstui.tui.widgets.crest import decode_png, initials
 from oddstui.tui.widgets.price_grid import safe_link
@@ -65,7 +66,7 @@ def move(book: OddsBook, bookie: str, market: dict[str, Any], at: float) -> None
 
 def test_markets_lines_and_the_main_line() -> None:
     book = book_with([100.0])
-    assert price_rows.market_order(book.market_names(EVENT)) == ["ML", "Totals"]
+    assert market_order(book.market_names(EVENT)) == ["ML", "Totals"]
     assert book.lines(EVENT, "Totals") == [(1.5, None), (2.5, None), (3.5, None)]
     # 2.5 is quoted by two bookmakers, the others by one.
     assert price_rows.main_line(book, EVENT, "Totals") == (2.5, None)

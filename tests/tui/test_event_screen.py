@@ -12,10 +12,8 @@ import pytest
 
 from oddstui import config
 from oddstui.tui.launch import build_app
-from oddstui.tui.paint_log import NAIVE_GRID_ENV
 from oddstui.tui.screens.event import EventScreen
 from oddstui.tui.widgets.crest import Crest
-from oddstui.tui.widgets.naive_grid import NaiveGrid
 from oddstui.tui.widgets.price_grid import PriceGrid
 from oddstui.tui.widgets.scoreboard import Scoreboard
 from tests.tui.conftest import Service, start_service, wait_for
@@ -98,9 +96,8 @@ def side_keys(grid: PriceGrid) -> list[str]:
 
 def check_best_marked(app: Any, screen: EventScreen, grid: PriceGrid) -> None:
     """The cells marked best are exactly the bookmakers at the book's best price per side."""
-    book = app.hub.book
     assert screen.market is not None and screen.line is not None
-    with app.hub.book_lock:
+    with app.hub.reading() as book:
         for side in side_keys(grid):
             prices = {
                 row: book.price(screen.event_id, row, screen.market, screen.line, side)
@@ -124,7 +121,7 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
 
         # Prices, the best of each side marked, margin and age columns.
         assert screen.market == "ML" and side_keys(grid) == ["home", "draw", "away"]
-        with app.hub.book_lock:  # draw from the book as it is, and compare before it moves
+        with app.hub.reading():  # draw from the book as it is, and compare before it moves
             screen.redraw()
             check_best_marked(app, screen, grid)
         assert all(grid.cell_text(row, "margin").endswith("%") for row in grid.row_keys)
@@ -185,18 +182,31 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
 
 
 async def test_the_benchmarks_naive_grid_takes_every_feed_message(
-    busy: tuple[Service, str], home: Path, monkeypatch: pytest.MonkeyPatch
+    busy: tuple[Service, str], home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # benchmarks/tui_live.py compares the real grid with this one: it must see the feed.
-    monkeypatch.setenv(NAIVE_GRID_ENV, "1")
+    # benchmarks/tui_live.py compares the real grid with this one: it must see the feed, and
+    # the desk's screen with a paint log must log its paints.
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2] / "benchmarks"))
+    from bench_event import LoggedEventScreen, NaiveEventScreen  # type: ignore[import-not-found]
+    from naive_grid import NaiveGrid  # type: ignore[import-not-found]
+    from paint_log import PaintLog  # type: ignore[import-not-found]
+
     service, _ = busy
     event = busiest_live(service)
     app = app_for(service, home)
+    log = tmp_path / "paint.log"
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await open_event(app, pilot, event["id"])
-        grid = screen.query_one(NaiveGrid)
+        await pilot.pause(0.2)
+        app.push_screen(NaiveEventScreen(event["id"], PaintLog(str(log))))
+        await wait_for(lambda: bool(app.screen.query(NaiveGrid)), pilot, timeout=30)
+        grid = app.screen.query_one(NaiveGrid)
         await wait_for(lambda: grid.messages_shown >= 3, pilot, timeout=30)
         assert grid.row_count >= 3
+        app.pop_screen()
+        before = log.read_text().count("paint ")
+        assert before >= 3  # the naive grid logs a paint per message it shows
+        app.push_screen(LoggedEventScreen(event["id"], PaintLog(str(log))))
+        await wait_for(lambda: log.read_text().count("paint ") >= before + 3, pilot, timeout=30)
 
 
 async def test_crests_or_no_crest_and_literal_names(busy: tuple[Service, str], home: Path) -> None:

@@ -54,10 +54,9 @@ async def test_lay_columns_margins_and_the_hidden_column_marker(
         screen: EventScreen = app.screen  # type: ignore[assignment]
         grid = screen.query_one(PriceGrid)
         await wait_for(lambda: len(grid.row_keys) >= 3 and screen.market == "ML", pilot, 15)
-        book, lock = app.hub.book, app.hub.book_lock
-        assert book is not None and lock is not None
         quote = parse_market({"name": "ML", "odds": [{k: str(v) for k, v in LAYS.items()}]})
-        with lock:
+        with app.hub.reading() as book:  # the feed's own lock, as the feed thread applies
+            assert book is not None
             book.apply(
                 OddsMessage(
                     "updated", 1, None, event_id, "Smarkets", None, (quote,), time.monotonic()

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from textual.app import App, ComposeResult
 
 from oddstui.tui import cells
-from oddstui.tui.state import EventView, FeedStatus
+from oddstui.tui.state import DeskStatus, EventView
 from oddstui.tui.text import plain
 from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.status_bar import FeedBanner
@@ -60,6 +60,6 @@ async def test_markup_and_escapes_in_names_are_shown_literally() -> None:
 async def test_feed_detail_is_plain_in_the_banner() -> None:
     app = TableApp()
     async with app.run_test(size=(120, 10)) as pilot:
-        app.query_one(FeedBanner).show(FeedStatus(state="offline", detail="[b]boom\x1b[0m"))
+        app.query_one(FeedBanner).show(DeskStatus(state="offline", detail="[b]boom\x1b[0m"))
         await pilot.pause()
         assert "([b]boom[0m)" in screen_text(app)

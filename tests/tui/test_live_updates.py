@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from oddstui.tui import cells, hub
+from oddstui.tui.hub import FLUSH_HZ
 from oddstui.tui.launch import build_app
 from oddstui.tui.screens.live import LiveScreen
 from oddstui.tui.widgets.patch_table import PatchTable
@@ -107,12 +108,12 @@ async def test_changes_are_published_a_few_times_a_second(fast_service: Service)
     app = build_app(fast_service.base_url, DEMO_KEY)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(lambda: app.hub.status.state == "live", pilot)
-        before, messages = app.hub.flushes, app.hub.feed.client.counters.messages  # type: ignore[union-attr]
+        before, messages = app.hub.flushes, app.hub.feed.messages  # type: ignore[union-attr]
         await pilot.pause(3.0)
         published = app.hub.flushes - before
-        received = app.hub.feed.client.counters.messages - messages  # type: ignore[union-attr]
-        # One change set per flush at 5 Hz at most, however many messages arrived.
-        assert published <= 3.0 * 5 + 1, published
+        received = app.hub.feed.messages - messages  # type: ignore[union-attr]
+        # One change set per flush interval at most, however many messages arrived.
+        assert published <= 3.0 * FLUSH_HZ + 1, published
         assert received > published, (received, published)
 
 

@@ -88,7 +88,7 @@ async def test_settings_are_saved_and_loaded_at_the_next_start(
         await wait_for(lambda: app.settings.slow_link, pilot)
         assert app.theme == "oddstui-light"
         assert app.has_class("-slow-link")
-        assert app.flush_timer._interval == pytest.approx(0.5)
+        assert app.hub.interval == pytest.approx(0.5)
     saved = (home / "config.toml").read_text()
     assert 'theme = "oddstui-light"' in saved and "slow_link = true" in saved
 
@@ -98,7 +98,7 @@ async def test_settings_are_saved_and_loaded_at_the_next_start(
         assert again.theme == "oddstui-light"
         assert again.settings.odds_format == "fractional"
         assert again.has_class("-slow-link")
-        assert again.flush_timer._interval == pytest.approx(0.5)
+        assert again.hub.interval == pytest.approx(0.5)
         await pilot.press("s")
         await wait_for(lambda: isinstance(again.screen, SettingsScreen), pilot)
         assert again.screen.query_one("#format-fractional").value  # type: ignore[attr-defined]
@@ -133,9 +133,9 @@ async def test_bookmaker_selection_round_trip_and_the_feed_follows(
         assert set(get(service, "/bookmakers/selected")["bookmakers"]) == before | {added}
 
         def book_has_added() -> bool:
-            book = app.hub.book
-            with app.hub.book_lock:
-                return any(added in book.bookmakers(eid) for eid in list(book.event_ids()))
+            return app.hub.read(
+                lambda book: any(added in book.bookmakers(e) for e in list(book.event_ids()))
+            )
 
         await wait_for(book_has_added, pilot, timeout=20)
 

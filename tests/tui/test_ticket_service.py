@@ -45,13 +45,24 @@ async def test_stake_ticket_numbers_refusals_copy_and_cancel(fast_service: Servi
         text = screen_text(app)
         for stake in expected.stakes:
             assert f"{stake:.2f}" in text
-        assert f"guaranteed {expected.guaranteed:+.2f}" in text
+        assert f"worst case {expected.guaranteed:+.2f}" in text
         assert f"best case {expected.best_case:+.2f}" in text
+        assert f"total {sum(expected.stakes):.2f}" in text  # the rounded total
+        for stake, price in zip(expected.stakes, modal.prices, strict=True):
+            assert f"{stake * price:.2f}" in text  # each leg's return
+        assert sum(modal.plan.stakes) <= 100  # never more than the total typed
 
-        # A total of 250 rounded to 5.
+        # A total of 250 rounded to 5: rounded down by default, up on `u`.
         await set_input(pilot, modal, "#stake", "250")
         await set_input(pilot, modal, "#step", "5")
         assert modal.plan.stakes == rounded_stakes(modal.prices, 250, 5).stakes
+        assert sum(modal.plan.stakes) <= 250
+        await pilot.press("u")
+        assert modal.round_up and "round up to" in screen_text(app)
+        assert modal.plan.stakes == rounded_stakes(modal.prices, 250, 5, round_up=True).stakes
+        assert sum(modal.plan.stakes) >= 250 and "rounded up to 5" in screen_text(app)
+        await pilot.press("u")
+        assert not modal.round_up
 
         # Leg 1 capped at 40, not rounded.
         await pilot.press("m")

@@ -53,6 +53,9 @@ class FeedHub(FeedCore):
             queue_limit=queue_limit,
             frame_limit=frame_limit,
             close_timeout=close_timeout,
+            # Every odds message lists the bookmaker's complete markets (WIRE.md): clients may drop
+            # a market that a message leaves out. A relay cannot promise it, so it is ours alone.
+            welcome_fields=lambda: {"complete_markets": True},
         )
         # Events seen live, so that a status filter also sees a live match being cancelled.
         self._was_live = {event.id for event in world.events.values() if event.status == LIVE}

@@ -12,9 +12,10 @@ _document: dict[str, Any] | None = None
 def openapi(call: Call) -> dict[str, Any]:
     global _document
     if _document is None:
-        from oddstui.service.openapi import build_document
-
-        _document = build_document()
+        build = call.svc.openapi
+        if build is None:
+            raise RuntimeError("the service was assembled without its OpenAPI document")
+        _document = build()
     return _document
 
 

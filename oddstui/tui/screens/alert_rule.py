@@ -210,7 +210,7 @@ def open_alert_rule(
     if event_id is None:
         screen.notify("Highlight a starred event to set its alerts.", severity="warning")
         return
-    alerts = getattr(screen.app, "alerts", None)
+    alerts = screen.app.alerts
     if alerts is not None and not blank and price_rule is None and arb_rule is None:
         for rule in alerts.rules.rules_of(event_id):
             if isinstance(rule, PriceRule) and price_rule is None:
@@ -220,13 +220,9 @@ def open_alert_rule(
     hub = screen.hub
     event = hub.board.events.get(event_id)
     title = event.title if event is not None else f"event {event_id}"
-    offered = None
-    if hub.book is not None:
-        from oddstui.tui.alert_checks import offered_from_book
-        from oddstui.tui.board_cells import reading_book
+    from oddstui.tui.alert_checks import offered_from_book
 
-        with reading_book(hub) as book:
-            offered = offered_from_book(book, event_id) or None
+    offered = hub.read(lambda book: offered_from_book(book, event_id)) or None
 
     def saved(rules: RuleSet | None) -> None:
         if rules is None or alerts is None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -17,7 +18,8 @@ from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.status_bar import FeedBanner, StatusBar, local_clock
 
 if TYPE_CHECKING:
-    from oddstui.tui.hub import FeedHub
+    from oddstui.tui.app import OddsApp
+    from oddstui.tui.hub import DeskHub
 
 
 class BoardScreen(Screen[None]):
@@ -32,6 +34,9 @@ class BoardScreen(Screen[None]):
     | `j` / `k` | down / up, as the arrows |
     | `w` | star or unstar the highlighted event |
     """
+
+    if TYPE_CHECKING:
+        app = getters.app(OddsApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "cursor_down", "Down", show=False, id="cursor-down"),
@@ -48,9 +53,8 @@ class BoardScreen(Screen[None]):
         self.missed_changes = False
 
     @property
-    def hub(self) -> FeedHub:
-        hub: Any = getattr(self.app, "hub")  # noqa: B009 - the app type would import us
-        return hub
+    def hub(self) -> DeskHub:
+        return self.app.hub
 
     def compose(self) -> ComposeResult:
         yield FeedBanner()
@@ -84,9 +88,20 @@ class BoardScreen(Screen[None]):
         except ScreenStackError:
             return False
 
+    @property
+    def under_modal(self) -> bool:
+        """True when this screen is seen, dimmed, right under a modal (help, a ticket)."""
+        try:
+            stack = self.app.screen_stack
+        except ScreenStackError:
+            return False
+        return len(stack) >= 2 and stack[-2] is self and isinstance(stack[-1], ModalScreen)
+
     def _changes_published(self, changes: ChangeSet) -> None:
         if not self.on_top:
             self.missed_changes = True
+            if changes.feed and self.under_modal:
+                self._show_feed()  # the feed's state is never shown stale
             return
         with self.app.batch_update():
             if changes.feed:
@@ -94,7 +109,9 @@ class BoardScreen(Screen[None]):
             self.patch(changes)
 
     def _ticked(self, now: float) -> None:
-        if not self.on_top:
+        # Under a modal, the status bar and the match clocks still move: once a second is cheap
+        # (prices catch up when the modal closes).
+        if not self.on_top and not self.under_modal:
             return
         with self.app.batch_update():
             self._show_status(now)
@@ -155,9 +172,7 @@ class BoardScreen(Screen[None]):
         """A failed load: said on the screen where the data would be, and once as a toast."""
         if event.state != WorkerState.ERROR:
             return
-        report: Any = getattr(self.app, "report_worker", None)
-        if report is not None:
-            report(event.worker)
+        self.app.report_worker(event.worker)
 
     def open_event(self, event_id: int) -> None:
         self.post_message(EventChosen(event_id))

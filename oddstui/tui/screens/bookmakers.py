@@ -3,9 +3,10 @@ GET /bookmakers/selected, and save them with PUT /bookmakers/selected/select."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -15,6 +16,9 @@ from textual.widgets.selection_list import Selection
 
 from oddstui.api.errors import BadRequest, OddsApiError
 from oddstui.tui.text import clean
+
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
 
 
 class BookmakersScreen(Screen[None]):
@@ -27,6 +31,9 @@ class BookmakersScreen(Screen[None]):
     | `ctrl+s` | save the selection to the account |
     | `escape` | back (unsaved ticks are dropped) |
     """
+
+    if TYPE_CHECKING:
+        app = getters.app(OddsApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="bookmakers-save"),
@@ -47,7 +54,7 @@ class BookmakersScreen(Screen[None]):
 
     @property
     def hub(self) -> Any:
-        return getattr(self.app, "hub")  # noqa: B009 - the app type would import us
+        return self.app.hub
 
     def compose(self) -> ComposeResult:
         yield Static("Bookmakers", classes="heading")

@@ -1,16 +1,16 @@
 """Event: crests, scoreboard and clock, and the markets × bookmakers grid of one event.
 
-The grid reads the hub's `OddsBook` (kept current by the feed, snapshotted over REST when the
-screen asks the hub to track the event). It is patched from the hub's change sets a few times a
-second and from the one-second tick (ages, flashes running out, the clock), never per message.
+The grid shows the feed's book (kept current by the feed, snapshotted over REST when the screen
+asks the hub to track the event), read through the hub in one go (`price_rows.price_view`) and
+formatted after. It is patched from the hub's change sets and from the one-second tick (ages,
+flashes running out, the clock), never per message.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Iterator
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,15 +21,14 @@ from textual.widgets import Static
 from oddstui.book.formats import ODDS_FORMATS, OddsFormat
 from oddstui.book.state import LineKey
 from oddstui.tui import price_rows
-from oddstui.tui.paint_log import naive_grid_requested, paint_log
+from oddstui.tui.market_bar import market_bar
 from oddstui.tui.price_cells import grid_columns, row_cells
 from oddstui.tui.screens.base import BoardScreen
 from oddstui.tui.screens.movement import open_movement
 from oddstui.tui.state import LIVE, SETTLED, ChangeSet, EventView
 from oddstui.tui.text import plain
 from oddstui.tui.widgets.closing_odds import show_closing
-from oddstui.tui.widgets.crest import Crest, crest_cache
-from oddstui.tui.widgets.naive_grid import NaiveGrid
+from oddstui.tui.widgets.crest import Crest
 from oddstui.tui.widgets.price_grid import PriceGrid
 from oddstui.tui.widgets.scoreboard import Scoreboard
 
@@ -79,18 +78,18 @@ class EventScreen(BoardScreen):
         #: The market and line shown (None until the book has prices).
         self.market: str | None = None
         self.line: LineKey | None = None
-        self._markets: list[str] = []
-        self._lines: list[LineKey] = []
-        self._sides: list[str] = []
+        self._markets: tuple[str, ...] = ()
+        self._lines: tuple[LineKey, ...] = ()
+        self._sides: tuple[str, ...] = ()
+        self._shown: tuple[object, ...] = ()  # the grid's data set: market, line, sides
         self._bar: Text | None = None
         self._heading: Text | None = None
         self._notice: str | None = None
         self._opened = time.monotonic()
         self._crests_loading = False
-        self._log = paint_log()
-        self._painted = 0.0  # receive stamp of the newest message painted (benchmark only)
-        self._naive = naive_grid_requested()
         self._closing_odds_shown = False  # a settled event: closing odds replace the grid
+        #: The grid's figures as last shown.
+        self.rows: tuple[price_rows.GridRow, ...] = ()
 
     # ------------------------------------------------------------------ layout
 
@@ -100,11 +99,12 @@ class EventScreen(BoardScreen):
             yield Scoreboard(id="scoreboard")
             yield Crest(id="crest-away")
         yield Static("", id="market-bar")
-        if self._naive:
-            yield NaiveGrid(id="price-grid")
-        else:
-            yield PriceGrid(id="price-grid")
+        yield from self.compose_grid()
         yield Static("", id="no-coverage", classes="empty")
+
+    def compose_grid(self) -> Iterator[PriceGrid]:
+        """The grid (`#price-grid`); the benchmarks put their naive one here."""
+        yield PriceGrid(id="price-grid")
 
     def on_mount(self) -> None:
         self.query_one("#no-coverage").display = False
@@ -117,12 +117,6 @@ class EventScreen(BoardScreen):
             exit_on_error=False,
         )
         self.query_one("#price-grid").focus()
-        if self._log is not None:
-            book = self.hub.book
-            applied = (lambda: book.applied) if book is not None else None
-            self.run_worker(
-                self._log.probe_loop_lag(applied), group="benchmark", description="loop-lag probe"
-            )
 
     async def _load_event(self) -> None:
         view = await self.hub.load_event(self.event_id)
@@ -140,16 +134,12 @@ class EventScreen(BoardScreen):
     def patch(self, changes: ChangeSet) -> None:
         if self.event_id in changes.events or changes.feed or changes.catalog:
             self._show_event(self.hub.now())
-        ours = any(key[0] == self.event_id for key in changes.prices)
-        if changes.feed or (ours and not self._naive):
-            self._show_prices()
-        elif ours and self.market is None:
+        if changes.feed or any(key[0] == self.event_id for key in changes.prices):
             self._show_prices()
 
     def tick(self, now: float) -> None:
         self._show_event(now)
-        if not self._naive or self.market is None:
-            self._show_prices()
+        self._show_prices()
 
     def selected_event_id(self) -> int | None:
         return self.event_id
@@ -183,152 +173,83 @@ class EventScreen(BoardScreen):
         if event is None or self._crests_loading:
             return
         self._crests_loading = True
-        for widget_id, participant, name in (
-            ("#crest-home", event.home_id, event.home),
-            ("#crest-away", event.away_id, event.away),
-        ):
-            self.run_worker(
-                self._show_crest(widget_id, participant, name),
-                group="crests",
-                description=f"crest of {name}",
-                exit_on_error=False,
-            )
-
-    async def _show_crest(self, widget_id: str, participant: int | None, name: str) -> None:
-        crest = self.query_one(widget_id, Crest)
-        if participant is None:
-            crest.show(None, name)
-            return
-        try:
-            image = await crest_cache(self.hub.api).get(participant)
-        except Exception:
-            crest.show(None, name)  # a crest is decoration: its failure is no error to report
-            return
-        crest.show(image, name)
+        api = self.hub.api
+        self.query_one("#crest-home", Crest).load(api, event.home_id, event.home)
+        self.query_one("#crest-away", Crest).load(api, event.away_id, event.away)
 
     # ------------------------------------------------------------------ prices
 
     @property
     def odds_format(self) -> OddsFormat:
-        fmt = getattr(getattr(self.app, "settings", None), "odds_format", "decimal")
+        fmt = self.app.settings.odds_format
         return fmt if fmt in ODDS_FORMATS else "decimal"
 
     @property
     def commission(self) -> float:
         """The exchanges' commission on winnings, from the settings."""
-        rate = getattr(getattr(self.app, "settings", None), "exchange_commission", 0.0)
-        return float(rate) if isinstance(rate, int | float) and 0 <= rate < 1 else 0.0
-
-    def _book_clock(self) -> Callable[[], float]:
-        """The clock of the book's receive stamps (the feed may supply a frozen one in tests)."""
-        clock: Any = getattr(self.hub.feed, "monotonic", None)
-        return clock if callable(clock) else time.monotonic
+        rate = self.app.settings.exchange_commission
+        return float(rate) if 0 <= rate < 1 else 0.0
 
     def _show_prices(self) -> None:
         if self._closing_odds_shown:
             return
-        book = self.hub.book
-        if book is None:
+        event = self.event
+        sport, live = (event.sport_slug, event.status == LIVE) if event else (None, False)
+        trusted = self.hub.status.trustworthy
+        feed = self.hub.feed
+        clock = feed.monotonic if feed is not None else time.monotonic
+        market, line = self.market, self.line
+        view = self.hub.read(
+            lambda book: price_rows.price_view(
+                book, self.event_id, sport, market, line, clock(), live=live, trusted=trusted,
+                commission=self.commission,
+            )
+        )
+        if view is None:
             self._show_coverage("No price feed: prices need a connection to the feed.")
             return
-        lock = self.hub.book_lock
-        if lock is None:
-            self._read_prices(book)
-            return
-        with lock:
-            self._read_prices(book)
-
-    def _read_prices(self, book: Any) -> None:
-        event_id = self.event_id
-        markets = price_rows.market_order(book.market_names(event_id))
-        self._markets = markets
-        if not markets:
-            self.market = self.line = None
-            self._show_no_prices(book)
+        self._markets, self._lines = view.markets, view.lines
+        self.market, self.line = view.market, view.line
+        if view.line is None:
+            self.rows = ()
+            self._show_no_prices(view.has_header)
             self._show_bar()
             return
-        if self.market not in markets:
-            self._choose_market(book, markets[0] if "ML" not in markets else "ML")
-        assert self.market is not None
-        self._lines = book.lines(event_id, self.market)
-        if self.line not in self._lines:
-            self.line = price_rows.main_line(book, event_id, self.market)
-        if self.line is None:
-            self._show_no_prices(book)
-            self._show_bar()
-            return
-        sides = price_rows.sides_of(book, event_id, self.market, self.line)
-        if sides != self._sides:
-            self._sides = sides
-            self._set_columns(book)
+        shown = (view.market, view.line, view.sides)
+        if shown != self._shown:
+            self._shown, self._sides = shown, view.sides
+            self.set_columns(view.sides)
         self._show_coverage(None)
-        if self._naive:
-            return
-        event = self.event
-        rows = price_rows.grid_rows(
-            book,
-            event_id,
-            self.market,
-            self.line,
-            sides,
-            self._book_clock()(),
-            live=event is not None and event.status == LIVE,
-            trusted=self.hub.status.trustworthy,
-            commission=self.commission,
-        )
-        fmt = self.odds_format
-        grid = self.query_one(PriceGrid)
-        written = grid.sync_rows({row.bookmaker: row_cells(row, sides, fmt) for row in rows})
-        if written and self._log is not None and rows:
-            newest = max(row.changed for row in rows)
-            if newest > self._painted:  # a paint of ages or expired flashes shows no message
-                self._painted = newest
-                self.call_after_refresh(self._log.painted, newest)
-        self._show_bar(len(rows))
+        self.rows = view.rows
+        self.show_rows(view.rows, view.sides)
+        self._show_bar(len(view.rows))
 
-    def _choose_market(self, book: Any, market: str) -> None:
-        self.market = market
-        self._lines = book.lines(self.event_id, market)
-        self.line = price_rows.main_line(book, self.event_id, market)
-        self._sides = (
-            [] if self.line is None else price_rows.sides_of(book, self.event_id, market, self.line)
-        )
-        self._set_columns(book)
-
-    def _set_columns(self, book: Any) -> None:
+    def set_columns(self, sides: tuple[str, ...]) -> None:
         """A new data set (market, line or sides changed): new columns, rows refilled."""
-        if self._naive:
-            grid = self.query_one(NaiveGrid)
-            if self.market is not None and self.line is not None:
-                grid.attach(
-                    book,
-                    self.event_id,
-                    self.market,
-                    self.line,
-                    self._sides,
-                    self.odds_format,
-                    self._log,
-                )
-            return
         prices = self.query_one(PriceGrid)
         prices.fit_width(self.size.width - GRID_GUTTER)
-        prices.set_columns(grid_columns(self._sides))
+        prices.set_columns(grid_columns(list(sides)))
 
     def on_resize(self) -> None:
-        for prices in self.query(PriceGrid):  # none before compose, or with the naive grid
+        for prices in self.query(PriceGrid):  # none before compose
             prices.fit_width(self.size.width - GRID_GUTTER)
 
-    def _show_no_prices(self, book: Any) -> None:
+    def show_rows(self, rows: tuple[price_rows.GridRow, ...], sides: tuple[str, ...]) -> bool:
+        """Write the rows into the grid; True when any cell changed."""
+        fmt, listed = self.odds_format, list(sides)
+        written = self.query_one(PriceGrid).sync_rows(
+            {row.bookmaker: row_cells(row, listed, fmt) for row in rows}
+        )
+        return written > 0
+
+    def _show_no_prices(self, has_header: bool) -> None:
         event = self.event
-        state = book.event(self.event_id)
         status = self.hub.status
         if event is not None and event.bookmaker_count == 0:
             self._show_coverage(NO_COVERAGE)
         elif not status.trustworthy:
             self._show_coverage(f"No prices yet: the feed is {status.state}.")
-        elif (state is not None and state.header is not None) or (
-            time.monotonic() - self._opened > COVERAGE_WAIT
-        ):
+        elif has_header or time.monotonic() - self._opened > COVERAGE_WAIT:
             self._show_coverage(NO_COVERAGE)
         else:
             self._show_coverage("Loading prices…")
@@ -350,23 +271,7 @@ class EventScreen(BoardScreen):
             grid.display = False
 
     def _show_bar(self, bookmakers: int = 0) -> None:
-        bar = Text(no_wrap=True, overflow="ellipsis")
-        if self.market is None:
-            bar.append("Market –", style="dim")
-        else:
-            position = self._markets.index(self.market) + 1 if self.market in self._markets else 0
-            bar.append("Market ", style="dim")
-            bar.append_text(plain(self.market, "bold"))
-            bar.append(f" {position}/{len(self._markets)}", style="dim")
-            bar.append("  m/M", style="dim italic")
-            if self.line is not None and self.line != (None, None):
-                index = self._lines.index(self.line) + 1 if self.line in self._lines else 0
-                bar.append("   Line ", style="dim")
-                bar.append(price_rows.line_text(self.market, self.line), style="bold")
-                bar.append(f" {index}/{len(self._lines)}", style="dim")
-                bar.append("  [ ]", style="dim italic")
-            if bookmakers:
-                bar.append(f"   {bookmakers} bookmakers", style="dim")
+        bar = market_bar(self.market, self._markets, self.line, self._lines, bookmakers)
         if bar != self._bar:
             self._bar = bar
             self.query_one("#market-bar", Static).update(bar, layout=False)
@@ -386,30 +291,20 @@ class EventScreen(BoardScreen):
         self._step_line(-1)
 
     def _step_market(self, step: int) -> None:
-        book = self.hub.book
-        if book is None or not self._markets:
+        if not self._markets:
             return
         current = self._markets.index(self.market) if self.market in self._markets else -step
-        market = self._markets[(current + step) % len(self._markets)]
-        with self._locked():
-            self._choose_market(book, market)
+        self.market = self._markets[(current + step) % len(self._markets)]
+        self.line = None  # its main line
         self._show_prices()
 
     def _step_line(self, step: int) -> None:
-        if self.hub.book is None or len(self._lines) < 2:
+        if len(self._lines) < 2:
             return
         current = self._lines.index(self.line) if self.line in self._lines else 0
         self.line = self._lines[(current + step) % len(self._lines)]
-        book = self.hub.book
-        with self._locked():
-            self._sides = price_rows.sides_of(book, self.event_id, self.market or "", self.line)
-            self._set_columns(book)
         self._show_prices()
 
     def action_graph(self) -> None:
         if not self._closing_odds_shown:
             open_movement(self)
-
-    def _locked(self) -> Any:
-        lock = self.hub.book_lock
-        return lock if lock is not None else contextlib.nullcontext()

@@ -3,9 +3,10 @@ bookmaker on the market and line shown, from GET /odds/movements (fetched on dem
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -19,6 +20,9 @@ from oddstui.tui import price_rows
 from oddstui.tui.text import clean
 from oddstui.tui.widgets.movement_chart import BudgetLow, MovementChart, movement_cache, side_moves
 
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
+
 
 class MovementModal(ModalScreen[None]):
     """The price history of one bookmaker's market and line.
@@ -27,6 +31,9 @@ class MovementModal(ModalScreen[None]):
     |---|---|
     | `escape` / `g` | close |
     """
+
+    if TYPE_CHECKING:
+        app = getters.app(OddsApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close", id="movement-close"),
@@ -72,12 +79,12 @@ class MovementModal(ModalScreen[None]):
 
     @property
     def odds_format(self) -> OddsFormat:
-        fmt = getattr(getattr(self.app, "settings", None), "odds_format", "decimal")
+        fmt = self.app.settings.odds_format
         return fmt if fmt in ODDS_FORMATS else "decimal"
 
     async def _load(self) -> None:
         chart = self.query_one(MovementChart)
-        hub: Any = getattr(self.app, "hub")  # noqa: B009 - the app type would import us
+        hub = self.app.hub
         try:
             movements = await movement_cache(hub.api).get(
                 self.event_id, self.bookmaker, self.market, self.line[0]

@@ -4,10 +4,11 @@ the config file (atomic)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual import getters
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
@@ -15,6 +16,9 @@ from textual.widgets import Footer, Input, Label, RadioButton, RadioSet, Static,
 
 from oddstui import config
 from oddstui.book.formats import ODDS_FORMATS, format_price
+
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
 from oddstui.tui.state import ChangeSet
 
 THEMES = (("oddstui-dark", "Dark"), ("oddstui-light", "Light"))
@@ -32,29 +36,21 @@ def parse_commission(text: str) -> float | None:
     return percent / 100 if 0 <= percent < 100 else None
 
 
-def apply_settings(app: App[Any]) -> None:
+def apply_settings(app: OddsApp) -> None:
     """Make the app follow `app.settings`: theme, update rate, flashing, and prices redrawn."""
-    settings: config.Settings = getattr(app, "settings")  # noqa: B009
+    settings = app.settings
     if settings.theme in app.available_themes:
         app.theme = settings.theme
     app.set_class(settings.slow_link, "-slow-link")
-    timer = getattr(app, "flush_timer", None)
-    hub: Any = getattr(app, "hub", None)
-    if timer is not None and hub is not None:
-        from oddstui.tui.app import FLUSH_HZ, SLOW_FLUSH_HZ
-
-        hz = SLOW_FLUSH_HZ if settings.slow_link else FLUSH_HZ
-        timer.stop()
-        setattr(app, "flush_timer", app.set_interval(1 / hz, hub.flush, name="flush"))  # noqa: B010
-    if hub is not None:
-        # Every board redraws (the ones hidden under this screen once they are shown again).
-        hub.changed.publish(ChangeSet(catalog=True, feed=True))
+    app.hub.set_slow_link(settings.slow_link)
+    # Every board redraws (the ones hidden under this screen once they are shown again).
+    app.hub.changed.publish(ChangeSet(catalog=True, feed=True))
 
 
-def save(app: App[Any]) -> str | None:
+def save(app: OddsApp) -> str | None:
     """Save the app's settings; returns the reason when the file could not be written."""
     try:
-        config.save_settings(getattr(app, "settings"))  # noqa: B009
+        config.save_settings(app.settings)
     except OSError as error:
         return f"The settings could not be saved: {error.strerror}"
     return None
@@ -69,6 +65,9 @@ class SettingsScreen(Screen[None]):
     | `escape` | back |
     """
 
+    if TYPE_CHECKING:
+        app = getters.app(OddsApp)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "bookmakers", "Bookmakers", id="settings-bookmakers"),
         Binding("escape", "app.back", "Back", id="settings-back"),
@@ -76,8 +75,7 @@ class SettingsScreen(Screen[None]):
 
     @property
     def settings(self) -> config.Settings:
-        settings: config.Settings = getattr(self.app, "settings")  # noqa: B009
-        return settings
+        return self.app.settings
 
     def compose(self) -> ComposeResult:
         settings = self.settings

@@ -39,6 +39,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
     |---|---|
     | `s` / `r` | type the stake / the rounding step (`enter` there comes back) |
     | `m` | total stake, or cap leg 1, 2, … (a bookmaker's limit) |
+    | `u` | round down (never more than the total typed, the default) or round up |
     | `c` | copy the stakes to the clipboard (OSC 52: works over SSH) |
     | `enter` | done: close with the stakes |
     | `escape` | cancel |
@@ -52,6 +53,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         Binding("s", "edit('#stake')", "Stake", id="ticket-edit-stake"),
         Binding("r", "edit('#step')", "Rounding", id="ticket-edit-step"),
         Binding("m", "cycle_mode", "Total/cap", id="ticket-mode"),
+        Binding("u", "toggle_round_up", "Round up/down", id="ticket-round-up"),
         Binding("c", "copy", "Copy stakes", id="ticket-copy"),
         Binding("enter", "accept", "Done", id="ticket-accept"),
     ]
@@ -74,6 +76,8 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         self.legs = list(legs)
         #: None for a total stake, else the index of the capped leg.
         self.capped_leg: int | None = None
+        #: Round stakes up (the total may grow) instead of down (it never does).
+        self.round_up = False
         #: The last plan computed from good input, or None while the input is refused.
         self.plan: StakePlan | None = None
         #: The reason the input is refused, or "".
@@ -91,7 +95,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             with Horizontal(id="ticket-inputs"):
                 yield Label("", id="ticket-mode")
                 yield Input(self._stake, id="stake", max_length=16)
-                yield Label("round to", classes="ticket-label")
+                yield Label("round down to", classes="ticket-label", id="ticket-rounding")
                 yield Input(self._step, id="step", max_length=10)
             yield Static("", id="ticket-error")
             yield Static("", id="ticket-legs")
@@ -99,7 +103,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             yield Static("", id="ticket-hint")
             yield Static(
                 Text(
-                    "s stake · r rounding · m total/cap · c copy · enter done · esc cancel",
+                    "s stake · r step · u up/down · m cap · c copy · enter done · esc cancel",
                     style="dim",
                 ),
                 id="ticket-keys",
@@ -121,7 +125,9 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         stake_text = self.query_one("#stake", Input).value
         step_text = self.query_one("#step", Input).value
         try:
-            plan = plan_stakes(self.prices, stake_text, step_text, self.capped_leg)
+            plan = plan_stakes(
+                self.prices, stake_text, step_text, self.capped_leg, round_up=self.round_up
+            )
         except ValueError as error:
             self.error = str(error)
             self.plan = None
@@ -137,6 +143,8 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             else f"cap leg {self.capped_leg + 1} ({clean(self.legs[self.capped_leg].bookmaker)})"
         )
         self.query_one("#ticket-mode", Label).update(Text(mode, style="bold"))
+        rounding = "round up to" if self.round_up else "round down to"
+        self.query_one("#ticket-rounding", Label).update(rounding)
         error = self.query_one("#ticket-error", Static)
         error.update(Text(f"✗ {self.error}" if self.error else ""))
         error.set_class(bool(self.error), "-error")
@@ -178,10 +186,14 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         plan = self.plan
         if plan is None:
             return Text("Fix the input above to see the stakes.", style="dim")
-        rounding = f"rounded to {plan.step:g}" if plan.step else "not rounded"
+        way = "up" if plan.round_up else "down"
+        rounding = f"rounded {way} to {plan.step:g}" if plan.step else "not rounded"
         text = Text()
-        text.append(f"total {plan.total:.2f} · ")
-        text.append(f"guaranteed {plan.guaranteed:+.2f} ({plan.guaranteed_pct:+.2f}%)", "bold")
+        text.append(f"total {plan.total:.2f}")
+        if plan.step and abs(plan.total - plan.asked) > 1e-9:
+            text.append(f" of {plan.asked:.2f}", "dim")
+        text.append(" · ")
+        text.append(f"worst case {plan.guaranteed:+.2f} ({plan.guaranteed_pct:+.2f}%)", "bold")
         text.append(f" · best case {plan.best_case:+.2f} · {rounding}")
         if plan.step:
             text.append(f" (unrounded {plan.exact_guaranteed:+.2f})", "dim")
@@ -240,6 +252,10 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             self.capped_leg += 1
         else:
             self.capped_leg = None
+        self.recompute()
+
+    def action_toggle_round_up(self) -> None:
+        self.round_up = not self.round_up
         self.recompute()
 
     def action_copy(self) -> None:

@@ -83,11 +83,10 @@ class ValueBetsScreen(RestBoardScreen):
         self.shown = (0, 0)
 
     def on_mount(self) -> None:
-        settings = getattr(self.app, "settings", None)
-        if settings is not None:
-            self.bankroll, self.fraction = float(settings.bankroll), float(settings.kelly_fraction)
-            self.query_one("#filter-bankroll", Input).value = f"{self.bankroll:g}"
-            self.query_one("#filter-fraction", Input).value = f"{self.fraction:g}"
+        settings = self.app.settings
+        self.bankroll, self.fraction = float(settings.bankroll), float(settings.kelly_fraction)
+        self.query_one("#filter-bankroll", Input).value = f"{self.bankroll:g}"
+        self.query_one("#filter-fraction", Input).value = f"{self.fraction:g}"
         super().on_mount()
 
     # ------------------------------------------------------------------ data

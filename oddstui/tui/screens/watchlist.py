@@ -74,7 +74,7 @@ class WatchlistScreen(BoardScreen):
     def _group(self, item: WatchedEvent) -> tuple[str, str]:
         """Grouped by sport, then by start time."""
         event = self.hub.board.events.get(item.id)
-        if event is None:
+        if event is None or item.id in self.hub.watch.gone:
             return (item.sport, item.start)
         return (event.sport_name, event.start.isoformat() if event.start else "")
 
@@ -90,7 +90,7 @@ class WatchlistScreen(BoardScreen):
             self.redraw()
             return
         now = self.hub.now()
-        for event_id in changes.events & watched.keys():
+        for event_id in changes.events & self.hub.watch.ids():
             event = self.hub.board.events.get(event_id)
             table.sync_row(str(event_id), self._cells(watched[event_id], event, now))
 
@@ -98,17 +98,19 @@ class WatchlistScreen(BoardScreen):
         table = self.query_one(PatchTable)
         for key in table.row_keys:
             event = self.hub.board.events.get(int(key))
-            if event is not None and event.status == LIVE:
+            if event is not None and event.status == LIVE and int(key) not in self.hub.watch.gone:
                 table.sync_row(key, {"clock": cells.clock_text(event, now)})
 
     def _cells(self, item: WatchedEvent, event: EventView | None, now: float) -> dict[str, Text]:
-        if event is None:
-            # Not fetched yet (or offline): the names saved when it was starred, nothing live.
+        gone = item.id in self.hub.watch.gone
+        if event is None or gone:
+            # Not fetched yet (or offline), or its id names another match now: the names saved
+            # when it was starred, nothing live.
             return {
                 "sport": plain(item.sport),
                 "event": plain(f"{item.home} v {item.away}"),
                 "start": _start_of(item),
-                "status": Text("?", style="dim"),
+                "status": Text("gone" if gone else "?", style="dim"),
                 "score": Text(""),
                 "clock": Text(""),
                 "league": plain(item.league),

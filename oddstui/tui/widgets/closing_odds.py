@@ -6,9 +6,10 @@ in the order the trader reads them (ML, Spread, Totals, then the rest).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
@@ -18,10 +19,14 @@ from oddstui.api.models import OddsRecord
 from oddstui.book.formats import OddsFormat, format_price
 from oddstui.tui import price_rows
 from oddstui.tui.board_cells import odds_format
+from oddstui.tui.market_order import market_order
 from oddstui.tui.text import clean, plain
 
 #: The label the trader sees: these prices are final, not live.
 LABEL = "closing"
+
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
 
 
 def closing_rows(
@@ -39,7 +44,7 @@ def closing_rows(
                 text = price_rows.line_text(quote.name, line.key)
                 by_market.setdefault(quote.name, []).append((text, clean(bookmaker), prices))
     rows = []
-    for market in price_rows.market_order(by_market):
+    for market in market_order(by_market, record.event.sport.slug):
         for line_text, bookmaker, prices in by_market[market]:
             rows.append((clean(market), line_text, bookmaker, prices))
     return rows
@@ -47,6 +52,9 @@ def closing_rows(
 
 class ClosingOdds(Vertical):
     """The closing prices of one event, loaded once when shown."""
+
+    if TYPE_CHECKING:
+        app = getters.app(OddsApp)
 
     DEFAULT_CSS = """
     ClosingOdds { height: 1fr; }
@@ -76,7 +84,7 @@ class ClosingOdds(Vertical):
         )
 
     async def _load(self) -> None:
-        hub: Any = getattr(self.app, "hub")  # noqa: B009 - the app type would import us
+        hub = self.app.hub
         message = self.query_one(".closing-message", Static)
         try:
             selected = await hub.api.selected_bookmakers()

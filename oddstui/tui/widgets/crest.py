@@ -112,6 +112,26 @@ class Crest(Static):
         self.set_class(image is None, "-missing")
         self._draw()
 
+    def load(self, api: Any, participant: int | None, name: str) -> None:
+        """Fetch the participant's crest through `api` and show it (initials without one)."""
+        self.run_worker(
+            self._load(api, participant, name),
+            group="crests",
+            description=f"crest of {name}",
+            exit_on_error=False,
+        )
+
+    async def _load(self, api: Any, participant: int | None, name: str) -> None:
+        if participant is None:
+            self.show(None, name)
+            return
+        try:
+            image = await crest_cache(api).get(participant)
+        except Exception:
+            self.show(None, name)  # a crest is decoration: its failure is no error to report
+            return
+        self.show(image, name)
+
     def on_resize(self) -> None:
         if self._image is not None:
             self._draw()

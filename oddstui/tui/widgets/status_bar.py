@@ -7,7 +7,7 @@ import time
 from rich.text import Text
 from textual.widgets import Static
 
-from oddstui.tui.state import FeedStatus
+from oddstui.tui.state import DeskStatus
 from oddstui.tui.text import clean
 
 STATE_LABELS = {
@@ -34,7 +34,7 @@ BANNERS = {
 }
 
 
-def data_age(status: FeedStatus, now: float) -> str:
+def data_age(status: DeskStatus, now: float) -> str:
     if status.last_receive is None:
         return "–"
     age = max(now - status.last_receive, 0.0)
@@ -59,7 +59,7 @@ class StatusBar(Static):
     StatusBar { height: 1; padding: 0 1; }
     """
 
-    def show(self, status: FeedStatus, now: float, clock_text: str) -> None:
+    def show(self, status: DeskStatus, now: float, clock_text: str) -> None:
         state = STATE_LABELS.get(status.state, status.state)
         # Behind a relay, a live link to it is only as good as the relay's own upstream.
         upstream_down = status.relay is not None and status.relay != "live"
@@ -91,7 +91,7 @@ class FeedBanner(Static):
     FeedBanner.-shown { display: block; }
     """
 
-    def show(self, status: FeedStatus) -> None:
+    def show(self, status: DeskStatus) -> None:
         message = BANNERS.get(status.state)
         self.set_class(message is not None, "-shown")
         if message is not None:

@@ -2,8 +2,8 @@
 
 This is how a grid is usually first written: the feed thread hands each odds message to the UI,
 which calls `update_cell(..., update_width=True)` for every price in it. `benchmarks/tui_live.py`
-runs it (`ODDSTUI_NAIVE_GRID=1`) to show what coalescing and cell-region repaints save. It is
-never used otherwise.
+runs it (`bench_event.NaiveEventScreen`) to show what coalescing and cell-region repaints save.
+The desk never uses it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from paint_log import PaintLog
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -18,7 +19,6 @@ from oddstui.api.messages import OddsMessage
 from oddstui.book.formats import OddsFormat, format_price
 from oddstui.book.probability import margin
 from oddstui.book.state import LineKey
-from oddstui.tui.paint_log import PaintLog
 from oddstui.tui.price_rows import margin_text, side_label
 from oddstui.tui.text import plain
 

@@ -1,0 +1,173 @@
+"""The desk's one feed boundary: a `FeedClient` on its own thread, the book it keeps, and the
+only lock between them and the UI.
+
+The socket reader never waits for the terminal: Textual writes through a bounded queue, and a
+full queue would block the UI loop, so the feed lives on its own loop (FEED-CLIENT.md rule 16,
+`oddstui.api.feed_thread`). The UI thread takes one immutable `FeedChanges` per flush (`take`)
+and reads the book only through `reading`, which holds the feed's lock for the read
+alone: screens copy out figures, then format them with the lock released.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+from oddstui.api.feed import FeedClient, FeedTimings
+from oddstui.api.feed_thread import FeedThread
+from oddstui.api.models import Scores
+from oddstui.api.rest import ApiClient
+from oddstui.book.oddsbook import ChangeKey, OddsBook
+
+#: A price change: (event, bookmaker) or (event, bookmaker, market); see `OddsBook.take_changes`.
+PriceKey = tuple[int, str] | tuple[int, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChange:
+    """An event's scores (and status, when the feed sent one) as the book holds them now."""
+
+    event_id: int
+    scores: Scores
+    status: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FeedChanges:
+    """What the feed brought since the last `take`: one object per flush."""
+
+    scores: tuple[ScoreChange, ...] = ()
+    prices: frozenset[PriceKey] = frozenset()
+    reconnected: bool = False  # a new connection: scores and status were not replayed
+
+
+class FeedHealth(NamedTuple):
+    state: str
+    last_seq: int | None
+    last_receive: float | None  # monotonic time of the last frame
+    detail: str
+    relay: str | None  # behind an `oddstui relay`: its upstream's state
+
+
+class Feed(Protocol):
+    """What the hub needs of the feed (the recorded feeds of the snapshot tests have it too)."""
+
+    #: The clock of the book's receive stamps.
+    monotonic: Callable[[], float]
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def reconnect(self) -> None: ...
+
+    def track(self, event_ids: list[int]) -> None: ...
+
+    def scores_refreshed(self) -> None: ...
+
+    def keep_bookmakers(self, names: list[str]) -> None: ...
+
+    def on_change(self, wake: Callable[[], None]) -> None: ...
+
+    def take(self) -> FeedChanges: ...
+
+    def health(self) -> FeedHealth: ...
+
+    def reading(self) -> contextlib.AbstractContextManager[OddsBook | None]: ...
+
+
+class DeskFeed:
+    """The `FeedClient` (with its own `ApiClient` for snapshots) on a daemon thread."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timings: FeedTimings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._book = OddsBook(clock=clock)
+        api = ApiClient(base_url, api_key)
+        self._client = FeedClient(base_url, api_key, self._book, api, timings=timings, clock=clock)
+        self._lock = self._client.lock
+        self._thread = FeedThread(self._client, cleanup=api.aclose)
+        self._generation = 0
+        self.monotonic = clock
+
+    # ------------------------------------------------------------------ control
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._thread.stop(timeout=5.0)
+
+    def reconnect(self) -> None:
+        """After the feed was replaced: take it back (only ever on the trader's request)."""
+        self._thread.resume()
+
+    def track(self, event_ids: list[int]) -> None:
+        """Snapshot these events' odds over REST and keep them current (the Event screen's)."""
+        self._thread.track(event_ids)
+
+    def keep_bookmakers(self, names: list[str]) -> None:
+        """The account's selection changed: forget the prices of the books left out."""
+        with self._lock:
+            self._book.keep_bookmakers(names)
+
+    def scores_refreshed(self) -> None:
+        """Scores and statuses were refetched over REST after a reconnect."""
+        self._client.mark_scores_fresh()
+
+    def on_change(self, wake: Callable[[], None]) -> None:
+        """`wake()` runs on the feed's thread when a change arrives after the last `take`: the
+        UI can paint at once after a quiet spell (it must hop to its own loop)."""
+        self._book.on_change = wake
+
+    # ------------------------------------------------------------------ the UI thread's reads
+
+    def take(self) -> FeedChanges:
+        """Everything that changed since the last call, as one immutable change set."""
+        generation = self._client.generation
+        reconnected = generation != self._generation and self._generation != 0
+        self._generation = generation
+        prices: set[PriceKey] = set()
+        scores: list[ScoreChange] = []
+        with self._lock:
+            keys: set[ChangeKey] = self._book.take_changes()
+            for key in keys:
+                if len(key) > 1:
+                    prices.add(key)
+                    continue
+                state = self._book.event(key[0])
+                if state is None or state.scores_stale:
+                    continue
+                # The book learns a status only from status messages; scores come alone.
+                scores.append(ScoreChange(key[0], state.scores, state.status or None))
+        return FeedChanges(tuple(scores), frozenset(prices), reconnected)
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[OddsBook | None]:
+        """The book, under the feed's lock while the block runs."""
+        with self._lock:
+            yield self._book
+
+    def health(self) -> FeedHealth:
+        status = self._client.status()
+        return FeedHealth(
+            status.state.value, status.last_seq, status.last_receive, status.detail, status.relay
+        )
+
+    @property
+    def messages(self) -> int:
+        """Feed messages received so far (tests and benchmarks read it)."""
+        return self._client.counters.messages
+
+
+def open_feed(base_url: str, api_key: str, timings: FeedTimings | None = None) -> DeskFeed:
+    """The one feed of the app, run on its own thread."""
+    return DeskFeed(base_url, api_key, timings=timings)

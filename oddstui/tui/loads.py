@@ -1,0 +1,165 @@
+"""The hub's REST loads: the catalog, event lists, live events, one event, the starred ones.
+
+A mixin of `DeskHub` (hub.py), kept apart so that each file has one job: here what is fetched
+and folded into the `Board`, there the feed and the change sets. Each load runs once per key
+at a time; a failure is kept in `errors` and shown where the data would be.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from oddstui import config
+from oddstui.api.errors import NotFound, OddsApiError
+from oddstui.api.pacing import RefreshSchedule
+from oddstui.api.rest import ApiClient
+from oddstui.tui import adapt, identity
+from oddstui.tui.feed import Feed
+from oddstui.tui.state import Board, EventView
+from oddstui.tui.text import clean
+from oddstui.tui.watchlist import Watchlist
+
+#: At most this many starred events are fetched one by one when the watchlist opens.
+WATCH_FETCH_LIMIT = 50
+#: How many sports have their league counts fetched at once.
+CATALOG_CONCURRENCY = 6
+
+
+class RestLoads:
+    """Fetches into `board`; `DeskHub` provides the attributes below."""
+
+    api: ApiClient
+    feed: Feed | None
+    board: Board
+    watch: Watchlist
+    now: Callable[[], float]
+    errors: dict[Any, str]
+    live_loaded: bool
+    rematched: dict[int, int]
+    live_schedule: RefreshSchedule
+    _unlisted: set[int]
+    _loading: dict[Any, asyncio.Task[Any]]
+
+    def note_budget(self) -> None:
+        """The REST budget changed (the hub refreshes the status bar's count)."""
+
+    async def load_sports(self) -> None:
+        sports = await self._once(("sports",), self.api.sports)
+        self.board.set_sports([adapt.sport_view(sport) for sport in sports])
+
+    async def load_sport_counts(self) -> None:
+        """League event counts per sport, a few sports at a time (one request each)."""
+        gate = asyncio.Semaphore(CATALOG_CONCURRENCY)
+
+        async def one(slug: str) -> None:
+            async with gate:
+                try:
+                    await self.load_leagues(slug)
+                except OddsApiError:
+                    pass  # the count stays unknown ("…"); the Leagues screen retries and says why
+
+        await asyncio.gather(*(one(slug) for slug in list(self.board.sports)))
+
+    async def load_leagues(self, sport: str) -> None:
+        leagues = await self._once(("leagues", sport), lambda: self.api.leagues(sport))
+        self.board.set_leagues(sport, [adapt.league_view(league, sport) for league in leagues])
+        self.note_budget()
+
+    async def load_events(self, sport: str, league: str | None) -> None:
+        key = (sport, league or "")
+        requested = time.monotonic()
+        events = await self._once(
+            ("events", key), lambda: self.api.events(sport, league=league, limit=500)
+        )
+        arrived = self.now()
+        views = [adapt.event_view(event, arrived) for event in events]
+        self.board.set_listing(key, views, requested)
+        self.note_budget()
+
+    async def load_live(self) -> None:
+        self.live_schedule.started()
+        self._unlisted.clear()
+        requested = time.monotonic()
+        events = await self._once(("live",), self.api.live_events)
+        arrived = self.now()
+        self.board.set_live([adapt.event_view(event, arrived) for event in events], requested)
+        self.live_loaded = True
+        if self.feed is not None:
+            self.feed.scores_refreshed()
+        self.note_budget()
+
+    async def load_event(self, event_id: int) -> EventView:
+        requested = time.monotonic()
+        event = await self._once(("event", event_id), lambda: self.api.event(event_id))
+        view = adapt.event_view(event, self.now())
+        self.board.put_event(view, requested)
+        self.note_budget()
+        return view
+
+    async def load_watched(self) -> None:
+        """Make sure each starred entry still names its match: fetch it by id, and when the id
+        now names another match (or none), find it again by sport, names and kick-off."""
+        for item in list(self.watch.entries)[:WATCH_FETCH_LIMIT]:
+            if item.id in self.watch.confirmed:
+                continue
+            event = self.board.events.get(item.id)
+            if event is None or not identity.same_match(item, event):
+                try:
+                    event = await self.load_event(item.id)
+                except NotFound:
+                    event = None
+                except OddsApiError:
+                    continue  # unknown for now: shown with its saved names
+            if self.watch.check(item, event):
+                continue
+            try:
+                candidates = await self._candidates(item)
+            except OddsApiError:
+                continue
+            found = self.watch.rematch(item, candidates)
+            if found is not None and found != item.id:
+                self.rematched[item.id] = found
+                self.board.put_event(next(e for e in candidates if e.id == found))
+        self.board.mark_catalog()
+
+    async def _candidates(self, item: config.WatchedEvent) -> list[EventView]:
+        """The events of the entry's sport that kick off near its saved start."""
+        wanted = item.sport.strip().casefold()  # a slug; older entries kept the sport's name
+        slug = next(
+            (s.slug for s in self.board.sports.values() if wanted in (s.slug, s.name.casefold())),
+            wanted,
+        )
+        start = identity.saved_start(item)
+        if not slug or start is None:
+            return []
+        window = timedelta(seconds=identity.START_TOLERANCE)
+        events = await self.api.events(slug, start=start - window, to=start + window, limit=5000)
+        arrived = self.now()
+        return [adapt.event_view(event, arrived) for event in events]
+
+    async def _once(self, key: Any, fetch: Callable[[], Any]) -> Any:
+        """Run one fetch per key at a time; a second caller waits for the first one's answer.
+
+        A failure is kept in `errors[key]` (screens show it where the data would be) and
+        raised, so the worker that asked reports it.
+        """
+        task = self._loading.get(key)
+        if task is None or task.done():
+            task = asyncio.ensure_future(fetch())
+            self._loading[key] = task
+        try:
+            result = await asyncio.shield(task)
+        except OddsApiError as error:
+            self.errors[key] = clean(error)
+            self.board.mark_catalog()
+            raise
+        finally:
+            if task.done():
+                self._loading.pop(key, None)
+        if self.errors.pop(key, None) is not None:
+            self.board.mark_catalog()
+        return result

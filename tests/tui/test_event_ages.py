@@ -1,0 +1,89 @@
+"""True ages against the real built-in service at --speed 60: the Event grid's age of a price is
+the service's now minus the bookmaker's `updatedAt`, within 2 s, though the service's clock runs
+sixty times faster than the wall. The service's now is read by a second feed connection (another
+key), from the timestamp of the message it just received."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import connect
+
+from oddstui import config
+from oddstui.api.feed_url import FeedFilters, feed_url
+from oddstui.api.models import parse_time
+from oddstui.tui.launch import build_app
+from oddstui.tui.screens.event import EventScreen
+from tests.tui.conftest import Service, start_service, wait_for
+
+pytestmark = pytest.mark.timeout(120)
+DESK, PROBE = "k-desk-ages", "k-probe-ages"
+
+
+@pytest.fixture(scope="module")
+def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    accounts = tmp_path_factory.mktemp("ages") / "accounts.toml"
+    accounts.write_text(
+        "".join(
+            f'[[account]]\nkey = "{key}"\nplan = "paid"\nfeed = true\n' for key in (DESK, PROBE)
+        )
+    )
+    service = start_service(
+        "--speed", "60", "--seed", "13", "--updates-per-second", "300", "--accounts", str(accounts)
+    )
+    yield service
+    service.stop()
+
+
+async def service_now(probe: object) -> float:
+    """The newest timestamp the probe's feed carries, read as soon as it arrives."""
+    while True:
+        text = await asyncio.wait_for(probe.recv(), timeout=10)  # type: ignore[attr-defined]
+        try:  # take what is queued already: the newest frame is the one that tells the time
+            while True:
+                text = await asyncio.wait_for(probe.recv(), timeout=0.001)  # type: ignore[attr-defined]
+        except TimeoutError:
+            pass
+        stamps = [json.loads(line).get("timestamp") for line in str(text).splitlines()]
+        stamps = [stamp for stamp in stamps if stamp]
+        if stamps:
+            return max(parse_time(stamp).timestamp() for stamp in stamps)
+
+
+async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
+    fast: Service, home: Path
+) -> None:
+    app = build_app(fast.base_url, DESK, config.Settings(), watchlist_path=home / "w.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(lambda: app.hub.board.live_ids, pilot, timeout=30)
+        live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
+        event = max(live, key=lambda e: e.bookmaker_count or 0)
+        app.open_event(event.id)
+        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
+        screen: EventScreen = app.screen
+        await wait_for(lambda: len(screen.rows) >= 2, pilot, timeout=30)
+        await pilot.pause(2.0)  # the desk's fit of the service's clock spans a second or more
+        url = feed_url(fast.base_url, PROBE, FeedFilters(markets=("ML",)), None)
+        errors: list[float] = []
+        async with connect(url) as probe:
+            for _ in range(12):
+                now = await service_now(probe)
+                screen._show_prices()  # the grid as painted at this moment
+                with app.hub.reading() as book:
+                    for row in screen.rows:
+                        market = book.market(event.id, row.bookmaker, screen.market or "")
+                        if row.age is None or market is None or market.updated_at is None:
+                            continue
+                        errors.append(row.age - (now - market.updated_at.timestamp()))
+                await pilot.pause(0.1)
+        assert len(errors) >= 12
+        # Each reading may lag by the time a frame waits for the UI loop: the median is sharp.
+        assert abs(statistics.median(errors)) < 2.0, sorted(errors)
+        # Ages are in service seconds: at 60x, older than the real seconds the desk has run.
+        assert max(row.age or 0.0 for row in screen.rows) > time.monotonic() - screen._opened

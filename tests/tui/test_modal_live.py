@@ -1,0 +1,38 @@
+"""Pop-ups against the real built-in service: the screen behind help or a ticket keeps its
+status bar and match clocks moving."""
+
+from __future__ import annotations
+
+from textual.screen import ModalScreen
+
+from oddstui.tui.launch import build_app
+from oddstui.tui.screens.live import LiveScreen
+from oddstui.tui.widgets.patch_table import PatchTable
+from oddstui.tui.widgets.status_bar import StatusBar
+from tests.tui.conftest import DEMO_KEY, Service, wait_for
+
+
+async def test_clocks_and_status_behind_a_modal_keep_moving(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        live = app.screen
+        assert isinstance(live, LiveScreen)
+        table = live.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 0 and app.hub.status.state == "live", pilot, 30)
+
+        def readings() -> tuple[str, list[str]]:
+            status = str(live.query_one(StatusBar).render())
+            return status, [table.cell_text(key, "clock") for key in table.row_keys]
+
+        await pilot.press("question_mark")
+        await wait_for(lambda: isinstance(app.screen, ModalScreen), pilot)
+        status_before, clocks_before = readings()
+        await pilot.pause(2.5)  # two ticks or more, at 60x: a minute of play each
+        assert isinstance(app.screen, ModalScreen)
+        status_after, clocks_after = readings()
+        assert status_after != status_before  # the wall clock in the status bar moved
+        assert clocks_after != clocks_before  # and the match clocks
+        assert live.under_modal
+        await pilot.press("escape")
+        await wait_for(lambda: app.screen is live, pilot)
+        assert not live.under_modal
