@@ -28,6 +28,7 @@ from oddstui.tui.screens.live import LiveScreen
 from oddstui.tui.screens.sports import SportsScreen
 from oddstui.tui.screens.value_bets import ValueBetsScreen
 from oddstui.tui.screens.watchlist import WatchlistScreen
+from oddstui.tui.table_prefs import TablePrefsStore
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
 
@@ -99,11 +100,17 @@ class OddsApp(App[int]):
         watchlist_path: Path | None = None,
         start_mode: str | None = None,
         startup_warnings: Sequence[str] = (),
+        table_prefs_path: Path | None = None,
     ) -> None:
         self.settings = settings or config.Settings()
         self.watchlist_path = watchlist_path or config.watchlist_path()
         watched, watchlist_warning = config.load_watchlist_recovering(self.watchlist_path)
-        self._startup_warnings = [*startup_warnings, *filter(None, [watchlist_warning])]
+        #: Every table's sort and columns, kept next to the watchlist.
+        self.table_prefs = TablePrefsStore(
+            table_prefs_path or self.watchlist_path.with_name("tables.toml")
+        )
+        warnings = [watchlist_warning, self.table_prefs.warning]
+        self._startup_warnings = [*startup_warnings, *filter(None, warnings)]
         super().__init__()
         for theme in THEMES:
             self.register_theme(theme)

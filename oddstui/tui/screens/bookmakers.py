@@ -10,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, SelectionList, Static
+from textual.widgets import Input, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from oddstui.api.errors import BadRequest, OddsApiError
 from oddstui.tui.text import clean
+from oddstui.tui.widgets.desk_footer import DeskFooter
 
 
 class BookmakersScreen(Screen[None]):
@@ -54,7 +55,7 @@ class BookmakersScreen(Screen[None]):
         yield Input(placeholder="Filter bookmakers…", id="bookmaker-filter")
         yield Static("Loading the bookmakers…", id="bookmaker-count")
         yield SelectionList[str](id="bookmaker-list")
-        yield Footer(compact=True)
+        yield DeskFooter()
 
     def on_mount(self) -> None:
         self.run_worker(

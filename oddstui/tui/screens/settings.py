@@ -10,11 +10,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, RadioButton, RadioSet, Static, Switch
+from textual.widgets import Label, RadioButton, RadioSet, Static, Switch
 
 from oddstui import config
 from oddstui.book.formats import ODDS_FORMATS, format_price
 from oddstui.tui.state import ChangeSet
+from oddstui.tui.widgets.desk_footer import DeskFooter
 
 THEMES = (("oddstui-dark", "Dark"), ("oddstui-light", "Light"))
 FORMAT_LABELS = {"decimal": "Decimal", "american": "American", "fractional": "Fractional"}
@@ -98,7 +99,7 @@ class SettingsScreen(Screen[None]):
                 classes="settings-hint",
             )
             yield Static("", id="settings-saved", classes="settings-hint")
-        yield Footer(compact=True)
+        yield DeskFooter()
 
     def _sample(self) -> Text:
         fmt = self.settings.odds_format
