@@ -15,6 +15,7 @@ from textual.widgets.selection_list import Selection
 
 from oddstui.api.errors import BadRequest, OddsApiError
 from oddstui.tui.text import clean
+from oddstui.tui.widgets.check_list import CheckList
 from oddstui.tui.widgets.desk_footer import DeskFooter
 
 
@@ -54,7 +55,7 @@ class BookmakersScreen(Screen[None]):
         yield Static("Bookmakers", classes="heading")
         yield Input(placeholder="Filter bookmakers…", id="bookmaker-filter")
         yield Static("Loading the bookmakers…", id="bookmaker-count")
-        yield SelectionList[str](id="bookmaker-list")
+        yield CheckList(id="bookmaker-list")
         yield DeskFooter()
 
     def on_mount(self) -> None:
@@ -94,6 +95,8 @@ class BookmakersScreen(Screen[None]):
             )
         finally:
             self._rebuilding = False
+        if listing.option_count:  # something is always highlighted, so space works at once
+            listing.highlighted = 0
         self._show_count(len(shown))
 
     def _prompt(self, name: str) -> Content:

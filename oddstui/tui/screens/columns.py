@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from oddstui.tui.widgets.check_list import CheckList
+
 if TYPE_CHECKING:
     from oddstui.tui.widgets.patch_table import PatchTable
 
@@ -45,7 +47,7 @@ class ColumnsModal(ModalScreen[None]):
         ]  # fmt: skip
         with Vertical():
             yield Static(Text("Columns", style="bold"))
-            yield SelectionList[str](*choices, id="columns-list")
+            yield CheckList(*choices, id="columns-list")
             yield Static(Text("space shows/hides · escape closes", style="dim"))
 
     @staticmethod

@@ -59,6 +59,8 @@ class SettingsScreen(Screen[None]):
     | `escape` | back |
     """
 
+    #: The first setting has the keys (arrows choose, enter or space picks), not the scroll body.
+    AUTO_FOCUS = "#odds-format"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "bookmakers", "Bookmakers", id="settings-bookmakers"),
         Binding("escape", "app.back", "Back", id="settings-back"),
