@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path, PurePath
@@ -111,7 +112,9 @@ class OddsApp(App[int]):
         )
         warnings = [watchlist_warning, self.table_prefs.warning]
         self._startup_warnings = [*startup_warnings, *filter(None, warnings)]
-        super().__init__()
+        # Under NO_COLOR, Textual turns every colour into a grey of 24-bit or 256 colours unless
+        # the app speaks ANSI colours; then its NoColor filter leaves the terminal's defaults.
+        super().__init__(ansi_color=True if "NO_COLOR" in os.environ else None)
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = (
