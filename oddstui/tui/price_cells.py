@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddstui.book.formats import OddsFormat, format_price
+from oddstui.book.formats import OddsFormat, book_places, format_price
 from oddstui.tui.price_rows import GridRow, PriceFigure, age_text, margin_text, side_label
 from oddstui.tui.text import clean
 from oddstui.tui.widgets.price_grid import Cell, GridColumn, safe_link
@@ -21,7 +21,9 @@ def grid_columns(sides: list[str]) -> list[GridColumn]:
     ]
 
 
-def price_cell(figure: PriceFigure, fmt: OddsFormat, stale: bool) -> Cell:
+def price_cell(
+    figure: PriceFigure, fmt: OddsFormat, stale: bool, places: int | None = None
+) -> Cell:
     if figure.price is None:
         return MISSING
     roles: list[str] = []
@@ -33,7 +35,7 @@ def price_cell(figure: PriceFigure, fmt: OddsFormat, stale: bool) -> Cell:
         roles.append("down")
     if stale:
         roles.append("stale")
-    return Cell(ARROWS[figure.move] + format_price(figure.price, fmt), tuple(roles))
+    return Cell(ARROWS[figure.move] + format_price(figure.price, fmt, places), tuple(roles))
 
 
 def row_cells(row: GridRow, sides: list[str], fmt: OddsFormat) -> dict[str, Cell]:
@@ -45,6 +47,7 @@ def row_cells(row: GridRow, sides: list[str], fmt: OddsFormat) -> dict[str, Cell
         "margin": Cell(margin_text(row.margin), muted),
         "age": Cell(age_text(row.age), muted),
     }
+    places = book_places(figure.price for figure in row.prices)  # the book's own precision
     for side, figure in zip(sides, row.prices, strict=True):
-        cells[side] = price_cell(figure, fmt, row.stale)
+        cells[side] = price_cell(figure, fmt, row.stale, places)
     return cells

@@ -172,3 +172,13 @@ def test_the_alert_rules_load_without_textual() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
+
+
+def test_alert_prices_keep_the_books_precision() -> None:
+    rules = AlertRules()
+    rule = PriceRule(3, "ML", "home", 1.85, above=True)
+    alert = rules.observe_price(rule, 1.9, "Unibet")
+    assert alert is not None and "now 1.90 " in alert.message + " "
+    rule = PriceRule(4, "ML", "away", 7.0, above=True)
+    alert = rules.observe_price(rule, 7.007, "Pinnacle")
+    assert alert is not None and "now 7.007" in alert.message
