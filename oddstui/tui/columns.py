@@ -16,6 +16,8 @@ from typing import Any
 PADDING = 2
 #: Priority of a column given as a bare (key, label, width) tuple: always shown.
 ALWAYS = 0
+#: Bare-tuple columns holding names, which a wide terminal widens (up to twice their width).
+NAME_KEYS = frozenset({"event", "market", "legs"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +33,13 @@ class Column:
 
 
 def as_column(spec: Column | tuple[str, str, int | None]) -> Column:
-    """A `Column` from either form; a tuple's automatic width (None) becomes its label's."""
+    """A `Column` from either form; a tuple's automatic width (None) becomes its label's, and a
+    tuple's name column may grow on a wide terminal (`NAME_KEYS`)."""
     if isinstance(spec, Column):
         return spec
     key, label, width = spec
-    return Column(key, label, width if width is not None else len(label))
+    size = width if width is not None else len(label)
+    return Column(key, label, size, grow=size if key in NAME_KEYS else 0)
 
 
 def fit(

@@ -8,14 +8,18 @@ from oddstui.tui.text import clean
 from oddstui.tui.widgets.price_grid import Cell, GridColumn, safe_link
 
 BOOK_WIDTH, PRICE_WIDTH, MARGIN_WIDTH, AGE_WIDTH = 20, 9, 6, 4
+#: From this terminal width on, the grid's names and prices get more room.
+WIDE_FROM, WIDE_BOOK_WIDTH, WIDE_PRICE_WIDTH = 160, 30, 13
 ARROWS = {1: "▲ ", -1: "▼ ", 0: ""}
 MISSING = Cell("–", ("muted",))
 
 
-def grid_columns(sides: list[str]) -> list[GridColumn]:
+def grid_columns(sides: list[str], terminal_width: int = 0) -> list[GridColumn]:
+    wide = terminal_width >= WIDE_FROM
+    book, price = (WIDE_BOOK_WIDTH, WIDE_PRICE_WIDTH) if wide else (BOOK_WIDTH, PRICE_WIDTH)
     return [
-        GridColumn("book", "Bookmaker", BOOK_WIDTH, "left"),
-        *(GridColumn(side, side_label(side), PRICE_WIDTH) for side in sides),
+        GridColumn("book", "Bookmaker", book, "left"),
+        *(GridColumn(side, side_label(side), price) for side in sides),
         GridColumn("margin", "Margin", MARGIN_WIDTH),
         GridColumn("age", "Age", AGE_WIDTH),
     ]

@@ -7,7 +7,16 @@ from pathlib import Path
 import pytest
 
 from oddstui import config
-from oddstui.tui.columns import PADDING, Column, fit, matches, natural, sort_keys
+from oddstui.tui.columns import (
+    ALWAYS,
+    PADDING,
+    Column,
+    as_column,
+    fit,
+    matches,
+    natural,
+    sort_keys,
+)
 from oddstui.tui.event_rows import LIVE_COLUMNS, SPORT_EVENTS_COLUMNS, WATCHLIST_COLUMNS
 from oddstui.tui.table_prefs import TablePrefs, TablePrefsStore, load_table_prefs
 
@@ -65,6 +74,13 @@ def test_a_wide_terminal_widens_names_and_shows_more() -> None:
     assert wide["event"] > narrow["event"] >= 22
     assert {"sport", "books", "detail"} <= wide.keys()
     assert not {"sport", "books", "detail"} & narrow.keys()
+
+
+def test_bare_tuples_are_always_shown_and_their_names_widen() -> None:
+    event, price = as_column(("event", "Event", 24)), as_column(("price", "Price", 6))
+    assert (event.priority, event.grow, price.grow) == (ALWAYS, 24, 0)
+    assert keys(fit([event, price], 10)) == ["event", "price"]  # never dropped
+    assert dict((c.key, w) for c, w in fit([event, price], 200)) == {"event": 48, "price": 6}
 
 
 def test_natural_order_reads_numbers_as_numbers() -> None:

@@ -301,7 +301,7 @@ class EventScreen(BoardScreen):
                     self._log,
                 )
             return
-        self.query_one(PriceGrid).set_columns(grid_columns(self._sides))
+        self.query_one(PriceGrid).set_columns(grid_columns(self._sides, self.app.size.width))
 
     def _show_no_prices(self, book: Any) -> None:
         event = self.event

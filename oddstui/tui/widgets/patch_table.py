@@ -28,6 +28,7 @@ class PatchTable(TableRows):
     | key | action |
     |---|---|
     | `o` / click a header | sort by the next column (the clicked one); again: reversed, then off |
+    |  | (the sorted column's header carries ▲ or ▼; no toast: it would cover the rows) |
     | `O` | reverse the sort |
     | `F` | filter the rows by text |
     | `c` | choose the columns |
@@ -88,7 +89,9 @@ class PatchTable(TableRows):
     def header_label(self, column: Column, width: int) -> Text:
         if column.key != self.prefs.sort:
             return Text(column.label)
-        arrow = " ▼" if self.prefs.descending else " ▲"
+        arrow = "▼" if self.prefs.descending else "▲"
+        if len(column.label) + 2 <= width:
+            arrow = " " + arrow
         return Text(column.label[: max(width - len(arrow), 1)] + arrow, style="bold")
 
     def hide_columns(self, hidden: Iterable[str]) -> None:
@@ -104,14 +107,12 @@ class PatchTable(TableRows):
         current = self.prefs.sort
         following = shown.index(current) + 1 if current in shown else 0
         self.sort_by(shown[following] if following < len(shown) else None)
-        self._announce()
 
     def action_sort_reverse(self) -> None:
         if self.prefs.sort is None:
             self.sort_by(self.shown_columns()[0], descending=True)
         else:
             self.sort_by(self.prefs.sort, not self.prefs.descending)
-        self._announce()
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()
@@ -122,15 +123,6 @@ class PatchTable(TableRows):
             self.sort_by(column, descending=True)
         else:
             self.sort_by(None)
-        self._announce()
-
-    def _announce(self) -> None:
-        labels = {column.key: column.label for column in self.specs}
-        if self.prefs.sort is None:
-            self.notify("Sorted as the screen lists them", timeout=2)
-        else:
-            way = "descending" if self.prefs.descending else "ascending"
-            self.notify(f"Sorted by {labels[self.prefs.sort]}, {way}", timeout=2)
 
     def filter_text(self, query: str) -> None:
         """Show only the rows with every word of `query` in one of their cells."""
