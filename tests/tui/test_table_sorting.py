@@ -74,7 +74,7 @@ async def test_find_shows_only_matching_rows_and_escape_clears(fast_service: Ser
         def only_matching_rows() -> bool:
             shown = table.row_keys
             return (
-                wanted in shown
+                bool(shown)  # (the wanted event may end meanwhile at 60x: any match will do)
                 and len(shown) < len(every)
                 and all(all(word in row(key).casefold() for word in words) for key in shown)
             )
@@ -85,7 +85,8 @@ async def test_find_shows_only_matching_rows_and_escape_clears(fast_service: Ser
         finder.value = " ".join(words).upper()  # set: pilot keys cannot spell every letter
         await wait_for(only_matching_rows, pilot)
         await pilot.press("escape")
-        await wait_for(lambda: len(table.row_keys) >= len(every) - 2, pilot)
+        await wait_for(lambda: len(table.row_keys) == len(table.all_keys) > 1, pilot)
+        assert table.query_text == ""
         assert app.focused is table
 
 
