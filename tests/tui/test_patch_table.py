@@ -64,3 +64,31 @@ async def test_a_narrow_table_drops_the_least_needed_column() -> None:
         await pilot.resize_terminal(60, 10)
         await pilot.pause()
         assert table.shown_columns() == ["name", "price", "note"]
+
+
+async def test_a_screen_binding_of_the_same_key_wins() -> None:
+    from textual.screen import Screen
+
+    class OwnSort(Screen[None]):
+        BINDINGS = [("o", "own_sort", "Own sort")]
+        pressed = 0
+
+        def compose(self) -> ComposeResult:
+            table = PatchTable(id="t")
+            table.set_columns(COLUMNS)
+            yield table
+
+        def action_own_sort(self) -> None:
+            self.pressed += 1
+
+    app = TableApp()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.press("o")  # the plain table sorts
+        assert app.query_one(PatchTable).prefs.sort == "name"
+        screen = OwnSort()
+        await app.push_screen(screen)
+        table = screen.query_one(PatchTable)
+        table.focus()
+        await pilot.press("o", "c")
+        assert screen.pressed == 1 and table.prefs.sort is None  # `o` went to the screen
+        assert app.screen is not screen  # `c` is still the table's: the column chooser

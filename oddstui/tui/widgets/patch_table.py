@@ -41,6 +41,20 @@ class PatchTable(TableRows):
         Binding("c", "choose_columns", "Choose the columns", show=False, id="table-columns"),
     ]
 
+    #: The table's own actions, which give way to a screen that binds the same key.
+    TABLE_ACTIONS = frozenset({"sort_next", "sort_reverse", "filter", "choose_columns"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A screen's own binding of the same key wins (a board's `o` cycles its sort keys):
+        refusing here lets Textual pass the key on to the screen."""
+        if action in self.TABLE_ACTIONS:
+            mine = self._bindings.key_to_bindings.items()
+            keys = {key for key, bindings in mine if any(b.action == action for b in bindings)}
+            screen_keys = set(self.screen._bindings.key_to_bindings)
+            if keys & screen_keys:
+                return False
+        return True
+
     def set_columns(self, columns: Iterable[Column | tuple[str, str, int | None]]) -> None:
         """Declare the columns once: `Column`s, or (key, label, fixed width) always shown."""
         self.specs = [as_column(column) for column in columns]
