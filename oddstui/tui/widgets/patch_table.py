@@ -27,11 +27,13 @@ class PatchTable(TableRows):
 
     | key | action |
     |---|---|
-    | `o` / click a header | sort by the next column (the clicked one); again: reversed, then off |
-    |  | (the sorted column's header carries ▲ or ▼; no toast: it would cover the rows) |
+    | `o` / click a header | sort by the next column / the clicked one (▲ or ▼ in its header); |
+    |  | a second click reverses, a third goes back to the screen's order |
     | `O` | reverse the sort |
     | `F` | filter the rows by text |
     | `c` | choose the columns |
+
+    A screen that binds one of these keys itself keeps it (`check_action`).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
