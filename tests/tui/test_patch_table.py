@@ -59,11 +59,15 @@ async def test_a_narrow_table_drops_the_least_needed_column() -> None:
     app = TableApp()
     async with app.run_test(size=(30, 10)) as pilot:
         table = app.query_one(PatchTable)
+        table.sync_row("a", row("Alpha", "2.10", "kept"))
         await pilot.pause()
         assert table.shown_columns() == ["name", "price"]
+        before = table.rows["a"]  # type: ignore[index]
         await pilot.resize_terminal(60, 10)
         await pilot.pause()
         assert table.shown_columns() == ["name", "price", "note"]
+        assert str(table.get_cell("a", "note")) == "kept"  # filled from the kept cells
+        assert table.rows["a"] is before  # type: ignore[index]  # laid out in place, not rebuilt
 
 
 async def test_a_screen_binding_of_the_same_key_wins() -> None:

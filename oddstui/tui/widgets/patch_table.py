@@ -99,8 +99,8 @@ class PatchTable(TableRows):
         if not self._laid_out:
             return
         if force or layout != self.column_layout:
-            self.column_layout = layout
-            self.rebuild()
+            self.lay_out(layout)
+            self.apply_order()
 
     def header_label(self, column: Column, width: int) -> Text:
         if column.key != self.prefs.sort:

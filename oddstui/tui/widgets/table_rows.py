@@ -160,6 +160,33 @@ class TableRows(DataTable[Text]):
     def header_label(self, column: Column, width: int) -> Text:
         return Text(column.label)
 
+    def lay_out(self, layout: list[tuple[str, int]]) -> None:
+        """Show these columns at these widths, in place: the rows (and the cursor) stay, the
+        cells of a column that comes back are filled from the kept cells."""
+        self.column_layout = layout
+        specs = {spec.key: spec for spec in self.specs}
+        wanted = {key for key, _ in layout}
+        for key in [column.value for column in list(self.columns) if column.value not in wanted]:
+            self.remove_column(str(key))
+        for key, width in layout:
+            column_key = ColumnKey(key)
+            label = self.header_label(specs[key], width)
+            column = self.columns.get(column_key)
+            if column is None:
+                self.add_column(label, key=key, width=width)
+                for row_key in self.rows:
+                    cells = self.shown.get(str(row_key.value), {})
+                    self._data[row_key][column_key] = cells.get(key, Text(""))
+            else:
+                column.width, column.label = width, label
+        self._column_locations = TwoWayDict(
+            {ColumnKey(key): index for index, (key, _) in enumerate(layout)}
+        )
+        self._require_update_dimensions = True
+        self._update_count += 1
+        self._clear_caches()
+        self.refresh(layout=True)
+
     def rebuild(self) -> None:
         """Lay the table out again from the model: columns, then rows in display order."""
         cursor = self.highlighted_key()
