@@ -24,6 +24,7 @@ from oddstui.api.models import (
     ValueBet,
 )
 from oddstui.api.redact import plain
+from oddstui.book.formats import book_places, format_price
 
 
 def jsonable(value: Any) -> Any:
@@ -66,8 +67,9 @@ def _table(rows: Sequence[Sequence[str]]) -> list[str]:
     ]
 
 
-def _price(value: float) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.2f}"
+def _price(value: float, places: int | None = None) -> str:
+    """Decimal odds with the book's precision: `1.90`, `2.228` (never `1.9`)."""
+    return format_price(value, "decimal", places)
 
 
 def _match(event: EventSummary | None, event_id: int) -> str:
@@ -124,11 +126,14 @@ def odds_rows(record: OddsRecord) -> list[str]:
     header = plain(f"{event.home} v {event.away}  {event.status}  {score}", 120)
     rows = [["BOOKMAKER", "MARKET", "LINE", "PRICES"]]
     for book, markets in sorted(record.bookmakers.items()):
+        places = book_places(
+            price for market in markets for line in market.lines for price in line.prices.values()
+        )
         for market in markets:
             for line in market.lines:
                 parts = (line.label or "", _line(market.name, line.hdp))
                 where = " ".join(part for part in parts if part)
-                prices = "  ".join(f"{side} {_price(p)}" for side, p in line.prices.items())
+                prices = "  ".join(f"{side} {_price(p, places)}" for side, p in line.prices.items())
                 rows.append([book, market.name, where, prices])
     return [header, *_table(rows)]
 

@@ -158,7 +158,7 @@ def _help_epilog() -> str:
         f"  {KEY_ENV}   API key of the public service (else `api_key` in the config file);\n"
         "                    with no key, oddstui starts its built-in service on loopback\n"
         f"  {HOME_ENV}      one folder for the config and the watchlist (tests use it)\n"
-        "  NO_COLOR          turn colour off\n"
+        "  NO_COLOR          turn colour off (TERM=dumb does too)\n"
         "files:\n"
         f"  config:    {config_path()}\n"
         f"  watchlist: {watchlist_path()}\n"

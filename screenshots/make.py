@@ -1,9 +1,10 @@
 """Write an SVG of every screen into screenshots/, from the same app the snapshot tests use.
 
 Run from the repository root: `python screenshots/make.py` (add `--size 80x24` for the small
-terminal). The app runs on answers recorded from `oddstui serve --seed 42`
-(tests/tui/data/recorded.json, made by `python -m tests.tui.record_state`) with time frozen, so
-the pictures only change when the UI does.
+terminal, `--size 200x50 --only live,event` for the wide one). The app runs on answers recorded
+from `oddstui serve --seed 42` (tests/tui/data/recorded.json, made by
+`python -m tests.tui.record_state`) with time frozen, so the pictures only change when the UI
+does.
 """
 
 from __future__ import annotations
@@ -48,16 +49,22 @@ async def shoot(index: int, size: tuple[int, int], path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--size", default="120x40", help="terminal size, e.g. 80x24")
+    parser.add_argument("--only", default="", help="these screens only, e.g. live,event")
     args = parser.parse_args()
+    only = set(filter(None, args.only.split(",")))
     width, height = (int(part) for part in args.size.split("x"))
     os.environ["TZ"] = "UTC"
     time.tzset()
     suffix = "" if (width, height) == (120, 40) else f"-{width}x{height}"
     for index, (name, _, _) in enumerate(SCREENS):
+        if only and name not in only:
+            continue
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(shoot(index, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")
     for name in ("ticket", "search"):  # modals over the boards, from the boards' recording
+        if only and name not in only:
+            continue
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(board_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")
@@ -66,6 +73,8 @@ def main() -> None:
         asyncio.run(alert_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")
     for name, _ in SHOTS:  # settings, bookmakers, movement, closing odds, alert rule
+        if only and name not in only:
+            continue
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(settings_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 from typing import Literal, get_args
@@ -67,11 +68,12 @@ FRACTIONAL_LADDER: tuple[tuple[int, int], ...] = (
     (7, 4),
     (15, 8),
     (2, 1),
+    (85, 40),
     (9, 4),
     (5, 2),
     (11, 4),
     (3, 1),
-    (10, 3),
+    (100, 30),
     (7, 2),
     (4, 1),
     (9, 2),
@@ -110,10 +112,13 @@ FRACTIONAL_LADDER: tuple[tuple[int, int], ...] = (
 )
 _LADDER_DECIMALS: tuple[float, ...] = tuple(1 + n / m for n, m in FRACTIONAL_LADDER)
 
-# A ladder price is used when it lies within this share of the decimal price; otherwise the
-# simplest fraction within the same tolerance is used (continued fractions).
+# A ladder price within this share of the decimal price is that price as the books quote it.
 SNAP_TOLERANCE = 0.005
-_MAX_DENOMINATOR = 100
+# Off the ladder, the exact fraction is shown when a trader can read it at a glance (19/20,
+# 7/8, 29/1); otherwise (62/21, 131/2, 369/125) the nearest ladder price is.
+READABLE_NUMERATOR, READABLE_DENOMINATOR = 40, 20
+#: Decimal places a price is shown with: at least two, three when the book quotes a third.
+LEAST_PLACES, MOST_PLACES = 2, 3
 
 
 def american_to_decimal(american: float) -> float:
@@ -140,7 +145,8 @@ def fractional_to_decimal(numerator: int, denominator: int) -> float:
 
 
 def decimal_to_fractional(decimal: float) -> tuple[int, int]:
-    """Snap to the traditional ladder (1.91 -> 10/11, 2.5 -> 6/4), else the simplest close fraction.
+    """The usual ladder (1.91 -> 10/11, 2.5 -> 6/4, 4.33 -> 100/30), else the exact fraction when
+    it reads easily (1.95 -> 19/20), else the nearest ladder price (3.952 -> 3/1).
 
     The result is not reduced when it comes from the ladder, so 1.67 gives (4, 6).
     """
@@ -150,25 +156,52 @@ def decimal_to_fractional(decimal: float) -> tuple[int, int]:
 @lru_cache(maxsize=8192)
 def _to_fractional(d: float) -> tuple[int, int]:
     # Prices repeat across cells and ticks, so the display conversion is cached.
-    tolerance = SNAP_TOLERANCE * d
     above = bisect_left(_LADDER_DECIMALS, d)
     nearest = min(
         (i for i in (above - 1, above) if 0 <= i < len(_LADDER_DECIMALS)),
         key=lambda i: abs(_LADDER_DECIMALS[i] - d),
     )
-    if abs(_LADDER_DECIMALS[nearest] - d) <= tolerance:
+    if abs(_LADDER_DECIMALS[nearest] - d) <= SNAP_TOLERANCE * d:
         return FRACTIONAL_LADDER[nearest]
-    return _simplest_fraction(d - 1, tolerance)
+    exact = Fraction(f"{d:.{price_places(d)}f}") - 1
+    readable = exact.numerator <= READABLE_NUMERATOR and exact.denominator <= READABLE_DENOMINATOR
+    beyond = not _LADDER_DECIMALS[0] <= d <= _LADDER_DECIMALS[-1]
+    if readable or beyond:
+        exact = max(exact, Fraction(1, 1000))  # below 1.001 nothing is exact at three places
+        return exact.numerator, exact.denominator
+    return FRACTIONAL_LADDER[nearest]
 
 
-def format_price(decimal: float | None, fmt: OddsFormat = "decimal", places: int = 2) -> str:
-    """Display text for a price: "2.10", "+110", "11/10" or "EVS". Missing prices give "-"."""
+def price_places(decimal: float) -> int:
+    """The decimal places `decimal` needs, at least two and at most three: 1.9 -> 2, 7.007 -> 3.
+
+    Prices travel as floats, so a book's precision shows in its prices: one quoting three
+    places has prices that need them. (A computed price, such as a fair one, stops at three.)
+    """
+    for places in range(LEAST_PLACES, MOST_PLACES):
+        if abs(round(decimal, places) - decimal) < 1e-9:
+            return places
+    return MOST_PLACES
+
+
+def book_places(prices: Iterable[float | None]) -> int:
+    """The places one bookmaker's prices are shown with: what the most precise of them needs, so
+    its column reads `1.900 2.228`, not `1.90 2.228`."""
+    return max((price_places(p) for p in prices if p is not None), default=LEAST_PLACES)
+
+
+def format_price(
+    decimal: float | None, fmt: OddsFormat = "decimal", places: int | None = None
+) -> str:
+    """Display text for a price: "2.10", "+110", "11/10" or "EVS". Missing prices give "-".
+
+    Decimal prices keep the book's precision (`price_places`) unless `places` is given."""
     try:
         d = check_price(decimal)
     except ValueError:
         return "-"
     if fmt == "decimal":
-        return f"{d:.{places}f}"
+        return f"{d:.{price_places(d) if places is None else places}f}"
     if fmt == "american":
         return f"{decimal_to_american(d):+d}"
     if fmt == "fractional":
@@ -187,17 +220,3 @@ def parse_odds_format(text: str) -> OddsFormat:
 
 def _round_half_away(x: float) -> int:
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
-
-
-def _simplest_fraction(x: float, tolerance: float) -> tuple[int, int]:
-    """The fraction with the smallest denominator within ``tolerance`` of ``x``."""
-    exact = Fraction(x)
-    best = exact.limit_denominator(_MAX_DENOMINATOR)
-    for denominator in range(1, _MAX_DENOMINATOR + 1):
-        candidate = exact.limit_denominator(denominator)
-        if candidate > 0 and abs(float(candidate) - x) <= tolerance:
-            best = candidate
-            break
-    if best <= 0:
-        best = Fraction(1, _MAX_DENOMINATOR)
-    return best.numerator, best.denominator

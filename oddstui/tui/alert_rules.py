@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from oddstui.book.formats import format_price
 from oddstui.tui.text import clean
 
 #: Settled and cancelled events have ended; their status never changes again.
@@ -214,7 +215,7 @@ class AlertRules:
             rule.event_id,
             "price",
             "Price alert",
-            f"{rule.describe()}: now {price:g}{at}",
+            f"{rule.describe()}: now {format_price(price)}{at}",
             rule,
             price,
         )
@@ -233,7 +234,9 @@ class AlertRules:
             return None
         legs = tuple(legs)
         hdp = "" if line[0] is None else f" {line[0]:g}"
-        shown = ", ".join(f"{clean(side)} {price:g} {clean(book)}" for side, price, book in legs)
+        shown = ", ".join(
+            f"{clean(side)} {format_price(price)} {clean(book)}" for side, price, book in legs
+        )
         books = tuple(sorted((side, book) for side, _, book in legs))
         return Alert(
             ("arbitrage", event_id, market, line, books),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path, PurePath
@@ -28,6 +29,7 @@ from oddstui.tui.screens.live import LiveScreen
 from oddstui.tui.screens.sports import SportsScreen
 from oddstui.tui.screens.value_bets import ValueBetsScreen
 from oddstui.tui.screens.watchlist import WatchlistScreen
+from oddstui.tui.table_prefs import TablePrefsStore
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
 
@@ -98,12 +100,20 @@ class OddsApp(App[int]):
         watchlist_path: Path | None = None,
         start_mode: str | None = None,
         startup_warnings: Sequence[str] = (),
+        table_prefs_path: Path | None = None,
     ) -> None:
         self.settings = settings or config.Settings()
         self.watchlist_path = watchlist_path or config.watchlist_path()
         watched, watchlist_warning = config.load_watchlist_recovering(self.watchlist_path)
-        self._startup_warnings = [*startup_warnings, *filter(None, [watchlist_warning])]
-        super().__init__()
+        #: Every table's sort and columns, kept next to the watchlist.
+        self.table_prefs = TablePrefsStore(
+            table_prefs_path or self.watchlist_path.with_name("tables.toml")
+        )
+        warnings = [watchlist_warning, self.table_prefs.warning]
+        self._startup_warnings = [*startup_warnings, *filter(None, warnings)]
+        # Under NO_COLOR, Textual turns every colour into a grey of 24-bit or 256 colours unless
+        # the app speaks ANSI colours; then its NoColor filter leaves the terminal's defaults.
+        super().__init__(ansi_color=True if "NO_COLOR" in os.environ else None)
         for theme in THEMES:
             self.register_theme(theme)
         self.theme = (

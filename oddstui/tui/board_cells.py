@@ -21,7 +21,8 @@ def odds_format(app: object) -> OddsFormat:
 
 
 def price_text(price: float | None, fmt: OddsFormat = "decimal") -> str:
-    return format_price(price, fmt, places=2)
+    """A price as its bookmaker quotes it (`1.90`, `2.228`): the ticket and the grid agree."""
+    return format_price(price, fmt)
 
 
 def age_text(seconds: float | None, step: int = 1) -> Text:

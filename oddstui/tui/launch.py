@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -51,6 +52,9 @@ def run_tui(
     `startup_warnings` are one-line notices shown once the app is up, e.g. the line from
     `config.load_settings_recovering()` when a corrupt config file was set aside.
     """
+    if os.environ.get("TERM") == "dumb":
+        # A dumb terminal shows no colour: it gets what NO_COLOR gets (no colour escapes).
+        os.environ.setdefault("NO_COLOR", "1")
     app = build_app(base_url, api_key, settings, startup_warnings=startup_warnings)
     result = app.run()
     if app.return_code:  # Textual sets 1 after an unhandled exception: never report success

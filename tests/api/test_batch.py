@@ -233,3 +233,41 @@ def test_with_no_key_the_batch_commands_ask_the_built_in_service(home, capsys):
     status, out, err = run(capsys, "arbs", "--json")
     assert status == 0 and "built-in service" in err
     assert isinstance(json.loads(out), list)
+def test_odds_prints_each_book_at_its_own_precision(service: Service, home, capsys, monkeypatch):
+    """`1.90` stays `1.90` (not `1.9`), and a book quoting three places keeps all three."""
+    import asyncio
+
+    import httpx
+
+    event_id = asyncio.run(_event_quoted_by_pinnacle(service))
+    books = ",".join(sorted(SELECTION))
+    raw = httpx.get(
+        f"{service.base_url}/odds",
+        params={"eventId": event_id, "bookmakers": books, "apiKey": PAID_KEY},
+        timeout=10,
+    ).json()
+    wire_places = {
+        book: {
+            len(text.split(".")[1])
+            for market in markets
+            for entry in market["odds"]
+            for side, text in entry.items()
+            if isinstance(text, str) and "." in text and side not in ("label",)
+        }
+        for book, markets in raw["bookmakers"].items()
+    }
+    assert all(len(places) == 1 for places in wire_places.values()), wire_places
+    monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
+    status, out, err = run(
+        capsys, "odds", str(event_id), "--bookmakers", books, "--base-url", service.base_url
+    )
+    assert status == 0, err
+    seen: dict[str, set[int]] = {}
+    for line in out.splitlines()[2:]:
+        book = next(name for name in SELECTION if line.startswith(name))
+        prices = line[len(book) :].split()
+        # "... over 1.900  under 1.950": every token after a side name is a price.
+        for side, price in zip(prices, prices[1:], strict=False):
+            if side in ("home", "away", "draw", "over", "under", "yes", "no"):
+                seen.setdefault(book, set()).add(len(price.split(".")[1]))
+    assert seen and seen == {book: wire_places[book] for book in seen}

@@ -7,13 +7,14 @@ from hypothesis import strategies as st
 from oddstui.book.formats import (
     FRACTIONAL_LADDER,
     ODDS_FORMATS,
-    SNAP_TOLERANCE,
     american_to_decimal,
+    book_places,
     decimal_to_american,
     decimal_to_fractional,
     format_price,
     fractional_to_decimal,
     parse_odds_format,
+    price_places,
 )
 from tests.book.strategies import prices
 
@@ -88,15 +89,35 @@ def test_american_sign_follows_evens(decimal: float) -> None:
         (3.75, (11, 4)),
         (4.0, (3, 1)),
         (1.44, (4, 9)),
+        (4.33, (100, 30)),
+        (3.125, (85, 40)),
     ],
 )
 def test_decimal_snaps_to_the_traditional_ladder(decimal: float, fraction: tuple[int, int]) -> None:
     assert decimal_to_fractional(decimal) == fraction
 
 
-def test_off_ladder_prices_fall_back_to_a_simple_fraction() -> None:
+def test_off_ladder_prices_keep_an_exact_fraction_that_reads_easily() -> None:
     assert decimal_to_fractional(30.0) == (29, 1)
     assert decimal_to_fractional(1.875) == (7, 8)
+    assert decimal_to_fractional(1.95) == (19, 20)
+    assert decimal_to_fractional(12.5) == (23, 2)
+
+
+def test_awkward_fractions_give_way_to_the_nearest_ladder_price() -> None:
+    assert decimal_to_fractional(3.952) == (3, 1)  # not 62/21
+    assert decimal_to_fractional(66.5) == (66, 1)  # not 131/2
+    assert decimal_to_fractional(2.62) == (13, 8)  # not 81/50
+
+
+def test_beyond_the_ladder_is_exact() -> None:
+    assert decimal_to_fractional(1501.0) == (1500, 1)
+    assert decimal_to_fractional(1.002) == (1, 500)
+
+
+def test_the_ladder_is_in_price_order() -> None:
+    decimals = [fractional_to_decimal(*fraction) for fraction in FRACTIONAL_LADDER]
+    assert decimals == sorted(decimals)
 
 
 @pytest.mark.parametrize("fraction", FRACTIONAL_LADDER)
@@ -106,10 +127,12 @@ def test_every_ladder_price_round_trips(fraction: tuple[int, int]) -> None:
 
 @settings(deadline=None)
 @given(prices)
-def test_fractional_is_close_to_the_decimal(decimal: float) -> None:
+def test_fractional_is_a_ladder_price_or_exact(decimal: float) -> None:
     numerator, denominator = decimal_to_fractional(decimal)
     assert numerator > 0 and denominator > 0
-    assert abs(fractional_to_decimal(numerator, denominator) - decimal) <= SNAP_TOLERANCE * decimal
+    shown = fractional_to_decimal(numerator, denominator)
+    on_ladder = (numerator, denominator) in FRACTIONAL_LADDER
+    assert on_ladder or abs(shown - round(decimal, price_places(decimal))) < 1e-9
 
 
 def test_fractional_with_non_positive_parts_is_rejected() -> None:
@@ -126,13 +149,24 @@ def test_fractional_with_non_positive_parts_is_rejected() -> None:
         (2.0, "fractional", "EVS"),
         (2.0, "american", "+100"),
         (1.5, "american", "-200"),
-        (1.909, "decimal", "1.91"),
+        (1.909, "decimal", "1.909"),
+        (1.9, "decimal", "1.90"),
+        (7.007, "decimal", "7.007"),
+        (1.23456, "decimal", "1.235"),
+        (4.33, "fractional", "100/30"),
         (None, "decimal", "-"),
         (1.0, "american", "-"),
     ],
 )
 def test_format_price(decimal: float | None, fmt: str, text: str) -> None:
     assert format_price(decimal, fmt) == text  # type: ignore[arg-type]
+
+
+def test_a_books_prices_share_its_precision() -> None:
+    assert book_places([1.9, 2.228, None]) == 3
+    assert book_places([1.9, 2.25]) == 2
+    assert book_places([]) == 2
+    assert format_price(1.9, "decimal", places=book_places([1.9, 2.228])) == "1.900"
 
 
 def test_format_price_rejects_an_unknown_format() -> None:

@@ -40,6 +40,7 @@ def _movement(app: OddsApp, state: dict[str, Any]) -> None:
             "ML",
             (None, None),
             ["home", "draw", "away"],
+            state.get("others", []),  # overlaid on the first bookmaker's line
         )
     )
 
@@ -123,6 +124,7 @@ def main() -> None:
             "pending": event["id"],
             "title": f"{event['home']} v {event['away']}",
             "bookmaker": books[0],
+            "others": books[1:4],
             "settled": settled,
             "answers": {},
         }

@@ -201,3 +201,11 @@ def test_an_alert_names_its_rule_and_price() -> None:
     arb = rules.observe_arbitrage(1, "ML", (None, None), 2.5, [("home", 2.1, "A")])
     assert arb is not None and arb.rule == ArbitrageRule(1, 1.0) and arb.price == 2.5
     assert ArbitrageRule(1, 1.0).describe() == "arbitrage ≥ 1%"
+def test_alert_prices_keep_the_books_precision() -> None:
+    rules = AlertRules()
+    rule = PriceRule(3, "ML", "home", 1.85, above=True)
+    alert = rules.observe_price(rule, 1.9, "Unibet")
+    assert alert is not None and "now 1.90 " in alert.message + " "
+    rule = PriceRule(4, "ML", "away", 7.0, above=True)
+    alert = rules.observe_price(rule, 7.007, "Pinnacle")
+    assert alert is not None and "now 7.007" in alert.message

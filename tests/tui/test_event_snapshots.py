@@ -1,4 +1,4 @@
-"""Snapshots of the Event screen at 120x40 and 80x24, from a recorded state with time frozen.
+"""Snapshots of the Event screen at 120x40, 80x24 and 200x50, from a recorded state, time frozen.
 
 Regenerate after an intended change: `pytest tests/tui/test_event_snapshots.py --snapshot-update`
 (and re-record the state with `python -m tests.tui.record_event_state` only when the service's
@@ -15,7 +15,7 @@ import pytest
 
 from tests.tui.event_recorded import event_app, open_recorded_event
 
-SIZES = [(120, 40), (80, 24)]
+SIZES = [(120, 40), (80, 24), (200, 50)]
 
 
 @pytest.fixture(autouse=True)

@@ -15,12 +15,13 @@ from oddstui.tui.launch import build_app
 from oddstui.tui.screens.event import EventScreen
 from oddstui.tui.screens.movement import MovementModal
 from oddstui.tui.widgets.movement_chart import (
-    MovementChart,
     move_text,
     movement_cache,
     side_moves,
+    time_ticks,
 )
 from oddstui.tui.widgets.price_grid import PriceGrid
+from oddstui.tui.widgets.price_history import PriceHistory, steps
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 from tests.tui.screen_text import screen_text
 
@@ -51,6 +52,7 @@ def test_side_moves_run_from_opening_to_now() -> None:
     )
     home, away = side_moves(movements, ["home", "away"])
     assert home.prices == (2.0, 2.1, 2.2) and (home.opening, home.current) == (2.0, 2.2)
+    assert home.times == (0.0, 0.01, 0.02)  # seconds, oldest first
     assert home.percent == pytest.approx(10.0)
     assert home.ticks == pytest.approx(10.0)  # 2.00 -> 2.20 is ten 0.02 ticks
     assert away.ticks == pytest.approx(-20.0)
@@ -62,6 +64,23 @@ def test_side_moves_run_from_opening_to_now() -> None:
 
 def test_no_history_gives_no_sides() -> None:
     assert side_moves(Movements(1, "B", None, ()), ["home"]) == []
+
+
+def test_a_price_holds_until_the_next_one() -> None:
+    xs, ys = steps([0.0, 10.0, 30.0], [2.0, 2.2, 2.1], until=50.0)
+    assert list(zip(xs, ys, strict=True)) == [
+        (0.0, 2.0), (10.0, 2.0), (10.0, 2.2), (30.0, 2.2), (30.0, 2.1), (50.0, 2.1)
+    ]  # fmt: skip
+
+
+def test_time_labels_span_the_history(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    positions, labels = time_ticks(0.0, 3600.0, 3)
+    assert positions == [0.0, 1800.0, 3600.0] and labels == ["00:00", "00:30", "01:00"]
+    assert time_ticks(0.0, 3 * 86_400.0, 2)[1] == ["Thu 00:00", "Sun 00:00"]
 
 
 async def test_chart_shows_opening_and_current_of_a_real_event(
@@ -89,17 +108,23 @@ async def test_chart_shows_opening_and_current_of_a_real_event(
         await wait_for(lambda: isinstance(app.screen, MovementModal), pilot)
         modal: MovementModal = app.screen  # type: ignore[assignment]
         assert modal.bookmaker == bookmaker
-        chart = modal.query_one(MovementChart)
-        await wait_for(lambda: bool(chart.query(".side-row")), pilot)
+        chart = modal.query_one(PriceHistory)
+        await wait_for(lambda: bool(chart.books), pilot)
+        await pilot.pause(0.2)
 
+        assert len(chart.books) >= 2 and next(iter(chart.books)) == bookmaker  # overlaid
         truth = get(
             service, "/odds/movements", eventId=event["id"], bookmaker=bookmaker, market="ML"
         )
         opening = truth["opening"]
         text = screen_text(app)
-        assert bookmaker in text and "Odds movement" in text
-        assert f"open {float(opening['home']):.2f}" in text
-        assert "now " in text and "ticks" in text
+        assert "Odds movement" in text and all(book in text for book in chart.books)
+        assert f"open {opening['home']}" in text  # as the book quotes it
+        assert "now " in text and "ticks" in text and "◆ opening" in text
+        assert text.count("┤") >= 2 and text.count("┬") >= 2  # price and time axes
+        assert chart.side == "home"
+        await pilot.press("right")
+        assert chart.side == "draw" and "Draw" in screen_text(app)
 
         # Shown again from the cache: no second request.
         cache = movement_cache(app.hub.api)
@@ -108,8 +133,8 @@ async def test_chart_shows_opening_and_current_of_a_real_event(
         await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
         await pilot.press("g")
         await wait_for(lambda: isinstance(app.screen, MovementModal), pilot)
-        await wait_for(lambda: bool(app.screen.query(".side-row")), pilot)
-        assert cache.fetches == fetched == 1
+        await wait_for(lambda: bool(app.screen.query_one(PriceHistory).books), pilot)
+        assert cache.fetches == fetched == len(chart.books)
 
 
 def test_totals_ticks_sent_as_home_and_away_are_over_and_under() -> None:
@@ -147,6 +172,9 @@ async def test_a_totals_chart_names_over_and_under(service: Service, home: Path)
         assert screen.market == "Totals"
         await pilot.press("j", "g")
         await wait_for(lambda: isinstance(app.screen, MovementModal), pilot)
-        await wait_for(lambda: bool(app.screen.query(".side-row")), pilot)
-        labels = [str(label.render()) for label in app.screen.query(".side-label")]
-        assert [label.split()[0] for label in labels] == ["Over", "Under"]
+        chart = app.screen.query_one(PriceHistory)
+        await wait_for(lambda: bool(chart.books), pilot)
+        assert chart.sides == ["over", "under"] and chart.side == "over"
+        assert "Over" in screen_text(app)
+        await pilot.press("right")
+        assert chart.side == "under" and "Under" in screen_text(app)

@@ -19,9 +19,10 @@ from oddstui.tui.screens.event import EventScreen
 from oddstui.tui.screens.settings import SettingsScreen
 from oddstui.tui.widgets.price_grid import PriceGrid
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+from tests.tui.screen_text import screen_text
 
 AMERICAN = re.compile(r"^(?:[▲▼] ?)?[+-]\d+$")
-DECIMAL = re.compile(r"^(?:[▲▼] ?)?\d+\.\d\d$")
+DECIMAL = re.compile(r"^(?:[▲▼] ?)?\d+\.\d{2,3}$")  # at the book's precision
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,7 @@ async def test_odds_format_switch_changes_the_prices_shown(service: Service, hom
         grid = app.screen.query_one(PriceGrid)
         await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=15)
         shown = [text for text in price_cells(grid) if text not in ("", "-")]
-        assert shown and all(DECIMAL.match(text) for text in shown), shown
+        assert shown and all(DECIMAL.match(text) for text in shown), [t for t in shown if not DECIMAL.match(t)]
 
         await pilot.press("s")
         await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
@@ -173,3 +174,37 @@ async def test_the_exchange_commission_is_set_in_percent_and_saved(
         field.value = "2.5"
         await wait_for(lambda: app.settings.exchange_commission == 0.025, pilot)
     assert config.load_settings().exchange_commission == 0.025
+async def test_settings_open_with_the_keys_working(service: Service, home: Path) -> None:
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), with_feed=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+        assert app.focused is not None and app.focused.id == "odds-format"
+        await pilot.press("right", "enter")
+        await wait_for(lambda: app.settings.odds_format == "american", pilot)
+
+
+async def test_space_ticks_at_once_and_ticked_books_carry_a_check_mark(
+    service: Service, home: Path
+) -> None:
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), with_feed=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(BookmakersScreen())
+        await wait_for(lambda: isinstance(app.screen, BookmakersScreen), pilot)
+        screen: BookmakersScreen = app.screen  # type: ignore[assignment]
+        await wait_for(lambda: bool(screen.names), pilot)
+        listing = screen.query_one("#bookmaker-list", SelectionList)
+        first = listing.get_option_at_index(0).value
+        assert first in screen.chosen  # ticked ones come first
+        await pilot.press("tab")  # from the filter to the list: no row to pick first
+        assert app.focused is listing
+        await pilot.press("space")
+        await wait_for(lambda: first not in screen.chosen, pilot)
+
+        def marks() -> tuple[int, int]:
+            lines = [line for line in screen_text(app).splitlines() if "▐" in line]
+            return sum("✓" in line for line in lines), len(lines)
+
+        ticked, rows = marks()
+        shown = {listing.get_option_at_index(i).value for i in range(rows)}
+        assert ticked == len(shown & screen.chosen) > 0

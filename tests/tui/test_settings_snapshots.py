@@ -17,6 +17,7 @@ import pytest
 from textual.widgets import Input
 
 from oddstui.tui.widgets.closing_odds import ClosingOdds
+from oddstui.tui.widgets.price_history import PriceHistory
 from tests.tui.conftest import wait_for
 from tests.tui.record_settings import SHOTS, load, settings_app
 
@@ -25,7 +26,7 @@ ACTIONS = dict(SHOTS)
 #: What shows that a shot has finished loading (a loaded box can be slow to get there).
 READY: dict[str, Callable[[Any], bool]] = {
     "bookmakers": lambda app: app.screen.query_one("#bookmaker-list").option_count > 0,
-    "movement": lambda app: bool(app.screen.query(".side-row")),
+    "movement": lambda app: len(app.screen.query_one(PriceHistory).books) > 1,
     "closing": lambda app: any(w.rows for w in app.screen.query(ClosingOdds)),
 }
 

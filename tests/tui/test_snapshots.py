@@ -1,4 +1,5 @@
-"""Snapshots of every screen at 120x40 and 80x24, from a recorded state with time frozen.
+"""Snapshots of every screen at 120x40 and 80x24 (Live also at 200x50, and with its table
+sorted, filtered and its columns chosen), from a recorded state with time frozen.
 
 The Event screen and the part-2 boards (arbitrage, value bets, dropping odds) keep their
 snapshots with their own tests.
@@ -55,6 +56,26 @@ def test_screen(snap_compare: Any, tmp_path: Path, screen: str, size: tuple[int,
     app = recorded_app(tmp_path, start_mode=mode)
     run_before = go(action) if action else settle
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_live_on_a_wide_terminal(snap_compare: Any, tmp_path: Path) -> None:
+    """200 columns: every column, wider names and leagues."""
+    app = recorded_app(tmp_path, start_mode="live")
+    assert snap_compare(app, terminal_size=(200, 50), run_before=settle)
+
+
+#: Keys for a table worked on: sorted by clock, latest first, then found by a word.
+TABLE_KEYS = {
+    "sorted-found": ("o", "o", "o", "o", "O", "F", *"united", "enter"),
+    "columns": ("c", "down", "down", "down"),
+}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("keys", list(TABLE_KEYS))
+def test_table_choices(snap_compare: Any, tmp_path: Path, keys: str, size: tuple[int, int]) -> None:
+    app = recorded_app(tmp_path, start_mode="live")
+    assert snap_compare(app, terminal_size=size, press=TABLE_KEYS[keys], run_before=settle)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")

@@ -9,13 +9,15 @@ from textual import getters
 from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from oddstui.tui.messages import EventChosen, WatchToggled
 from oddstui.tui.state import ChangeSet
+from oddstui.tui.widgets.desk_footer import DeskFooter
 from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.status_bar import FeedBanner, StatusBar, local_clock
+from oddstui.tui.widgets.table_filter import TableFilter
 
 if TYPE_CHECKING:
     from oddstui.tui.app import OddsApp
@@ -60,8 +62,9 @@ class BoardScreen(Screen[None]):
         yield FeedBanner()
         yield Static(Text(self.heading), classes="heading")
         yield from self.compose_body()
+        yield TableFilter()
         yield StatusBar()
-        yield Footer(compact=True)
+        yield DeskFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

@@ -11,11 +11,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, SelectionList, Static
+from textual.widgets import Input, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from oddstui.api.errors import BadRequest, OddsApiError
 from oddstui.tui.text import clean
+from oddstui.tui.widgets.check_list import CheckList
+from oddstui.tui.widgets.desk_footer import DeskFooter
 
 if TYPE_CHECKING:
     from oddstui.tui.app import OddsApp
@@ -60,8 +62,8 @@ class BookmakersScreen(Screen[None]):
         yield Static("Bookmakers", classes="heading")
         yield Input(placeholder="Filter bookmakers…", id="bookmaker-filter")
         yield Static("Loading the bookmakers…", id="bookmaker-count")
-        yield SelectionList[str](id="bookmaker-list")
-        yield Footer(compact=True)
+        yield CheckList(id="bookmaker-list")
+        yield DeskFooter()
 
     def on_mount(self) -> None:
         self.run_worker(
@@ -100,6 +102,8 @@ class BookmakersScreen(Screen[None]):
             )
         finally:
             self._rebuilding = False
+        if listing.option_count:  # something is always highlighted, so space works at once
+            listing.highlighted = 0
         self._show_count(len(shown))
 
     def _prompt(self, name: str) -> Content:

@@ -228,7 +228,7 @@ class EventScreen(BoardScreen):
         """A new data set (market, line or sides changed): new columns, rows refilled."""
         prices = self.query_one(PriceGrid)
         prices.fit_width(self.size.width - GRID_GUTTER)
-        prices.set_columns(grid_columns(list(sides)))
+        prices.set_columns(grid_columns(list(sides), self.app.size.width))
 
     def on_resize(self) -> None:
         for prices in self.query(PriceGrid):  # none before compose

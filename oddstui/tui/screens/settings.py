@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, RadioButton, RadioSet, Static, Switch
+from textual.widgets import Input, Label, RadioButton, RadioSet, Static, Switch
 
 from oddstui import config
 from oddstui.book.formats import ODDS_FORMATS, format_price
@@ -20,6 +20,7 @@ from oddstui.book.formats import ODDS_FORMATS, format_price
 if TYPE_CHECKING:
     from oddstui.tui.app import OddsApp
 from oddstui.tui.state import ChangeSet
+from oddstui.tui.widgets.desk_footer import DeskFooter
 
 THEMES = (("oddstui-dark", "Dark"), ("oddstui-light", "Light"))
 FORMAT_LABELS = {"decimal": "Decimal", "american": "American", "fractional": "Fractional"}
@@ -68,6 +69,8 @@ class SettingsScreen(Screen[None]):
     if TYPE_CHECKING:
         app = getters.app(OddsApp)
 
+    #: The first setting has the keys (arrows choose, enter or space picks), not the scroll body.
+    AUTO_FOCUS = "#odds-format"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "bookmakers", "Bookmakers", id="settings-bookmakers"),
         Binding("escape", "app.back", "Back", id="settings-back"),
@@ -115,7 +118,7 @@ class SettingsScreen(Screen[None]):
                 classes="settings-hint",
             )
             yield Static("", id="settings-saved", classes="settings-hint")
-        yield Footer(compact=True)
+        yield DeskFooter()
 
     def _sample(self) -> Text:
         fmt = self.settings.odds_format

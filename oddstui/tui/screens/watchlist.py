@@ -3,51 +3,39 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
 
 from oddstui.config import WatchedEvent
 from oddstui.tui import cells
-from oddstui.tui.screens.base import BoardScreen
-from oddstui.tui.state import LIVE, ChangeSet, EventView
+from oddstui.tui.columns import Column
+from oddstui.tui.event_rows import WATCHLIST_COLUMNS
+from oddstui.tui.screens.event_table import EventTableScreen
+from oddstui.tui.state import LIVE
 from oddstui.tui.text import plain
-from oddstui.tui.widgets.patch_table import PatchTable
-
-COLUMNS = [
-    ("sport", "Sport", 10),
-    ("event", "Event", 30),
-    ("start", "Start", 12),
-    ("status", "Status", 9),
-    ("score", "Score", 8),
-    ("clock", "Clock", 6),
-    ("league", "League", 28),
-]
 
 
-def _start_of(watched: WatchedEvent) -> Text:
+def _start_of(watched: WatchedEvent) -> datetime | None:
     try:
-        return Text(datetime.fromisoformat(watched.start).astimezone().strftime("%a %d %H:%M"))
+        return datetime.fromisoformat(watched.start).astimezone()
     except ValueError:
-        return Text("–")
+        return None
 
 
-class WatchlistScreen(BoardScreen):
+class WatchlistScreen(EventTableScreen):
     """Starred events grouped by sport; `w` unstars, `enter` opens, `a` sets alerts."""
 
     heading = "Watchlist"
+    TABLE_ID = "watchlist"
+    LOADING = "No starred events yet: press w on any event to star it."
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "alert_rule", "Alerts", id="watchlist-alerts"),
     ]
 
-    def compose_body(self) -> ComposeResult:
-        table = PatchTable(id="watchlist")
-        table.set_columns(COLUMNS)
-        yield table
-        yield Static("No starred events yet: press w on any event to star it.", classes="empty")
+    def columns(self) -> list[Column]:
+        return WATCHLIST_COLUMNS
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -58,18 +46,11 @@ class WatchlistScreen(BoardScreen):
             exit_on_error=False,
         )
 
-    def redraw(self) -> None:
-        table = self.query_one(PatchTable)
-        watched = self.hub.watchlist
-        self.query_one(".empty", Static).display = not watched
-        table.display = bool(watched)
-        now = self.hub.now()
-        for item in watched:
-            event = self.hub.board.events.get(item.id)
-            table.sync_row(str(item.id), self._cells(item, event, now))
-        keys = [str(item.id) for item in sorted(watched, key=self._group)]
-        table.keep_rows(keys)
-        table.order_rows(keys)
+    def listed(self) -> list[int] | None:
+        return [item.id for item in sorted(self.hub.watchlist, key=self._group)]
+
+    def empty_text(self) -> str:
+        return self.LOADING
 
     def _group(self, item: WatchedEvent) -> tuple[str, str]:
         """Grouped by sport, then by start time."""
@@ -78,57 +59,36 @@ class WatchlistScreen(BoardScreen):
             return (item.sport, item.start)
         return (event.sport_name, event.start.isoformat() if event.start else "")
 
+    def row(self, event_id: int, now: float) -> tuple[dict[str, Text], dict[str, Any]]:
+        gone = event_id in self.hub.watch.gone
+        if event_id in self.hub.board.events and not gone:
+            return super().row(event_id, now)
+        # Not fetched yet (or offline), or its id names another match now: the names saved
+        # when it was starred, nothing live.
+        item = next(item for item in self.hub.watchlist if item.id == event_id)
+        start = _start_of(item)
+        shown = {
+            "sport": plain(item.sport),
+            "event": plain(f"{item.home} v {item.away}"),
+            "start": Text(start.strftime("%a %d %H:%M") if start else "–"),
+            "status": Text("gone" if gone else "?", style="dim"),
+            "league": plain(item.league),
+        }
+        return shown, {"start": start.timestamp() if start else None}
+
+    def tick(self, now: float) -> None:
+        gone = {str(event_id) for event_id in self.hub.watch.gone}
+        if not gone:
+            super().tick(now)
+            return
+        table = self.table
+        for key in table.all_keys:
+            event = self.hub.board.events.get(int(key))
+            if key not in gone and event is not None and event.status == LIVE:
+                played = event.clock.played_at(now) if event.clock else None
+                table.sync_row(key, {"clock": cells.clock_text(event, now)}, {"clock": played})
+
     def action_alert_rule(self) -> None:
         from oddstui.tui.screens.alert_rule import open_alert_rule
 
         open_alert_rule(self)
-
-    def patch(self, changes: ChangeSet) -> None:
-        table = self.query_one(PatchTable)
-        watched = {item.id: item for item in self.hub.watchlist}
-        if changes.catalog or changes.feed or set(watched) != {int(k) for k in table.row_keys}:
-            self.redraw()
-            return
-        now = self.hub.now()
-        for event_id in changes.events & self.hub.watch.ids():
-            event = self.hub.board.events.get(event_id)
-            table.sync_row(str(event_id), self._cells(watched[event_id], event, now))
-
-    def tick(self, now: float) -> None:
-        table = self.query_one(PatchTable)
-        for key in table.row_keys:
-            event = self.hub.board.events.get(int(key))
-            if event is not None and event.status == LIVE and int(key) not in self.hub.watch.gone:
-                table.sync_row(key, {"clock": cells.clock_text(event, now)})
-
-    def _cells(self, item: WatchedEvent, event: EventView | None, now: float) -> dict[str, Text]:
-        gone = item.id in self.hub.watch.gone
-        if event is None or gone:
-            # Not fetched yet (or offline), or its id names another match now: the names saved
-            # when it was starred, nothing live.
-            return {
-                "sport": plain(item.sport),
-                "event": plain(f"{item.home} v {item.away}"),
-                "start": _start_of(item),
-                "status": Text("gone" if gone else "?", style="dim"),
-                "score": Text(""),
-                "clock": Text(""),
-                "league": plain(item.league),
-            }
-        return {
-            "sport": plain(event.sport_name),
-            "event": cells.event_text(event),
-            "start": cells.start_text(event),
-            "status": cells.status_text(event),
-            "score": cells.score_text(event, self.hub.status.trustworthy),
-            "clock": cells.clock_text(event, now),
-            "league": plain(event.league_name),
-        }
-
-    def selected_event_id(self) -> int | None:
-        key = self.query_one(PatchTable).highlighted_key()
-        return None if key is None else int(key)
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value is not None:
-            self.open_event(int(event.row_key.value))

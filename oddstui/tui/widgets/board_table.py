@@ -10,6 +10,7 @@ the row is visible.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rich.text import Text
 from textual.widgets.data_table import ColumnKey, RowKey
@@ -37,10 +38,12 @@ class BoardTable(PatchTable):
         else:
             self.refresh_row(index)
 
-    def sync_row(self, key: str, cells: Mapping[str, Text]) -> bool:
+    def sync_row(
+        self, key: str, cells: Mapping[str, Text], sort: Mapping[str, Any] | None = None
+    ) -> bool:
         self._batch = set()
         try:
-            return super().sync_row(key, cells)
+            return super().sync_row(key, cells, sort)
         finally:
             batch, self._batch = self._batch, None
             for index in batch:

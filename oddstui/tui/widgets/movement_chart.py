@@ -1,9 +1,9 @@
-"""The price history of one bookmaker's market and line: a sparkline per side, with the opening
-and current price and the move in percent and in exchange ticks.
+"""The price history of bookmakers' market and line: each side's prices against time, the
+opening and current price and the move in percent and in exchange ticks.
 
-`side_moves()` is pure (it reads an `api.models.Movements`); `MovementChart` draws its result.
-`MovementCache` fetches GET /odds/movements on demand, keeps answers for a while, and refuses
-when the hourly request budget runs low.
+`side_moves()` and `time_ticks()` are pure (they read `api.models.Movements`); `PriceHistory`
+(widgets/price_history.py) draws them. `MovementCache` fetches GET /odds/movements on demand,
+keeps answers for a while, and refuses when the hourly request budget runs low.
 """
 
 from __future__ import annotations
@@ -11,18 +11,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Sparkline, Static
 
 from oddstui.api.models import Movements
 from oddstui.book.formats import OddsFormat, format_price
 from oddstui.book.ticks import MIN_TICK_PRICE, ticks_between
-from oddstui.tui.text import clean
 
 #: How long a fetched history is shown again without a new request, in seconds.
 CACHE_SECONDS = 30.0
@@ -36,12 +33,14 @@ class BudgetLow(Exception):
 
 @dataclass(frozen=True, slots=True)
 class SideMove:
-    """One side's history: prices oldest first, and the move from opening to now."""
+    """One side's history: prices oldest first with their times (Unix seconds), and the move
+    from opening to now."""
 
     side: str
     prices: tuple[float, ...]
     opening: float
     current: float
+    times: tuple[float, ...] = ()
 
     @property
     def percent(self) -> float:
@@ -63,9 +62,11 @@ def side_moves(movements: Movements, sides: Sequence[str]) -> list[SideMove]:
     order = list(sides) + sorted({s for prices in named for s in prices} - set(sides))
     moves = []
     for side in order:
-        history = tuple(prices[side] for prices in named if side in prices)
-        if history:
-            moves.append(SideMove(side, history, history[0], history[-1]))
+        quoted = [(t, prices) for t, prices in zip(ticks, named, strict=True) if side in prices]
+        if quoted:
+            history = tuple(prices[side] for _, prices in quoted)
+            times = tuple(tick.timestamp_ms / 1000 for tick, _ in quoted)
+            moves.append(SideMove(side, history, history[0], history[-1], times))
     return moves
 
 
@@ -80,13 +81,24 @@ def _named(prices: dict[str, float], sides: Sequence[str]) -> dict[str, float]:
     return {first: prices["home"], second: prices["away"]}
 
 
-def move_text(move: SideMove, fmt: OddsFormat = "decimal") -> Text:
-    """`open 2.10 → now 2.30  ▲+9.52%  +10 ticks`."""
+def time_ticks(start: float, end: float, count: int = 5) -> tuple[list[float], list[str]]:
+    """`count` evenly spaced times from `start` to `end` (Unix seconds) and their local labels:
+    `14:05` within a day, `Sat 14:05` over longer spans."""
+    if end <= start:
+        end = start + 60.0
+    step = (end - start) / max(count - 1, 1)
+    positions = [start + step * index for index in range(count)]
+    pattern = "%H:%M" if end - start < 86_400 else "%a %H:%M"
+    return positions, [datetime.fromtimestamp(at).strftime(pattern) for at in positions]
+
+
+def move_text(move: SideMove, fmt: OddsFormat = "decimal", last: str = "now") -> Text:
+    """`open 2.10 → now 2.30  ▲+9.52%  +10 ticks` (`last`: "close" once the event is over)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("open ", style="dim")
-    text.append(format_price(move.opening, fmt, places=2))
-    text.append(" → now ", style="dim")
-    text.append(format_price(move.current, fmt, places=2), style="bold")
+    text.append(format_price(move.opening, fmt))
+    text.append(f" → {last} ", style="dim")
+    text.append(format_price(move.current, fmt), style="bold")
     arrow = "" if move.current == move.opening else ("▲" if move.current > move.opening else "▼")
     text.append(f"  {arrow}{move.percent:+.2f}%", style="bold")
     ticks = move.ticks
@@ -131,43 +143,3 @@ def movement_cache(api: Any) -> MovementCache:
     if cache is None:
         cache = _caches[api] = MovementCache(api)
     return cache
-
-
-class MovementChart(Vertical):
-    """A sparkline and a move line per side."""
-
-    DEFAULT_CSS = """
-    MovementChart { height: auto; }
-    MovementChart Sparkline { height: 3; }
-    MovementChart .side-row { height: auto; margin-bottom: 1; }
-    MovementChart .side-move { height: 1; }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Static("", classes="chart-message")
-
-    def show_message(self, message: str) -> None:
-        self.remove_children(".side-row")
-        message_widget = self.query_one(".chart-message", Static)
-        message_widget.update(Text(message))
-        message_widget.display = True
-
-    def show(self, moves: list[SideMove], labels: dict[str, str], fmt: OddsFormat) -> None:
-        self.remove_children(".side-row")
-        if not moves:
-            self.show_message("No price history for this bookmaker, market and line.")
-            return
-        self.query_one(".chart-message", Static).display = False
-        rows = []
-        for move in moves:
-            label = Text(clean(labels.get(move.side, move.side)), style="bold")
-            label.append(f"  {len(move.prices)} prices", style="dim")
-            rows.append(
-                Vertical(
-                    Static(label, classes="side-label"),
-                    Sparkline(list(move.prices), summary_function=max),
-                    Static(move_text(move, fmt), classes="side-move"),
-                    classes="side-row",
-                )
-            )
-        self.mount_all(rows)

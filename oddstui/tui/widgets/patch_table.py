@@ -1,113 +1,172 @@
-"""A DataTable that is patched cell by cell instead of being rebuilt."""
+"""A DataTable that is patched cell by cell, sorts by any column, filters by text and drops its
+least needed columns when the terminal is narrow."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from typing import ClassVar
 
 from rich.text import Text
-from textual._two_way_dict import TwoWayDict
-from textual.coordinate import Coordinate
+from textual import events
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
-from textual.widgets.data_table import ColumnKey, RowDoesNotExist, RowKey
+
+from oddstui.tui.columns import Column, as_column, fit
+from oddstui.tui.table_prefs import TablePrefs
+from oddstui.tui.widgets.table_rows import TableRows
 
 
-class PatchTable(DataTable[Text]):
+class PatchTable(TableRows):
     """Rows and columns have keys; `sync_row` rewrites only the cells whose text changed.
 
     | method | does |
     |---|---|
     | `sync_row` | add a row, or patch the cells of an existing one that changed |
     | `keep_rows` | remove every row whose key is not given |
-    | `order_rows` | put rows in a given key order, only if it differs from the current one |
+    | `order_rows` | the screen's own order; a sort the user chose applies on top of it |
+
+    | key | action |
+    |---|---|
+    | `o` / click a header | sort by the next column / the clicked one (▲ or ▼ in its header); |
+    |  | a second click reverses, a third goes back to the screen's order |
+    | `O` | reverse the sort |
+    | `F` | filter the rows by text |
+    | `c` | choose the columns |
+
+    A screen that binds one of these keys itself keeps it (`check_action`).
     """
 
-    DEFAULT_CSS = """
-    PatchTable { height: 1fr; }
-    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("o", "sort_next", "Sort by the next column", show=False, id="table-sort"),
+        Binding("O", "sort_reverse", "Reverse the sort", show=False, id="table-sort-reverse"),
+        Binding("F", "filter", "Find rows by text", show=False, id="table-filter"),
+        Binding("c", "choose_columns", "Choose the columns", show=False, id="table-columns"),
+    ]
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=False, id=id, classes=classes)
-        self._shown: dict[str, dict[str, Text]] = {}
-        self._column_order: list[str] = []
-        #: How many cells were written since the table was made (read by tests and benchmarks).
-        self.cells_written = 0
+    #: The table's own actions, which give way to a screen that binds the same key.
+    TABLE_ACTIONS = frozenset({"sort_next", "sort_reverse", "filter", "choose_columns"})
 
-    def set_columns(self, columns: Iterable[tuple[str, str, int | None]]) -> None:
-        """Declare the columns once: (key, label, fixed width or None for automatic)."""
-        for key, label, width in columns:
-            self.add_column(label, key=key, width=width)
-            self._column_order.append(key)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A screen's own binding of the same key wins (a board's `o` cycles its sort keys):
+        refusing here lets Textual pass the key on to the screen."""
+        if action in self.TABLE_ACTIONS:
+            mine = self._bindings.key_to_bindings.items()
+            keys = {key for key, bindings in mine if any(b.action == action for b in bindings)}
+            screen_keys = set(self.screen._bindings.key_to_bindings)
+            if keys & screen_keys:
+                return False
+        return True
 
-    def sync_row(self, key: str, cells: Mapping[str, Text]) -> bool:
-        """Show `cells` in row `key`; returns True when the row is new."""
-        shown = self._shown.get(key)
-        if shown is None:
-            row = [cells.get(column, Text("")) for column in self._column_order]
-            self.add_row(*row, key=key)
-            self._shown[key] = dict(zip(self._column_order, row, strict=True))
-            self.cells_written += len(row)
-            return True
-        for column, text in cells.items():
-            if shown.get(column) != text:
-                shown[column] = text
-                self._write_cell(key, column, text)
-                self.cells_written += 1
-        return False
-
-    def _write_cell(self, key: str, column: str, text: Text) -> None:
-        """`update_cell` without its whole-table refresh: only the cell's region is repainted,
-        so the terminal receives one cell, not the whole table (columns are fixed width)."""
-        row_key, column_key = RowKey(key), ColumnKey(column)
-        row_index = self._row_locations.get(row_key)
-        column_index = self._column_locations.get(column_key)
-        if row_index is None or column_index is None:
-            self.update_cell(key, column, text, update_width=False)
+    def set_columns(self, columns: Iterable[Column | tuple[str, str, int | None]]) -> None:
+        """Declare the columns once: `Column`s, or (key, label, fixed width) always shown."""
+        self.specs = [as_column(column) for column in columns]
+        if self._laid_out:
+            self._relayout(force=True)
             return
-        self._data[row_key][column_key] = text
-        self._update_count += 1  # the render caches are keyed by it
-        self.refresh_coordinate(Coordinate(row_index, column_index))
+        # Declared in compose: every column at its own width until the table's width is known.
+        self.column_layout = [(column.key, column.width) for column in self.specs]
+        for column in self.specs:
+            self.add_column(Text(column.label), key=column.key, width=column.width)
 
-    def keep_rows(self, keys: Iterable[str]) -> None:
-        wanted = set(keys)
-        for key in [key for key in self._shown if key not in wanted]:
-            del self._shown[key]
-            try:
-                self.remove_row(key)
-            except RowDoesNotExist:
-                pass
+    #: False until mounted: the user's choices are read then.
+    _laid_out = False
 
-    def order_rows(self, keys: list[str]) -> None:
-        """Reorder rows to `keys` (rows not listed keep their place after them)."""
-        current = [row.key.value for row in self.ordered_rows]
-        wanted = [key for key in keys if key in self._shown]
-        rest = [key for key in current if key not in set(wanted)]
-        order = wanted + rest
-        if order == current:
-            return
-        # DataTable.sort() only sees cell values, not row keys; place rows by key directly.
-        self._row_locations = TwoWayDict({RowKey(key): index for index, key in enumerate(order)})
-        self._update_count += 1
-        self.refresh()
+    def on_resize(self, event: events.Resize) -> None:
+        self._relayout()
 
-    def reset(self) -> None:
-        """Forget every row: for a new data set, never for a tick."""
-        self.clear()
-        self._shown.clear()
+    def on_mount(self) -> None:
+        store = getattr(self.app, "table_prefs", None)
+        if store is not None:
+            known = {column.key for column in self.specs}
+            prefs = store.get(self.prefs_name)
+            if prefs.sort not in known:
+                prefs = TablePrefs(None, False, prefs.hidden & known)
+            self.prefs = TablePrefs(prefs.sort, prefs.descending, prefs.hidden & known)
+        self._laid_out = True
+        self._relayout(force=True)
 
     @property
-    def row_keys(self) -> list[str]:
-        return [str(row.key.value) for row in self.ordered_rows]
+    def prefs_name(self) -> str:
+        """The name the table's choices are kept under: its id, else its screen's class."""
+        return self.id or type(self.screen).__name__.lower()
 
-    def cell_text(self, row: str, column: str) -> str:
-        """The plain text shown in one cell ("" when there is none)."""
-        shown = self._shown.get(row, {}).get(column)
-        return shown.plain if shown is not None else ""
+    # ------------------------------------------------------------------ columns
 
-    def highlighted_key(self) -> str | None:
-        if self.row_count == 0:
-            return None
-        try:
-            row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
-        except Exception:
-            return None
-        return None if row_key.value is None else str(row_key.value)
+    def _relayout(self, *, force: bool = False) -> None:
+        width = self.size.width - self.styles.scrollbar_size_vertical
+        chosen = fit(self.specs, width if width > 0 else 10_000, self.prefs.hidden)
+        layout = [(column.key, size) for column, size in chosen]
+        if not self._laid_out:
+            return
+        if force or layout != self.column_layout:
+            self.lay_out(layout)
+            self.apply_order()
+
+    def header_label(self, column: Column, width: int) -> Text:
+        if column.key != self.prefs.sort:
+            return Text(column.label)
+        arrow = "▼" if self.prefs.descending else "▲"
+        if len(column.label) + 2 <= width:
+            arrow = " " + arrow
+        return Text(column.label[: max(width - len(arrow), 1)] + arrow, style="bold")
+
+    def hide_columns(self, hidden: Iterable[str]) -> None:
+        self._choose(sort=self.prefs.sort, descending=self.prefs.descending, hidden=hidden)
+
+    # ------------------------------------------------------------------ sorting and filtering
+
+    def sort_by(self, column: str | None, descending: bool = False) -> None:
+        self._choose(sort=column, descending=descending, hidden=self.prefs.hidden)
+
+    def action_sort_next(self) -> None:
+        shown = self.shown_columns()
+        current = self.prefs.sort
+        following = shown.index(current) + 1 if current in shown else 0
+        self.sort_by(shown[following] if following < len(shown) else None)
+
+    def action_sort_reverse(self) -> None:
+        if self.prefs.sort is None:
+            self.sort_by(self.shown_columns()[0], descending=True)
+        else:
+            self.sort_by(self.prefs.sort, not self.prefs.descending)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        column = event.column_key.value
+        if column != self.prefs.sort:
+            self.sort_by(column)
+        elif not self.prefs.descending:
+            self.sort_by(column, descending=True)
+        else:
+            self.sort_by(None)
+
+    def filter_text(self, query: str) -> None:
+        """Show only the rows with every word of `query` in one of their cells."""
+        if query != self.query_text:
+            self.query_text = query
+            self.apply_order()
+
+    def action_filter(self) -> None:
+        from oddstui.tui.widgets.table_filter import TableFilter
+
+        found = self.screen.query(TableFilter)
+        if found:
+            found.first().open(self)
+
+    def action_choose_columns(self) -> None:
+        from oddstui.tui.screens.columns import ColumnsModal
+
+        self.app.push_screen(ColumnsModal(self))
+
+    def _choose(self, *, sort: str | None, descending: bool, hidden: Iterable[str]) -> None:
+        prefs = TablePrefs(sort, descending, frozenset(hidden))
+        if prefs == self.prefs:
+            return
+        self.prefs = prefs
+        store = getattr(self.app, "table_prefs", None)
+        if store is not None:
+            try:
+                store.put(self.prefs_name, prefs)
+            except OSError as error:
+                self.notify(f"Could not keep the table's choice: {error.strerror}", timeout=5)
+        self._relayout(force=True)

@@ -16,7 +16,7 @@ def keep_only(
     table: PatchTable, wanted: Collection[str], cells: Callable[[str], Mapping[str, Text]]
 ) -> None:
     """Remove every row not in `wanted`; a big cut (a new filter) rebuilds from `cells(key)`."""
-    shown = table.row_keys
+    shown = table.all_keys  # the text filter may hide some: they go too
     doomed = len(shown) - sum(1 for key in shown if key in wanted)
     if doomed > REBUILD_OVER and doomed > len(wanted):
         table.reset()
@@ -28,6 +28,6 @@ def keep_only(
 
 def keep_cursor(table: PatchTable, key: str | None) -> None:
     """Move the cursor back onto row `key` if it is still there and the cursor left it."""
-    if key is None or key not in table.rows or table.highlighted_key() == key:
+    if key is None or key not in table.rows or table.highlighted_key() == key:  # shown rows
         return
     table.move_cursor(row=table.get_row_index(key), animate=False, scroll=False)
