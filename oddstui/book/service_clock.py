@@ -78,5 +78,10 @@ def _fitted(samples: deque[tuple[float, float]]) -> tuple[float, float, float]:
         return (local, service, 1.0)
     spread = sum((local - mean_local) ** 2 for local, _ in samples)
     slope = sum((local - mean_local) * (service - mean_service) for local, service in samples)
-    rate = slope / spread if spread > 0 else 1.0
-    return (mean_local, mean_service, max(rate, 0.0))
+    rate = max(slope / spread if spread > 0 else 1.0, 0.0)
+    # Every message arrives late by its own delay, never early: the line through the least
+    # delayed samples (the upper envelope) is the service's clock; the mean would lag by the
+    # mean delay, which a fast service multiplies (30 ms late at --speed 60 is 1.8 s).
+    local0 = samples[-1][0]
+    service0 = max(service + (local0 - local) * rate for local, service in samples)
+    return (local0, service0, rate)

@@ -35,14 +35,19 @@ def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         )
     )
     service = start_service(
-        "--speed", "60", "--seed", "13", "--updates-per-second", "300", "--accounts", str(accounts)
+        "--speed", str(int(SPEED)), "--seed", "13", "--updates-per-second", "300",
+        "--accounts", str(accounts),
     )
     yield service
     service.stop()
 
 
-async def service_now(probe: object) -> float:
-    """The newest timestamp the probe's feed carries, read as soon as it arrives."""
+SPEED = 60.0  # the service's --speed
+
+
+async def service_now(probe: object) -> tuple[float, float]:
+    """The newest timestamp the probe's feed carries, read as soon as it arrives, and the
+    monotonic time it arrived."""
     while True:
         text = await asyncio.wait_for(probe.recv(), timeout=10)  # type: ignore[attr-defined]
         try:  # take what is queued already: the newest frame is the one that tells the time
@@ -53,7 +58,7 @@ async def service_now(probe: object) -> float:
         stamps = [json.loads(line).get("timestamp") for line in str(text).splitlines()]
         stamps = [stamp for stamp in stamps if stamp]
         if stamps:
-            return max(parse_time(stamp).timestamp() for stamp in stamps)
+            return max(parse_time(stamp).timestamp() for stamp in stamps), time.monotonic()
 
 
 async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
@@ -70,20 +75,27 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         await wait_for(lambda: len(screen.rows) >= 2, pilot, timeout=30)
         await pilot.pause(2.0)  # the desk's fit of the service's clock spans a second or more
         url = feed_url(fast.base_url, PROBE, FeedFilters(markets=("ML",)), None)
-        errors: list[float] = []
+        # The reference clock: the probe's own samples of the service's time, taken on this
+        # loop, where frames wait their turn; the least delayed of them (the upper envelope of
+        # stamp - SPEED * receipt) puts the service's clock at any moment.
+        offsets: list[float] = []
+        readings: list[tuple[float, float, float]] = []  # (read at, age shown, updated at)
         async with connect(url) as probe:
             for _ in range(12):
-                now = await service_now(probe)
+                stamp, received = await service_now(probe)
+                offsets.append(stamp - SPEED * received)
                 screen._show_prices()  # the grid as painted at this moment
+                read_at = time.monotonic()
                 with app.hub.reading() as book:
                     for row in screen.rows:
                         market = book.market(event.id, row.bookmaker, screen.market or "")
                         if row.age is None or market is None or market.updated_at is None:
                             continue
-                        errors.append(row.age - (now - market.updated_at.timestamp()))
+                        readings.append((read_at, row.age, market.updated_at.timestamp()))
                 await pilot.pause(0.1)
+        offset = max(offsets)
+        errors = [age - (offset + SPEED * at - updated) for at, age, updated in readings]
         assert len(errors) >= 12
-        # Each reading may lag by the time a frame waits for the UI loop: the median is sharp.
         assert abs(statistics.median(errors)) < 2.0, sorted(errors)
         # Ages are in service seconds: at 60x, older than the real seconds the desk has run.
         assert max(row.age or 0.0 for row in screen.rows) > time.monotonic() - screen._opened

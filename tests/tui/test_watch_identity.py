@@ -15,7 +15,8 @@ from oddstui import config
 from oddstui.service.accounts import DEMO_KEY
 from oddstui.service.assembly import Options
 from oddstui.service.embedded import EmbeddedService, start_embedded
-from oddstui.tui.alert_rules import AlertRules, PriceRule, load_rules, rules_path, save_rules
+from oddstui.tui.alert_rules import AlertRules, PriceRule
+from oddstui.tui.alert_store import load_rules, rules_path, save_rules
 from oddstui.tui.launch import build_app
 from oddstui.tui.state import ChangeSet
 from oddstui.world_memory import remembered_world

@@ -106,6 +106,9 @@ class AlertRulesScreen(BoardScreen):
     def _show_rules(self) -> None:
         table = self.query_one("#alert-rules", PatchTable)
         rules = self.alerts.rules.all()
+        # An edited rule keeps its place in the list but gets a new key: keep the cursor on the
+        # place, not on whichever row the table moved it to when the old key went.
+        place = table.cursor_row
         self.shown = {f"{index}|{rule!r}": rule for index, rule in enumerate(rules)}
         for key, rule in self.shown.items():
             firing = self.alerts.last_firing(rule)
@@ -120,6 +123,8 @@ class AlertRulesScreen(BoardScreen):
             )
         table.keep_rows(self.shown)
         table.order_rows(list(self.shown))
+        if rules and table.cursor_row != min(place, len(rules) - 1):
+            table.move_cursor(row=min(place, len(rules) - 1))
         table.display = bool(rules)
         self.query_one("#rules-empty").display = not rules
         events = len({rule.event_id for rule in rules})
