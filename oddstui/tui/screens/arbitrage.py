@@ -30,6 +30,7 @@ from oddstui.tui.arb_rows import ArbRow, ArbRows, scan_book
 from oddstui.tui.board_cells import age_text, book_clock, odds_format, reading_book
 from oddstui.tui.board_filters import ArbFilter
 from oddstui.tui.board_marks import suspicion
+from oddstui.tui.columns import Column
 from oddstui.tui.screens.rest_board import RestBoardScreen
 from oddstui.tui.screens.stake_ticket import StakeTicketModal
 from oddstui.tui.state import ChangeSet
@@ -57,16 +58,17 @@ class ArbitrageScreen(RestBoardScreen):
     REFRESH = 15.0
     RESORT_EVERY = 3.0
     ERROR_HIDES_ROWS = False
-    #: They fit 120 columns: no horizontal scrollbar to repaint with every change.
-    COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
-        ("profit", "Profit", 9),
-        ("source", "Src", 5),
-        ("event", "Event", 20),
-        ("market", "Market", 14),
-        ("legs", "Legs", 38),
-        ("age", "Age", 4),
-        ("score", "Score", 5),
-        ("clock", "Clock", 6),
+    #: They fit 120 columns (no horizontal scrollbar to repaint with every change); at 80, the
+    #: profit, the event, both legs and the age stay, the rest give way (highest number first).
+    COLUMNS: ClassVar[list[Column]] = [
+        Column("profit", "Profit", 9),
+        Column("source", "Src", 5, priority=4),
+        Column("event", "Event", 20, grow=20),
+        Column("market", "Market", 14, priority=3, grow=14),
+        Column("legs", "Legs", 38, grow=38),
+        Column("age", "Age", 4, priority=1),
+        Column("score", "Score", 5, priority=2),
+        Column("clock", "Clock", 6, priority=2),
     ]
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("min_profit", "min %", "any"),

@@ -15,6 +15,7 @@ from oddstui.api.validate import TIME_WINDOWS
 from oddstui.tui.board_cells import odds_format, percent_text, price_text
 from oddstui.tui.board_filters import parse_names, parse_number
 from oddstui.tui.board_order import Rank
+from oddstui.tui.columns import Column
 from oddstui.tui.screens.rest_board import BoardRow, RestBoardScreen
 from oddstui.tui.text import clean, plain
 from oddstui.tui.widgets.patch_table import PatchTable
@@ -54,19 +55,21 @@ class DroppingOddsScreen(RestBoardScreen):
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[",
                 id="drops-previous-page"),
     ]  # fmt: skip
-    COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
-        ("drop", "Drop", 8),
-        ("event", "Event", 24),
-        ("market", "Market", 16),
-        ("side", "Side", 5),
-        ("opening", "Open", 6),
-        ("current", "Now", 6),
-        ("since_opening", "vs open", 8),
-        ("h12", "12h", 8),
-        ("h24", "24h", 8),
-        ("h48", "48h", 8),
-        ("moved", "Moved", 11),
-        ("league", "League", 24),
+    #: At 80 columns the drop, the bet, its opening and current price stay; the windows, the
+    #: last move and the league give way (highest number first).
+    COLUMNS: ClassVar[list[Column]] = [
+        Column("drop", "Drop", 8),
+        Column("event", "Event", 24, grow=24),
+        Column("market", "Market", 16, grow=16),
+        Column("side", "Side", 5),
+        Column("opening", "Open", 6, priority=1),
+        Column("current", "Now", 6, priority=1),
+        Column("since_opening", "vs open", 8, priority=2),
+        Column("h12", "12h", 8, priority=3),
+        Column("h24", "24h", 8, priority=3),
+        Column("h48", "48h", 8, priority=3),
+        Column("moved", "Moved", 11, priority=2),
+        Column("league", "League", 24, priority=4, grow=12),
     ]
     MARK_COLUMN = "drop"
     GONE_COLUMN = "moved"

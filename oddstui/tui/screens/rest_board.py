@@ -6,6 +6,7 @@ while, dimmed, below the live ones)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -19,6 +20,7 @@ from textual.widgets import Input, Label, Static
 from oddstui.api.errors import OddsApiError
 from oddstui.tui.board_cells import gone_cells, marked, refresh_interval, shown_counts
 from oddstui.tui.board_order import GoneRows, Rank
+from oddstui.tui.columns import Column
 from oddstui.tui.screens.trading_board import TradingBoard
 from oddstui.tui.text import clean
 from oddstui.tui.widgets.patch_table import PatchTable
@@ -54,7 +56,7 @@ class RestBoardScreen(TradingBoard):
     #: The table has the keys, not the first filter input.
     AUTO_FOCUS = "PatchTable"
     #: (key, label, fixed width) of the table's columns.
-    COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = []
+    COLUMNS: ClassVar[Sequence[Column | tuple[str, str, int | None]]] = []
     #: The column whose cell carries the suspect mark, and the one that says "gone 12s".
     MARK_COLUMN: ClassVar[str] = ""
     GONE_COLUMN: ClassVar[str] = ""

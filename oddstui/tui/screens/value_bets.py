@@ -19,6 +19,7 @@ from oddstui.tui.board_cells import (
 from oddstui.tui.board_filters import parse_number
 from oddstui.tui.board_marks import suspicion
 from oddstui.tui.board_order import Rank
+from oddstui.tui.columns import Column
 from oddstui.tui.screens.rest_board import BoardRow, RestBoardScreen
 from oddstui.tui.text import clean, plain
 from oddstui.tui.value_rows import FAIR_CHOICES, ValueLine, value_line
@@ -44,17 +45,18 @@ class ValueBetsScreen(RestBoardScreen):
         Binding("b", "next_bookmaker", "Bookmaker", id="value-next-bookmaker"),
         Binding("m", "next_method", "Fair method", id="value-next-method"),
     ]
-    COLUMNS: ClassVar[list[tuple[str, str, int | None]]] = [
-        ("ev", "EV", 10),
-        ("event", "Event", 24),
-        ("market", "Market", 14),
-        ("side", "Side", 5),
-        ("price", "Price", 6),
-        ("fair", "Fair", 6),
-        ("kelly", "Kelly", 8),
-        ("method", "De-vig", 18),
-        ("age", "Age", 8),
-        ("league", "League", 24),
+    #: At 80 columns the edge, the bet and its age stay; the rest give way (highest first).
+    COLUMNS: ClassVar[list[Column]] = [
+        Column("ev", "EV", 10),
+        Column("event", "Event", 24, grow=24),
+        Column("market", "Market", 14, grow=14),
+        Column("side", "Side", 5),
+        Column("price", "Price", 6),
+        Column("fair", "Fair", 6, priority=2),
+        Column("kelly", "Kelly", 8, priority=3),
+        Column("method", "De-vig", 18, priority=4),
+        Column("age", "Age", 8, priority=1),
+        Column("league", "League", 24, priority=4, grow=12),
     ]
     MARK_COLUMN = "ev"
     GONE_COLUMN = "age"
