@@ -201,7 +201,8 @@ async def test_the_benchmarks_naive_grid_takes_every_feed_message(
         await wait_for(lambda: bool(app.screen.query(NaiveGrid)), pilot, timeout=30)
         grid = app.screen.query_one(NaiveGrid)
         await wait_for(lambda: grid.messages_shown >= 3, pilot, timeout=30)
-        assert grid.row_count >= 3
+        # Rows are the books quoting the market now: in play, sometimes only two.
+        await wait_for(lambda: grid.row_count >= 2, pilot, timeout=30)
         app.pop_screen()
         before = log.read_text().count("paint ")
         assert before >= 3  # the naive grid logs a paint per message it shows
