@@ -209,3 +209,21 @@ async def test_space_ticks_at_once_and_ticked_books_carry_a_check_mark(
         ticked, rows = marks()
         shown = {listing.get_option_at_index(i).value for i in range(rows)}
         assert ticked == len(shown & screen.chosen) > 0
+
+
+async def test_the_suspect_threshold_is_set_in_percent_and_saved(
+    service: Service, home: Path
+) -> None:
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("s")
+        await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+        field = app.screen.query_one("#suspect-profit", Input)
+        assert field.value == "15"  # the default
+        field.value = "-3"  # not a threshold: refused, the setting stays
+        await pilot.pause(0.1)
+        assert app.settings.suspect_profit == 15.0
+        assert "above 0" in str(app.screen.query_one("#suspect-hint").render())
+        field.value = "8"
+        await wait_for(lambda: app.settings.suspect_profit == 8.0, pilot)
+    assert config.load_settings().suspect_profit == 8.0

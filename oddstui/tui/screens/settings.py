@@ -26,6 +26,7 @@ THEMES = (("oddstui-dark", "Dark"), ("oddstui-light", "Light"))
 FORMAT_LABELS = {"decimal": "Decimal", "american": "American", "fractional": "Fractional"}
 SAMPLE_PRICES = (1.5, 2.1, 3.25)
 COMMISSION_HINT = "exchanges' back prices count net of it in margins and best prices"
+SUSPECT_HINT = "boards mark (⚠) an arbitrage or edge above it; h hides them"
 
 
 def parse_commission(text: str) -> float | None:
@@ -35,6 +36,15 @@ def parse_commission(text: str) -> float | None:
     except ValueError:
         return None
     return percent / 100 if 0 <= percent < 100 else None
+
+
+def parse_percent(text: str) -> float | None:
+    """A positive number of percent ("15", "7.5"), or None when it is not one."""
+    try:
+        percent = float(text.strip())
+    except ValueError:
+        return None
+    return percent if 0 < percent < 1000 else None
 
 
 def apply_settings(app: OddsApp) -> None:
@@ -113,6 +123,10 @@ class SettingsScreen(Screen[None]):
                     id="exchange-commission",
                 )
                 yield Static(COMMISSION_HINT, id="commission-hint", classes="settings-hint")
+            yield Label("Suspect above this profit, %", classes="settings-label")
+            with Horizontal(classes="settings-commission"):
+                yield Input(f"{settings.suspect_profit:g}", type="number", id="suspect-profit")
+                yield Static(SUSPECT_HINT, id="suspect-hint", classes="settings-hint")
             yield Static(
                 Text.assemble(("b", "bold"), " chooses the account's bookmakers"),
                 classes="settings-hint",
@@ -142,6 +156,9 @@ class SettingsScreen(Screen[None]):
         self._changed()
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "suspect-profit":
+            self._suspect_changed(event.value)
+            return
         if event.input.id != "exchange-commission":
             return
         rate = parse_commission(event.value)
@@ -152,6 +169,17 @@ class SettingsScreen(Screen[None]):
         hint.update(COMMISSION_HINT)
         if rate != self.settings.exchange_commission:
             self.settings.exchange_commission = rate
+            self._changed()
+
+    def _suspect_changed(self, text: str) -> None:
+        percent = parse_percent(text)
+        hint = self.query_one("#suspect-hint", Static)
+        if percent is None:
+            hint.update(Text("a number of percent above 0", style="bold"))
+            return
+        hint.update(SUSPECT_HINT)
+        if percent != self.settings.suspect_profit:
+            self.settings.suspect_profit = percent
             self._changed()
 
     def _changed(self) -> None:
