@@ -7,6 +7,7 @@ line: a leg the client found reads like one the service sent (`Over 2.5`, `Arsen
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,12 +26,29 @@ from oddstui.tui.board_cells import (
 )
 from oddstui.tui.board_marks import leg_label
 from oddstui.tui.board_order import Rank
+from oddstui.tui.columns import Column
 from oddstui.tui.state import EventView
 from oddstui.tui.text import clean, plain
 from oddstui.tui.ticket import TicketLeg
 
 #: Leg ages under a minute are shown in steps of this many seconds.
 AGE_STEP = 5
+
+
+#: They fit 120 columns (no horizontal scrollbar to repaint with every change); at 80, the
+#: profit, the event, both legs and the age stay, the rest give way (highest number first).
+#: A line at the end of what a leg backs: "-35.5", "+2", "126.5".
+LINE = re.compile(r"[+-]?\d+(?:\.\d+)?")
+ARB_COLUMNS: list[Column] = [
+    Column("profit", "Profit", 9),
+    Column("source", "Src", 5, priority=4),
+    Column("event", "Event", 20, grow=20),
+    Column("market", "Market", 14, priority=3, grow=14),
+    Column("legs", "Legs", 38, grow=38),
+    Column("age", "Age", 4, priority=1),
+    Column("score", "Score", 5, priority=2),
+    Column("clock", "Clock", 6, priority=2),
+]
 
 
 def leg_times(book: Any, row: ArbRow, now: float, clock: float) -> list[float | None]:
@@ -60,6 +78,34 @@ def leg_name(row: ArbRow, leg: LegView, event: EventView | None) -> str:
     return clean(leg_label(row.market, leg.side, row.hdp, row.label, home, away))
 
 
+def legs_text(row: ArbRow, event: EventView | None, fmt: OddsFormat, width: int = 0) -> str:
+    """Each leg's bookmaker, what it backs and its price. Too long for `width`, every leg keeps
+    its bookmaker and price and shortens what it backs, so the last leg is never the one cut."""
+    parts = [
+        (clean(leg.bookmaker), leg_name(row, leg, event), price_text(leg.price, fmt))
+        for leg in row.legs
+    ]
+    full = " │ ".join(f"{book} {name} {price}" for book, name, price in parts)
+    if not width or len(full) <= width or not parts:
+        return full
+    share = (width - 3 * (len(parts) - 1)) // len(parts)
+    shortened = []
+    for book, name, price in parts:
+        name = _shorten(name, share - len(book) - len(price) - 2)
+        shortened.append(" ".join(part for part in (book, name, price) if part))
+    return " │ ".join(shortened)
+
+
+def _shorten(name: str, room: int) -> str:
+    """`name` in `room` cells, keeping its line ("… -35.5") when it ends in one."""
+    if len(name) <= room:
+        return name
+    head, _, tail = name.rpartition(" ")
+    if head and LINE.fullmatch(tail) and room >= len(tail) + 3:
+        return head[: room - len(tail) - 2] + "… " + tail
+    return name[: room - 1] + "…" if room > 1 else ""
+
+
 def row_cells(
     row: ArbRow,
     event: EventView | None,
@@ -69,13 +115,12 @@ def row_cells(
     *,
     suspect: str,
     trusted: bool,
+    legs_width: int = 0,
 ) -> dict[str, Text]:
-    """Every cell of one row (the moving ones included)."""
+    """Every cell of one row (the moving ones included); `legs_width` is the Legs column's
+    width as laid out (0: not known)."""
     style = VANISHED_STYLE if row.vanished_at is not None else ""
-    legs = " │ ".join(
-        f"{clean(leg.bookmaker)} {leg_name(row, leg, event)} {price_text(leg.price, fmt)}"
-        for leg in row.legs
-    )
+    legs = legs_text(row, event, fmt, legs_width)
     title = event.title if event else (f"{row.home} v {row.away}" if row.home else "")
     shown = {
         "profit": percent_text(row.profit_pct, style=style or "bold"),

@@ -182,3 +182,25 @@ def test_the_counts_add_up() -> None:
     shown = [row for row in rows.rows.values() if row.event_id != 3]  # one filtered out
     text = arb_counts(shown, total=len(rows.rows), suspects_hidden=0).plain
     assert text == "4 shown: 3 live (1 SVC · 1 LOCAL · 1 BOTH) + 1 gone · 1 filtered out"
+
+
+def test_both_legs_keep_their_bookmaker_and_price_in_a_narrow_legs_column() -> None:
+    from oddstui.tui.arb_cells import legs_text
+    from oddstui.tui.arb_rows import ArbRow, LegView
+
+    row = ArbRow(
+        "k", 1, "Spread", -35.5, None,
+        (LegView("home", "SingBet", 2.683), LegView("away", "Pinnacle", 1.62)),
+        1 / 2.683 + 1 / 1.62, home="Millbrook United", away="Lakeshore Wanderers",
+    )
+    full = legs_text(row, None, "decimal")
+    assert full == "SingBet Millbrook United -35.5 2.683 │ Pinnacle Lakeshore Wanderers +35.5 1.62"
+    assert legs_text(row, None, "decimal", len(full)) == full
+    short = legs_text(row, None, "decimal", 38)
+    assert len(short) <= 38
+    first, second = short.split(" │ ")
+    assert first.startswith("SingBet ") and first.endswith(" 2.683")
+    assert second.startswith("Pinnacle ") and second.endswith(" 1.62")
+    # With a little more room, the names give way before their lines.
+    first, second = legs_text(row, None, "decimal", 56).split(" │ ")
+    assert first.endswith("… -35.5 2.683") and second.endswith("… +35.5 1.62")

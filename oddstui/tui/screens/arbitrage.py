@@ -17,6 +17,7 @@ from textual.widgets import DataTable
 from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.tui.arb_cells import (
+    ARB_COLUMNS,
     arb_counts,
     leg_times,
     moving_cells,
@@ -58,18 +59,7 @@ class ArbitrageScreen(RestBoardScreen):
     REFRESH = 15.0
     RESORT_EVERY = 3.0
     ERROR_HIDES_ROWS = False
-    #: They fit 120 columns (no horizontal scrollbar to repaint with every change); at 80, the
-    #: profit, the event, both legs and the age stay, the rest give way (highest number first).
-    COLUMNS: ClassVar[list[Column]] = [
-        Column("profit", "Profit", 9),
-        Column("source", "Src", 5, priority=4),
-        Column("event", "Event", 20, grow=20),
-        Column("market", "Market", 14, priority=3, grow=14),
-        Column("legs", "Legs", 38, grow=38),
-        Column("age", "Age", 4, priority=1),
-        Column("score", "Score", 5, priority=2),
-        Column("clock", "Clock", 6, priority=2),
-    ]
+    COLUMNS: ClassVar[list[Column]] = ARB_COLUMNS
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("min_profit", "min %", "any"),
         ("sports", "sports", "all"),
@@ -192,11 +182,13 @@ class ArbitrageScreen(RestBoardScreen):
                 wanted[key] = row
             reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
 
+            legs_width = dict(table.column_layout).get("legs", 0)
+
             def draw(key: str) -> dict[str, Text]:
                 row = wanted[key]
-                event = events.get(row.event_id)
                 return row_cells(
-                    row, event, age_of(row), now, fmt, suspect=suspects[key], trusted=trusted
+                    row, events.get(row.event_id), age_of(row), now, fmt, suspect=suspects[key],
+                    trusted=trusted, legs_width=legs_width,
                 )
 
             if reorder:
