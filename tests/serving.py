@@ -26,19 +26,26 @@ def launch(*flags: str, timeout: float = 30.0) -> tuple[subprocess.Popen[str], s
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+    return process, read_ready(process, READY, timeout, "oddstui serve")
+
+
+def read_ready(
+    process: subprocess.Popen[str], ready: re.Pattern[str], timeout: float, what: str
+) -> str:
+    """The base URL from the process's ready line; it is stopped if none comes in time."""
     assert process.stdout is not None
     selector = selectors.DefaultSelector()
     selector.register(process.stdout, selectors.EVENT_READ)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"oddstui serve exited with {process.returncode}")
+            raise RuntimeError(f"{what} exited with {process.returncode}")
         if selector.select(timeout=0.2):
-            match = READY.search(process.stdout.readline())
+            match = ready.search(process.stdout.readline())
             if match:
-                return process, match.group(1)
+                return match.group(1)
     terminate(process)
-    raise RuntimeError("oddstui serve did not print its ready line in time")
+    raise RuntimeError(f"{what} did not print its ready line in time")
 
 
 def terminate(process: subprocess.Popen[str]) -> None:

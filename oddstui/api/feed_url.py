@@ -7,27 +7,9 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from oddstui.api.redact import redact_url
+from oddstui.seed_markets import SEED_MARKETS
 
 CHANNELS = ("odds", "scores", "status")
-#: The market names the seed lists as supported (its /dropping-odds `markets`), in its order.
-SEED_MARKETS = (
-    "ML",
-    "Spread",
-    "Totals",
-    "Spread HT",
-    "Totals HT",
-    "Totals 1Q",
-    "Spread 1Q",
-    "Team Total Home",
-    "Team Total Away",
-    "Corners Spread",
-    "Corners Totals",
-    "Corners Spread HT",
-    "Corners Totals HT",
-    "Bookings Spread",
-    "Bookings Totals",
-    "Player Props",
-)
 #: The most a feed may subscribe to (the seed's limit).
 MAX_MARKETS = 20
 #: What the desk subscribes to: the seed's names, then common names the service also offers,

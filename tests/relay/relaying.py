@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-import selectors
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from tests.serving import terminate
+from tests.serving import read_ready
 
 READY = re.compile(r"relaying (http://\S+/v3)")
 DESK_KEYS = tuple(f"k-desk-{n:02d}-7c1e" for n in range(12))
@@ -54,16 +52,4 @@ def launch_relay(
             "ODDSTUI_HOME": str(home),
         },
     )
-    assert process.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"oddstui relay exited with {process.returncode}")
-        if selector.select(timeout=0.2):
-            match = READY.search(process.stdout.readline())
-            if match:
-                return process, match.group(1)
-    terminate(process)
-    raise RuntimeError("oddstui relay did not print its ready line in time")
+    return process, read_ready(process, READY, timeout, "oddstui relay")

@@ -19,28 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from oddstui.book.dropping import drop_percent, is_valid_opening, price_at, stable_ticks
+from oddstui.seed_markets import SEED_MARKETS
 from oddstui.service.derived.links import summary_named
 from oddstui.service.world.model import Event
 
-# The market names the seed lists for /dropping-odds, in its order.
-DROP_MARKETS = (
-    "ML",
-    "Spread",
-    "Totals",
-    "Spread HT",
-    "Totals HT",
-    "Totals 1Q",
-    "Spread 1Q",
-    "Team Total Home",
-    "Team Total Away",
-    "Corners Spread",
-    "Corners Totals",
-    "Corners Spread HT",
-    "Corners Totals HT",
-    "Bookings Spread",
-    "Bookings Totals",
-    "Player Props",
-)
+DROP_MARKETS = SEED_MARKETS  # /dropping-odds takes the seed's list
 _DROP_MARKET_SET = frozenset(DROP_MARKETS)
 BET_SIDES = ("home", "away", "over", "under")
 WINDOWS = {"12h": 12 * 3600.0, "24h": 24 * 3600.0, "48h": 48 * 3600.0}
