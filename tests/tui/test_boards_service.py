@@ -70,8 +70,9 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
         held = table.highlighted_key()
         for _ in range(10):
             await pilot.pause(0.3)
-            if held not in table.rows:
-                break  # it vanished: the cursor had to move
+            row = screen.arbs.rows.get(held)
+            if row is None or row.vanished_at is not None:
+                break  # it went, below the live rows: the cursor stays at its index
             assert table.highlighted_key() == held
 
 
