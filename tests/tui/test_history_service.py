@@ -68,10 +68,16 @@ async def test_a_settled_event_shows_its_closing_odds(service: Service, home: Pa
         await wait_for(lambda: bool(closing.rows), pilot)
         assert closing.rows == expected
         assert not app.screen.query_one(PriceGrid).display  # the live grid is not shown
-        text = screen_text(app)
-        assert "Closing odds (closing)" in text and "Prices (closing)" in text
         market, line, bookmaker, prices = expected[0]
-        assert bookmaker in text and prices.split("  ")[0] in text
+
+        def closing_odds_painted() -> bool:  # the rows are set before the screen is painted
+            text = screen_text(app)
+            return all(
+                part in text
+                for part in ("Closing odds (closing)", "Prices (closing)", bookmaker)
+            ) and prices.split("  ")[0] in text
+
+        await wait_for(closing_odds_painted, pilot)
         await wait_for(lambda: event["home"] in screen_text(app), pilot)  # the header loads apart
         await pilot.pause(1.2)  # the live grid's tick must not take the place back
         assert app.screen.query_one(ClosingOdds).display
