@@ -80,7 +80,8 @@ def leg_name(row: ArbRow, leg: LegView, event: EventView | None) -> str:
 
 def legs_text(row: ArbRow, event: EventView | None, fmt: OddsFormat, width: int = 0) -> str:
     """Each leg's bookmaker, what it backs and its price. Too long for `width`, every leg keeps
-    its bookmaker and price and shortens what it backs, so the last leg is never the one cut."""
+    its price and shortens what it backs, then its bookmaker's name, so no leg is the one cut.
+    A leg that needs less than its share leaves the rest to the others."""
     parts = [
         (clean(leg.bookmaker), leg_name(row, leg, event), price_text(leg.price, fmt))
         for leg in row.legs
@@ -88,12 +89,45 @@ def legs_text(row: ArbRow, event: EventView | None, fmt: OddsFormat, width: int 
     full = " │ ".join(f"{book} {name} {price}" for book, name, price in parts)
     if not width or len(full) <= width or not parts:
         return full
-    share = (width - 3 * (len(parts) - 1)) // len(parts)
-    shortened = []
-    for book, name, price in parts:
-        name = _shorten(name, share - len(book) - len(price) - 2)
-        shortened.append(" ".join(part for part in (book, name, price) if part))
-    return " │ ".join(shortened)
+    needs = [len(book) + len(name) + len(price) + 2 for book, name, price in parts]
+    room = width - 3 * (len(parts) - 1)
+    shares = fair_shares(needs, room)
+    legs = _fit_legs(parts, shares)
+    # A leg cut down to its book and price may leave cells unused: the others get them.
+    spare = [len(leg) < share for leg, share in zip(legs, shares, strict=True)]
+    if any(spare):
+        needs = [
+            len(leg) if unused else need
+            for leg, need, unused in zip(legs, needs, spare, strict=True)
+        ]
+        legs = _fit_legs(parts, fair_shares(needs, room))
+    return " │ ".join(legs)
+
+
+def _fit_legs(parts: list[tuple[str, str, str]], shares: list[int]) -> list[str]:
+    return [_fit_leg(*part, share) for part, share in zip(parts, shares, strict=True)]
+
+
+def fair_shares(needs: list[int], room: int) -> list[int]:
+    """Split `room` cells among parts that need `needs`: none gets more than it needs, the
+    others share what is left equally (water filling)."""
+    shares = [0] * len(needs)
+    left, waiting = room, sorted(range(len(needs)), key=lambda index: needs[index])
+    while waiting:
+        index = waiting.pop(0)
+        shares[index] = max(min(needs[index], left // (len(waiting) + 1)), 0)
+        left -= shares[index]
+    return shares
+
+
+def _fit_leg(book: str, name: str, price: str, room: int) -> str:
+    """One leg in `room` cells: its price whole, what it backs shortened first, then its book."""
+    name_room = room - len(book) - len(price) - 2
+    if name_room >= 4 or (name_room >= 0 and len(name) <= name_room):
+        name = _shorten(name, name_room)
+        return " ".join(part for part in (book, name, price) if part)
+    book = _shorten(book, max(room - len(price) - 1, 2))
+    return f"{book} {price}"
 
 
 def _shorten(name: str, room: int) -> str:

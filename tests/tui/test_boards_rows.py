@@ -6,6 +6,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from oddstui.api.models import ArbitrageBet, ArbitrageLeg, EventSummary, Named
 from oddstui.book.arbitrage import Arbitrage, ArbLeg
@@ -189,9 +191,15 @@ def test_both_legs_keep_their_bookmaker_and_price_in_a_narrow_legs_column() -> N
     from oddstui.tui.arb_rows import ArbRow, LegView
 
     row = ArbRow(
-        "k", 1, "Spread", -35.5, None,
+        "k",
+        1,
+        "Spread",
+        -35.5,
+        None,
         (LegView("home", "SingBet", 2.683), LegView("away", "Pinnacle", 1.62)),
-        1 / 2.683 + 1 / 1.62, home="Millbrook United", away="Lakeshore Wanderers",
+        1 / 2.683 + 1 / 1.62,
+        home="Millbrook United",
+        away="Lakeshore Wanderers",
     )
     full = legs_text(row, None, "decimal")
     assert full == "SingBet Millbrook United -35.5 2.683 │ Pinnacle Lakeshore Wanderers +35.5 1.62"
@@ -204,3 +212,45 @@ def test_both_legs_keep_their_bookmaker_and_price_in_a_narrow_legs_column() -> N
     # With a little more room, the names give way before their lines.
     first, second = legs_text(row, None, "decimal", 56).split(" │ ")
     assert first.endswith("… -35.5 2.683") and second.endswith("… +35.5 1.62")
+
+
+def test_a_long_bookmaker_name_gives_way_before_any_price() -> None:
+    from oddstui.tui.arb_cells import legs_text
+    from oddstui.tui.arb_rows import ArbRow, LegView
+
+    row = ArbRow(
+        "k",
+        1,
+        "Spread",
+        -35.5,
+        None,
+        (LegView("home", "SingBet", 2.683), LegView("away", "Betfair Exchange", 1.62)),
+        1 / 2.683 + 1 / 1.62,
+        home="Millbrook United",
+        away="Lakeshore Wanderers",
+    )
+    for width in range(20, 90):
+        text = legs_text(row, None, "decimal", width)
+        assert len(text) <= width
+        first, second = text.split(" │ ")
+        assert first.endswith(" 2.683") and second.endswith(" 1.62"), (width, text)
+        assert first[0] == "S" and second[0] == "B"
+    # The short leg leaves its spare cells to the long one: the whole name fits at 38.
+    assert legs_text(row, None, "decimal", 38) == "SingBet 2.683 │ Betfair Exchange 1.62"
+
+
+@given(
+    needs=st.lists(st.integers(min_value=0, max_value=80), min_size=1, max_size=4),
+    room=st.integers(min_value=0, max_value=200),
+)
+def test_fair_shares_never_exceed_the_room_or_a_need(needs: list[int], room: int) -> None:
+    from oddstui.tui.arb_cells import fair_shares
+
+    shares = fair_shares(needs, room)
+    assert sum(shares) <= room
+    assert all(0 <= share <= need for share, need in zip(shares, needs, strict=True))
+    if sum(needs) <= room:
+        assert shares == needs
+    else:  # nobody cut gets less than an equal split of what the others left
+        cut = [share for share, need in zip(shares, needs, strict=True) if share < need]
+        assert max(cut) - min(cut) <= 1
