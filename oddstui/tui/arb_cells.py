@@ -123,7 +123,7 @@ def fair_shares(needs: list[int], room: int) -> list[int]:
 def _fit_leg(book: str, name: str, price: str, room: int) -> str:
     """One leg in `room` cells: its price whole, what it backs shortened first, then its book."""
     name_room = room - len(book) - len(price) - 2
-    if name_room >= 4 or (name_room >= 0 and len(name) <= name_room):
+    if name_room >= 2 or (name_room >= 0 and len(name) <= name_room):
         name = _shorten(name, name_room)
         return " ".join(part for part in (book, name, price) if part)
     book = _shorten(book, max(room - len(price) - 1, 2))

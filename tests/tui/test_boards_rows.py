@@ -235,8 +235,8 @@ def test_a_long_bookmaker_name_gives_way_before_any_price() -> None:
         first, second = text.split(" │ ")
         assert first.endswith(" 2.683") and second.endswith(" 1.62"), (width, text)
         assert first[0] == "S" and second[0] == "B"
-    # The short leg leaves its spare cells to the long one: the whole name fits at 38.
-    assert legs_text(row, None, "decimal", 38) == "SingBet 2.683 │ Betfair Exchange 1.62"
+    # A leg cut to its book and price leaves its spare cells to the other: all 34 are used.
+    assert legs_text(row, None, "decimal", 34) == "SingBet 2.683 │ Betfair Exch… 1.62"
 
 
 @given(
