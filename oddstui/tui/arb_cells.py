@@ -79,9 +79,9 @@ def leg_name(row: ArbRow, leg: LegView, event: EventView | None) -> str:
 
 
 def legs_text(row: ArbRow, event: EventView | None, fmt: OddsFormat, width: int = 0) -> str:
-    """Each leg's bookmaker, what it backs and its price. Too long for `width`, every leg keeps
-    its price and shortens what it backs, then its bookmaker's name, so no leg is the one cut.
-    A leg that needs less than its share leaves the rest to the others."""
+    """Each leg's bookmaker, what it backs and its price. Too long for `width`, what the legs
+    back is shortened first (each gets a fair share of the room left), then the bookmakers'
+    names; a price is never cut, and no leg is the one that loses everything."""
     parts = [
         (clean(leg.bookmaker), leg_name(row, leg, event), price_text(leg.price, fmt))
         for leg in row.legs
@@ -89,23 +89,24 @@ def legs_text(row: ArbRow, event: EventView | None, fmt: OddsFormat, width: int 
     full = " │ ".join(f"{book} {name} {price}" for book, name, price in parts)
     if not width or len(full) <= width or not parts:
         return full
-    needs = [len(book) + len(name) + len(price) + 2 for book, name, price in parts]
     room = width - 3 * (len(parts) - 1)
-    shares = fair_shares(needs, room)
-    legs = _fit_legs(parts, shares)
-    # A leg cut down to its book and price may leave cells unused: the others get them.
-    spare = [len(leg) < share for leg, share in zip(legs, shares, strict=True)]
-    if any(spare):
-        needs = [
-            len(leg) if unused else need
-            for leg, need, unused in zip(legs, needs, spare, strict=True)
-        ]
-        legs = _fit_legs(parts, fair_shares(needs, room))
+    bare = [len(book) + 1 + len(price) for book, _, price in parts]
+    if sum(bare) > room:  # not even every book whole: shorten the books, keep the prices
+        shares = fair_shares(bare, room)
+        return " │ ".join(
+            f"{_shorten(book, max(share - len(price) - 1, 2))} {price}"
+            for (book, _, price), share in zip(parts, shares, strict=True)
+        )
+    needs = [len(name) + 1 for _, name, _ in parts]
+    extra = fair_shares(needs, room - sum(bare))
+    while any(0 < share < 3 for share in extra):  # too few to say anything: the others get them
+        needs = [0 if share < 3 else need for need, share in zip(needs, extra, strict=True)]
+        extra = fair_shares(needs, room - sum(bare))
+    legs = []
+    for (book, name, price), spare in zip(parts, extra, strict=True):
+        name = _shorten(name, spare - 1) if spare >= 3 else ""  # at least "M…"
+        legs.append(f"{book} {name} {price}" if name else f"{book} {price}")
     return " │ ".join(legs)
-
-
-def _fit_legs(parts: list[tuple[str, str, str]], shares: list[int]) -> list[str]:
-    return [_fit_leg(*part, share) for part, share in zip(parts, shares, strict=True)]
 
 
 def fair_shares(needs: list[int], room: int) -> list[int]:
@@ -118,16 +119,6 @@ def fair_shares(needs: list[int], room: int) -> list[int]:
         shares[index] = max(min(needs[index], left // (len(waiting) + 1)), 0)
         left -= shares[index]
     return shares
-
-
-def _fit_leg(book: str, name: str, price: str, room: int) -> str:
-    """One leg in `room` cells: its price whole, what it backs shortened first, then its book."""
-    name_room = room - len(book) - len(price) - 2
-    if name_room >= 2 or (name_room >= 0 and len(name) <= name_room):
-        name = _shorten(name, name_room)
-        return " ".join(part for part in (book, name, price) if part)
-    book = _shorten(book, max(room - len(price) - 1, 2))
-    return f"{book} {price}"
 
 
 def _shorten(name: str, room: int) -> str:

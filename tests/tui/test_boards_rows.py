@@ -235,8 +235,9 @@ def test_a_long_bookmaker_name_gives_way_before_any_price() -> None:
         first, second = text.split(" │ ")
         assert first.endswith(" 2.683") and second.endswith(" 1.62"), (width, text)
         assert first[0] == "S" and second[0] == "B"
-    # A leg cut to its book and price leaves its spare cells to the other: all 34 are used.
-    assert legs_text(row, None, "decimal", 34) == "SingBet 2.683 │ Betfair Exch… 1.62"
+    # Every book whole before any leg says what it backs; then each gets a fair share.
+    assert legs_text(row, None, "decimal", 38) == "SingBet 2.683 │ Betfair Exchange 1.62"
+    assert legs_text(row, None, "decimal", 44) == "SingBet M… 2.683 │ Betfair Exchange La… 1.62"
 
 
 @given(
