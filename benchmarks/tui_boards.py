@@ -19,7 +19,6 @@ Targets (issue 12): p95 <= 100 ms, <= 25 KiB/s; CPU <= 30 % (TUI part 1).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import fcntl
 import os
 import pty
@@ -32,13 +31,15 @@ import tempfile
 import termios
 import threading
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import psutil
 from measure import drain_pty, percentile
+
+from oddstui.book.oddsbook import OddsBook
+from oddstui.tui.feed import BookFeed
 
 COLUMNS, ROWS = 120, 40
 WARM_UP = 6.0
@@ -50,16 +51,15 @@ DUMP = os.environ.get("ODDSTUI_BENCH_DUMP", "")
 # --------------------------------------------------------------------------- the child: the app
 
 
-class SyntheticFeed:
+class SyntheticFeed(BookFeed):
     """A `Feed` whose thread moves one leg of one arbitrage `rate` times a second."""
 
     monotonic = staticmethod(time.monotonic)
 
     def __init__(self, arbs: int, rate: float) -> None:
-        from oddstui.book.oddsbook import OddsBook
-
         self.book = OddsBook()
         self.lock = threading.RLock()
+        super().__init__(self.book, self.lock)
         self.arbs, self.rate = arbs, rate
         self.newest = 0.0
         self.applied = 0
@@ -118,18 +118,6 @@ class SyntheticFeed:
 
     def on_change(self, wake: Any) -> None:
         self.book.on_change = wake
-
-    def take(self) -> Any:
-        from oddstui.tui.feed import FeedChanges
-
-        with self.lock:
-            keys = self.book.take_changes()
-        return FeedChanges(prices=frozenset(key for key in keys if len(key) > 1))
-
-    @contextlib.contextmanager
-    def reading(self) -> Iterator[Any]:
-        with self.lock:
-            yield self.book
 
     def health(self) -> Any:
         from oddstui.tui.feed import FeedHealth

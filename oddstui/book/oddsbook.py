@@ -175,12 +175,27 @@ class OddsBook:
         if quiet:
             self._woken()
 
-    def update_events(self, events: Iterable[Event], received: float | None = None) -> None:
-        """Refresh headers, status, scores and clocks from REST events (/events, /events/live)."""
+    def update_events(
+        self,
+        events: Iterable[Event],
+        received: float | None = None,
+        requested: float | None = None,
+    ) -> None:
+        """Refresh headers, status, scores and clocks from REST events (/events, /events/live).
+
+        ``requested`` is when the request was sent, on the book's clock (None: not known): a
+        score or status the feed set since is newer than the answer and kept. Every event is
+        announced (its change key set), so a reader that did not show it before can mirror it.
+        """
         now = self._clock() if received is None else received
+        asked = float("-inf") if requested is None else requested
+        quiet = not self._changes
         for event in events:
             state = self._event(event.id)
-            self._set_header(state, event, now)
+            self._set_header(state, event, now, keep_scores=state.scores_received > asked)
+            self._changes.add((event.id,))
+        if quiet:
+            self._woken()
 
     def mark_scores_stale(self) -> None:
         """Score and status are not replayed after a reconnect: flag them until refreshed."""
@@ -361,6 +376,7 @@ class OddsBook:
 
     def _apply_score(self, message: ScoreMessage) -> None:
         state = self._event(message.event_id)
+        state.scores_received = message.received or self._clock()
         if state.scores != message.scores or state.scores_stale:
             state.scores = message.scores
             state.scores_stale = False
@@ -368,6 +384,7 @@ class OddsBook:
 
     def _apply_status(self, message: StatusMessage) -> None:
         state = self._event(message.event_id)
+        state.scores_received = message.received or self._clock()
         if state.status != message.status or state.scores != message.scores or state.scores_stale:
             state.status = message.status
             state.scores = message.scores
@@ -376,22 +393,25 @@ class OddsBook:
                 state.clock = None
             self._changes.add((message.event_id,))
 
-    def _set_header(self, state: EventState, event: Event, now: float) -> None:
-        changed = (
-            state.header != event
-            or state.status != event.status
-            or state.scores != event.scores
-            or state.scores_stale
-        )
+    def _set_header(
+        self, state: EventState, event: Event, now: float, *, keep_scores: bool = False
+    ) -> None:
+        """Take a REST event's header and clock, and its status and scores unless `keep_scores`
+        (the feed's are newer)."""
+        changed = state.header != event
         state.header = event
-        state.status = event.status
-        state.scores = event.scores
-        state.scores_stale = False
+        if not keep_scores:
+            changed = changed or (
+                state.status != event.status or state.scores != event.scores or state.scores_stale
+            )
+            state.status = event.status
+            state.scores = event.scores
+            state.scores_stale = False
         if event.clock is not None:
             changed = changed or state.clock != event.clock
             state.clock = event.clock
             state.clock_received = now
-        elif event.status != "live" and state.clock is not None:
+        elif state.status != "live" and state.clock is not None:
             state.clock = None
             changed = True
         if changed:

@@ -240,6 +240,7 @@ class EventState:
         "clock",
         "clock_received",
         "scores_stale",
+        "scores_received",
         "urls",
         "bookmaker_ids",
         "books",
@@ -256,6 +257,8 @@ class EventState:
         """When ``clock`` arrived; running clocks advance from here."""
         self.scores_stale = False
         """Set after a reconnect (score and status are not replayed) until refreshed."""
+        self.scores_received = float("-inf")
+        """When the feed last set the scores or status (a REST answer asked before is older)."""
         self.urls: dict[str, str | None] = {}
         self.bookmaker_ids: dict[str, str] = {}
         self.books: dict[str, BookmakerState] = {}

@@ -6,19 +6,23 @@ full queue would block the UI loop, so the feed lives on its own loop (FEED-CLIE
 `oddstui.api.feed_thread`). The UI thread takes one immutable `FeedChanges` per flush (`take`)
 and reads the book only through `reading`, which holds the feed's lock for the read
 alone: screens copy out figures, then format them with the lock released.
+
+The book is the one store of scores and status: REST answers are merged into it
+(`merge_events`, which keeps a score the feed set after the request was sent), and the board
+mirrors what it holds through the change sets.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_thread import FeedThread
-from oddstui.api.models import Scores
+from oddstui.api.models import Event, Scores
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import ChangeKey, OddsBook
 
@@ -74,12 +78,59 @@ class Feed(Protocol):
 
     def take(self) -> FeedChanges: ...
 
+    def merge_events(self, events: Iterable[Event], requested: float | None) -> None: ...
+
     def health(self) -> FeedHealth: ...
 
     def reading(self) -> contextlib.AbstractContextManager[OddsBook | None]: ...
 
 
-class DeskFeed:
+class BookFeed:
+    """A book behind a lock, and the UI thread's side of it: `take`, `reading`, `merge_events`.
+
+    `DeskFeed` fills the book from the service's feed; the recorded feeds of the snapshot tests
+    build on this class too, so the board gets its scores the same way in both.
+    """
+
+    def __init__(self, book: OddsBook, lock: contextlib.AbstractContextManager[object]) -> None:
+        self._book = book
+        self._lock = lock
+
+    def reconnected(self) -> bool:
+        """True once after the feed connected again (scores and status were not replayed)."""
+        return False
+
+    def take(self) -> FeedChanges:
+        """Everything that changed since the last call, as one immutable change set."""
+        reconnected = self.reconnected()
+        prices: set[PriceKey] = set()
+        scores: list[ScoreChange] = []
+        with self._lock:
+            keys: set[ChangeKey] = self._book.take_changes()
+            for key in keys:
+                if len(key) > 1:
+                    prices.add(key)
+                    continue
+                state = self._book.event(key[0])
+                if state is None or state.scores_stale:
+                    continue
+                scores.append(ScoreChange(key[0], state.scores, state.status or None))
+        return FeedChanges(tuple(scores), frozenset(prices), reconnected)
+
+    def merge_events(self, events: Iterable[Event], requested: float | None) -> None:
+        """Fold REST events into the book; `requested` (on `monotonic`'s clock; None: unknown)
+        is when they were asked for, so a score the feed set since is kept."""
+        with self._lock:
+            self._book.update_events(events, requested=requested)
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[OddsBook | None]:
+        """The book, under the feed's lock while the block runs."""
+        with self._lock:
+            yield self._book
+
+
+class DeskFeed(BookFeed):
     """The `FeedClient` (with its own `ApiClient` for snapshots) on a daemon thread."""
 
     def __init__(
@@ -90,10 +141,10 @@ class DeskFeed:
         timings: FeedTimings | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._book = OddsBook(clock=clock)
+        book = OddsBook(clock=clock)
         api = ApiClient(base_url, api_key)
-        self._client = FeedClient(base_url, api_key, self._book, api, timings=timings, clock=clock)
-        self._lock = self._client.lock
+        self._client = FeedClient(base_url, api_key, book, api, timings=timings, clock=clock)
+        super().__init__(book, self._client.lock)
         self._thread = FeedThread(self._client, cleanup=api.aclose)
         self._generation = 0
         self.monotonic = clock
@@ -128,33 +179,11 @@ class DeskFeed:
         UI can paint at once after a quiet spell (it must hop to its own loop)."""
         self._book.on_change = wake
 
-    # ------------------------------------------------------------------ the UI thread's reads
-
-    def take(self) -> FeedChanges:
-        """Everything that changed since the last call, as one immutable change set."""
+    def reconnected(self) -> bool:
         generation = self._client.generation
-        reconnected = generation != self._generation and self._generation != 0
+        again = generation != self._generation and self._generation != 0
         self._generation = generation
-        prices: set[PriceKey] = set()
-        scores: list[ScoreChange] = []
-        with self._lock:
-            keys: set[ChangeKey] = self._book.take_changes()
-            for key in keys:
-                if len(key) > 1:
-                    prices.add(key)
-                    continue
-                state = self._book.event(key[0])
-                if state is None or state.scores_stale:
-                    continue
-                # The book learns a status only from status messages; scores come alone.
-                scores.append(ScoreChange(key[0], state.scores, state.status or None))
-        return FeedChanges(tuple(scores), frozenset(prices), reconnected)
-
-    @contextlib.contextmanager
-    def reading(self) -> Iterator[OddsBook | None]:
-        """The book, under the feed's lock while the block runs."""
-        with self._lock:
-            yield self._book
+        return again
 
     def health(self) -> FeedHealth:
         status = self._client.status()

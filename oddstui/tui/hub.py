@@ -3,6 +3,8 @@
 It is the only part of the TUI that talks to the service:
 - REST (the catalog, event lists, live events and clocks) through one `ApiClient` (loads.py);
 - the feed through one `Feed` (feed.py: its own thread, its book, its lock).
+The book is the one store of scores and status: REST answers are merged into it, and the board
+takes them from its change sets.
 
 `flush()` takes the feed's change set, folds scores and status into the `Board`, and publishes
 ONE `ChangeSet` through the `changed` signal. The feed wakes the hub at the first change after
@@ -74,7 +76,7 @@ class DeskHub(RestLoads):
         self.api = api
         self.feed = feed
         self.now = now
-        self.board = Board()
+        self.board = Board(scores_from_book=feed is not None)
         self.status = DeskStatus(state="connecting" if feed else "offline")
         self.changed: Signal[ChangeSet] = Signal(owner, "changed")
         self.ticked: Signal[float] = Signal(owner, "ticked")

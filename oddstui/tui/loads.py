@@ -2,19 +2,20 @@
 
 A mixin of `DeskHub` (hub.py), kept apart so that each file has one job: here what is fetched
 and folded into the `Board`, there the feed and the change sets. Each load runs once per key
-at a time; a failure is kept in `errors` and shown where the data would be.
+at a time; a failure is kept in `errors` and shown where the data would be. With a feed, the
+scores and status of the events fetched go to its book, and the board takes them from there.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from oddstui import config
 from oddstui.api.errors import NotFound, OddsApiError
+from oddstui.api.models import Event
 from oddstui.api.pacing import RefreshSchedule
 from oddstui.api.rest import ApiClient
 from oddstui.tui import adapt, identity
@@ -47,6 +48,19 @@ class RestLoads:
     def note_budget(self) -> None:
         """The REST budget changed (the hub refreshes the status bar's count)."""
 
+    def flush(self) -> Any:
+        """Fold in what the feed's book holds now and publish a change set (the hub's)."""
+
+    def sent_at(self) -> float | None:
+        """When a request is sent, on the book's clock (None without a feed)."""
+        return self.feed.monotonic() if self.feed is not None else None
+
+    def scores_to_book(self, events: list[Event], requested: float | None) -> None:
+        """The events' scores and status go to the book, and the board mirrors it at once."""
+        if self.feed is not None:
+            self.feed.merge_events(events, requested)
+            self.flush()
+
     async def load_sports(self) -> None:
         sports = await self._once(("sports",), self.api.sports)
         self.board.set_sports([adapt.sport_view(sport) for sport in sports])
@@ -71,34 +85,35 @@ class RestLoads:
 
     async def load_events(self, sport: str, league: str | None) -> None:
         key = (sport, league or "")
-        requested = time.monotonic()
+        requested = self.sent_at()
         events = await self._once(
             ("events", key), lambda: self.api.events(sport, league=league, limit=500)
         )
         arrived = self.now()
-        views = [adapt.event_view(event, arrived) for event in events]
-        self.board.set_listing(key, views, requested)
+        self.board.set_listing(key, [adapt.event_view(event, arrived) for event in events])
+        self.scores_to_book(events, requested)
         self.note_budget()
 
     async def load_live(self) -> None:
         self.live_schedule.started()
         self._unlisted.clear()
-        requested = time.monotonic()
+        requested = self.sent_at()
         events = await self._once(("live",), self.api.live_events)
         arrived = self.now()
-        self.board.set_live([adapt.event_view(event, arrived) for event in events], requested)
+        self.board.set_live([adapt.event_view(event, arrived) for event in events])
+        self.scores_to_book(events, requested)
         self.live_loaded = True
         if self.feed is not None:
             self.feed.scores_refreshed()
         self.note_budget()
 
     async def load_event(self, event_id: int) -> EventView:
-        requested = time.monotonic()
+        requested = self.sent_at()
         event = await self._once(("event", event_id), lambda: self.api.event(event_id))
-        view = adapt.event_view(event, self.now())
-        self.board.put_event(view, requested)
+        self.board.put_event(adapt.event_view(event, self.now()))
+        self.scores_to_book([event], requested)
         self.note_budget()
-        return view
+        return self.board.events[event_id]
 
     async def load_watched(self) -> None:
         """Make sure each starred entry still names its match: fetch it by id, and when the id
@@ -116,17 +131,27 @@ class RestLoads:
                     continue  # unknown for now: shown with its saved names
             if self.watch.check(item, event):
                 continue
+            requested = self.sent_at()
             try:
                 candidates = await self._candidates(item)
             except OddsApiError:
                 continue
-            found = self.watch.rematch(item, candidates)
+            arrived = self.now()
+            views = [adapt.event_view(event, arrived) for event in candidates]
+            found = self.watch.rematch(item, views)
             if found is not None and found != item.id:
                 self.rematched[item.id] = found
-                self.board.put_event(next(e for e in candidates if e.id == found))
+                self.put_events([event for event in candidates if event.id == found], requested)
         self.board.mark_catalog()
 
-    async def _candidates(self, item: config.WatchedEvent) -> list[EventView]:
+    def put_events(self, events: list[Event], requested: float | None) -> None:
+        """Events fetched apart from the lists (a search, a rematch) onto the board."""
+        arrived = self.now()
+        for event in events:
+            self.board.put_event(adapt.event_view(event, arrived))
+        self.scores_to_book(events, requested)
+
+    async def _candidates(self, item: config.WatchedEvent) -> list[Event]:
         """The events of the entry's sport that kick off near its saved start."""
         wanted = item.sport.strip().casefold()  # a slug; older entries kept the sport's name
         slug = next(
@@ -137,9 +162,7 @@ class RestLoads:
         if not slug or start is None:
             return []
         window = timedelta(seconds=identity.START_TOLERANCE)
-        events = await self.api.events(slug, start=start - window, to=start + window, limit=5000)
-        arrived = self.now()
-        return [adapt.event_view(event, arrived) for event in events]
+        return await self.api.events(slug, start=start - window, to=start + window, limit=5000)
 
     async def _once(self, key: Any, fetch: Callable[[], Any]) -> Any:
         """Run one fetch per key at a time; a second caller waits for the first one's answer.

@@ -104,24 +104,25 @@ class Board:
     clock_rate: float = 1.0
     _dirty_events: set[int] = field(default_factory=set)
     _dirty_catalog: bool = False
-    # When the feed last set each event's score or status (monotonic seconds).
-    _feed_applied: dict[int, float] = field(default_factory=dict)
+    #: With a feed, the book holds scores and status: a REST answer brings the rest of an
+    #: event, and the hub folds the book's scores and status in (`set_score`, `set_status`).
+    scores_from_book: bool = False
     #: Unix time each event's score or status was last seen to change: a price quoted before
     #: it is from another match (the boards mark arbitrages and edges built on one).
     match_changed: dict[int, float] = field(default_factory=dict)
 
-    def put_event(self, event: EventView, requested_at: float | None = None) -> None:
+    def put_event(self, event: EventView) -> None:
         """Insert or replace an event, keeping a fresher clock than the new one.
 
-        `requested_at` is when the REST request that brought `event` was sent: a score or status
-        the feed applied after that is newer than the answer, so it is kept.
+        With `scores_from_book`, a known event keeps the scores and status it has: they change
+        only through `set_score` and `set_status`, from the book. A new one shows the answer's
+        until the hub folds the book in, in the same turn.
         """
         old = self.events.get(event.id)
-        if old is not None and requested_at is not None:
-            if self._feed_applied.get(event.id, float("-inf")) > requested_at:
-                event.score_home, event.score_away = old.score_home, old.score_away
-                event.periods, event.status = old.periods, old.status
-                event.score_fresh = old.score_fresh
+        if old is not None and self.scores_from_book:
+            event.score_home, event.score_away = old.score_home, old.score_away
+            event.periods, event.status = old.periods, old.status
+            event.score_fresh = old.score_fresh
         if old is not None and event.clock is None and event.status == LIVE:
             event.clock = old.clock
         if old is not None and event.bookmaker_count is None:
@@ -155,7 +156,6 @@ class Board:
             self.match_changed[event_id] = time.time()
         event.score_home, event.score_away, event.periods = home, away, dict(periods)
         event.score_fresh = True
-        self._feed_applied[event_id] = time.monotonic()
         self._dirty_events.add(event_id)
 
     def set_status(self, event_id: int, status: str) -> None:
@@ -166,7 +166,6 @@ class Board:
             return
         event.status = status
         self.match_changed[event_id] = time.time()
-        self._feed_applied[event_id] = time.monotonic()
         if status != LIVE:
             event.clock = None
         self._dirty_events.add(event_id)
@@ -184,15 +183,13 @@ class Board:
                 event.score_fresh = False
                 self._dirty_events.add(event.id)
 
-    def set_listing(
-        self, key: tuple[str, str], events: list[EventView], requested_at: float | None = None
-    ) -> None:
+    def set_listing(self, key: tuple[str, str], events: list[EventView]) -> None:
         for event in events:
-            self.put_event(event, requested_at)
+            self.put_event(event)
         self.listings[key] = [event.id for event in events]
         self._dirty_catalog = True
 
-    def set_live(self, events: list[EventView], requested_at: float | None = None) -> None:
+    def set_live(self, events: list[EventView]) -> None:
         """Install the full list of live events: those not in it are no longer live."""
         pairs = []
         for event in events:
@@ -211,7 +208,7 @@ class Board:
                 self._dirty_events.add(event_id)
         self.live_ids = set(fresh)
         for event in events:
-            self.put_event(event, requested_at)
+            self.put_event(event)
         self._recount_live()
         self._dirty_catalog = True
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from oddstui.api.models import parse_event
+from oddstui.api.models import Event, parse_event
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.views import book_view, record_view, view_differences
 from tests.book.wire import cleared, message, ml, record, totals, updated
@@ -191,6 +191,51 @@ def test_scores_are_stale_after_a_reconnect_until_refreshed() -> None:
     book.apply(message({"type": "score", "id": 7, "scores": {"home": 0, "away": 0}}))
     assert not state.scores_stale
     assert book.take_changes() == {(7,)}
+
+
+def rest_event(status: str, home: int, away: int) -> Event:
+    return parse_event(
+        {
+            "id": 7,
+            "home": "Home FC",
+            "away": "Away FC",
+            "date": "2026-11-21T13:00:00Z",
+            "status": status,
+            "sport": {"name": "Football", "slug": "football"},
+            "league": {"name": "L", "slug": "l"},
+            "scores": {"home": home, "away": away, "periods": {}},
+        }
+    )
+
+
+def test_a_rest_answer_asked_before_the_feeds_score_does_not_roll_it_back() -> None:
+    book, clock = snapshot_book()
+    book.update_events([rest_event("live", 1, 2)])
+    asked = clock.now
+    clock.now += 1  # the feed's goal lands while the listing is in flight
+    book.apply(message({"type": "score", "id": 7, "scores": {"home": 1, "away": 3}}))
+    book.take_changes()
+    book.update_events([rest_event("live", 1, 2)], requested=asked)
+    state = book.event(7)
+    assert state is not None and (state.scores.home, state.scores.away) == (1, 3)
+    assert book.take_changes() == {(7,)}  # announced all the same: readers mirror the book
+
+
+def test_a_rest_answer_asked_after_the_feeds_score_is_taken() -> None:
+    book, clock = snapshot_book()
+    book.apply(message({"type": "status", "id": 7, "status": "live", "scores": {"home": 1}}))
+    clock.now += 2
+    book.update_events([rest_event("settled", 2, 3)], requested=clock.now)
+    state = book.event(7)
+    assert state is not None and (state.status, state.scores.home, state.scores.away) == (
+        "settled",
+        2,
+        3,
+    )
+    # An answer of unknown age never overrides what the feed set.
+    book.apply(message({"type": "score", "id": 7, "scores": {"home": 4, "away": 3}}))
+    book.update_events([rest_event("settled", 2, 3)], requested=None)
+    assert (state.scores.home, state.scores.away) == (4, 3)
 
 
 def test_an_event_known_only_from_the_feed_needs_its_header() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,8 +18,9 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 
 from oddstui.api.rest import ApiClient
+from oddstui.book.oddsbook import OddsBook
 from oddstui.tui.app import OddsApp
-from oddstui.tui.feed import FeedChanges, FeedHealth
+from oddstui.tui.feed import BookFeed, FeedHealth
 
 #: The text typed into the search shot (recorded by record_boards.py).
 SEARCH = "Atlético"
@@ -58,10 +60,13 @@ def replay(answers: dict[str, Any]) -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-class SteadyFeed:
-    """A feed that stays live at one seq, its last frame always 0.4 s old, with no book."""
+class SteadyFeed(BookFeed):
+    """A feed that stays live at one seq, its last frame always 0.4 s old, with no prices."""
 
     monotonic = staticmethod(time.monotonic)
+
+    def __init__(self) -> None:
+        super().__init__(OddsBook(clock=self.monotonic), threading.RLock())
 
     def start(self) -> None: ...
 
@@ -77,11 +82,8 @@ class SteadyFeed:
 
     def on_change(self, wake: Callable[[], None]) -> None: ...
 
-    def take(self) -> FeedChanges:
-        return FeedChanges()
-
     @contextlib.contextmanager
-    def reading(self) -> Iterator[None]:
+    def reading(self) -> Iterator[OddsBook | None]:
         yield None
 
     def health(self) -> FeedHealth:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,17 +56,16 @@ class RecordedEventFeed(RecordedFeed):
     def __init__(self, state: dict[str, Any]) -> None:
         super().__init__()
         self.monotonic = lambda: FROZEN_MONOTONIC
-        self._lock = threading.RLock()
-        self.book = OddsBook(clock=self.monotonic)
+        self._book = OddsBook(clock=self.monotonic)
         before, after = (parse_odds_record(record) for record in state["odds"])
-        self.book.install_snapshot([before], received=FROZEN_MONOTONIC - 30)
-        self.book.install_snapshot([after], received=FROZEN_MONOTONIC - 1)
-        self.book.take_changes()
+        self._book.install_snapshot([before], received=FROZEN_MONOTONIC - 30)
+        self._book.install_snapshot([after], received=FROZEN_MONOTONIC - 1)
+        self._book.take_changes()
 
     @contextlib.contextmanager
-    def reading(self) -> Iterator[OddsBook]:  # type: ignore[override]
+    def reading(self) -> Iterator[OddsBook | None]:
         with self._lock:
-            yield self.book
+            yield self._book
 
 
 def event_app(folder: Path, odds_format: str = "decimal") -> tuple[OddsApp, int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,9 +21,10 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 
 from oddstui.api.rest import ApiClient
+from oddstui.book.oddsbook import OddsBook
 from oddstui.config import WatchedEvent, save_watchlist
 from oddstui.tui.app import OddsApp
-from oddstui.tui.feed import FeedChanges, FeedHealth
+from oddstui.tui.feed import BookFeed, FeedHealth
 
 DATA = Path(__file__).parent / "data" / "recorded.json"
 BASE_URL = "http://recorded.invalid/v3"
@@ -88,12 +90,14 @@ def transport(state: dict[str, Any]) -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-class RecordedFeed:
-    """A feed that stays live at one seq, its last frame always 0.4 s old."""
+class RecordedFeed(BookFeed):
+    """A feed that stays live at one seq, its last frame always 0.4 s old. Its book takes the
+    recorded REST answers' scores (as the desk's does) and shows no prices."""
 
     monotonic = staticmethod(time.monotonic)
 
     def __init__(self, state: str = "live", seq: int = 184_467, detail: str = "") -> None:
+        super().__init__(OddsBook(clock=self.monotonic), threading.RLock())
         self.state, self.seq, self.detail = state, seq, detail
 
     def start(self) -> None: ...
@@ -110,11 +114,8 @@ class RecordedFeed:
 
     def on_change(self, wake: Callable[[], None]) -> None: ...
 
-    def take(self) -> FeedChanges:
-        return FeedChanges()
-
     @contextlib.contextmanager
-    def reading(self) -> Iterator[None]:
+    def reading(self) -> Iterator[OddsBook | None]:
         yield None
 
     def health(self) -> FeedHealth:

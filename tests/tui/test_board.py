@@ -107,26 +107,25 @@ def test_live_listings_teach_the_board_the_clock_rate() -> None:
     assert clock is not None and clock.show(121.0) == "31:00"
 
 
-def test_a_rest_answer_older_than_the_feed_does_not_roll_the_score_back() -> None:
-    board = Board()
+def test_with_a_book_a_rest_answer_leaves_a_known_events_score_and_status_alone() -> None:
+    board = Board(scores_from_book=True)
     board.put_event(event(1))
-    requested = time.monotonic()
-    board.set_score(1, 1, 3, {})  # the feed's goal lands while the listing is in flight
-    stale = event(1)
-    stale.score_home, stale.score_away = 1, 2
-    board.set_live([stale], requested_at=requested)
-    assert (board.events[1].score_home, board.events[1].score_away) == (1, 3)
+    board.set_score(1, 1, 3, {})  # from the book
+    answer = event(1, status="settled")
+    answer.score_home, answer.score_away = 2, 2
+    board.put_event(answer)
+    shown = board.events[1]
+    assert (shown.score_home, shown.score_away, shown.status) == (1, 3, "live")
+    board.set_status(1, "settled")  # the book folded in
+    assert board.events[1].status == "settled"
 
 
-def test_a_rest_answer_newer_than_the_feed_is_taken() -> None:
+def test_without_a_feed_the_rest_answer_is_taken() -> None:
     board = Board()
     board.put_event(event(1))
-    board.set_status(1, "live")
-    board.set_score(1, 1, 3, {})
-    requested = time.monotonic()
-    newer = event(1, status="settled")
-    newer.score_home, newer.score_away = 2, 3
-    board.put_event(newer, requested_at=requested)
+    answer = event(1, status="settled")
+    answer.score_home, answer.score_away = 2, 3
+    board.put_event(answer)
     assert (board.events[1].score_home, board.events[1].status) == (2, "settled")
 
 

@@ -40,10 +40,9 @@ class SearchModal(ModalScreen[int | None]):
         Binding("down", "results", "Results", show=False, id="search-results"),
     ]
 
-    def __init__(self, api: Any, now: Any) -> None:
+    def __init__(self, api: Any) -> None:
         super().__init__()
         self._api = api
-        self._now = now
         #: The events of the last answer, by id.
         self.found: dict[int, Event] = {}
         #: The query the shown results answer.
@@ -115,10 +114,9 @@ class SearchModal(ModalScreen[int | None]):
         if option.id is not None:
             self.dismiss(int(option.id))
 
-    def chosen_view(self, event_id: int) -> Any:
-        """The chosen event as the board keeps it (the app puts it there before opening it)."""
-        event = self.found.get(event_id)
-        return None if event is None else event_view(event, self._now())
+    def chosen(self, event_id: int) -> Event | None:
+        """The chosen event as the service sent it (the app puts it on the board first)."""
+        return self.found.get(event_id)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -145,14 +143,14 @@ def _label(event: Event) -> Text:
 
 def open_search(app: Any) -> None:
     """Push the search; the chosen event goes on the board and its Event screen opens."""
-    modal = SearchModal(app.hub.api, app.hub.now)
+    modal = SearchModal(app.hub.api)
 
     def chosen(event_id: int | None) -> None:
         if event_id is None:
             return
-        view = modal.chosen_view(event_id)
-        if view is not None:
-            app.hub.board.put_event(view)
+        event = modal.chosen(event_id)
+        if event is not None:
+            app.hub.put_events([event], None)  # asked a while ago: the feed's scores win
         app.open_event(event_id)
 
     app.push_screen(modal, chosen)
