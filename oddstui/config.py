@@ -67,6 +67,9 @@ class Settings:
     exchange_commission: float = DEFAULT_COMMISSION  # on an exchange's winnings, 0.05 is 5 %
     #: Percent: an arbitrage or value edge above this is marked suspect on the boards.
     suspect_profit: float = 15.0
+    #: Seconds: a price unchanged for longer is dimmed as stale, in play and before kick-off.
+    stale_live: float = 90.0
+    stale_prematch: float = 1800.0
     extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
 
     def __repr__(self) -> str:
@@ -89,6 +92,8 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "desktop_notifications": (bool, "true or false"),
     "exchange_commission": ((int, float), "a number at least 0 and below 1 (0.05 for 5 %)"),
     "suspect_profit": ((int, float), "a positive number of percent"),
+    "stale_live": ((int, float), "a positive number of seconds"),
+    "stale_prematch": ((int, float), "a positive number of seconds"),
 }
 
 
@@ -102,7 +107,7 @@ def _validate(name: str, value: Any, path: Path) -> Any:
             bad = True
     if not bad and name == "odds_format":
         bad = value not in ODDS_FORMATS
-    if not bad and name in ("bankroll", "suspect_profit"):
+    if not bad and name in ("bankroll", "suspect_profit", "stale_live", "stale_prematch"):
         bad = not (0 < value < math.inf)  # NaN and inf are refused too
     if not bad and name == "kelly_fraction":
         bad = not 0 < value <= 1
@@ -113,7 +118,14 @@ def _validate(name: str, value: Any, path: Path) -> Any:
     return value
 
 
-_NUMBERS = ("bankroll", "kelly_fraction", "exchange_commission", "suspect_profit")
+_NUMBERS = (
+    "bankroll",
+    "kelly_fraction",
+    "exchange_commission",
+    "suspect_profit",
+    "stale_live",
+    "stale_prematch",
+)
 
 
 def read_toml(path: Path) -> dict[str, Any]:

@@ -22,8 +22,6 @@ from oddstui.tui.text import clean
 
 #: How long a changed price shows ▲/▼, in seconds.
 FLASH_SECONDS = 3.0
-#: A price unchanged for this long (seconds) is dimmed: live, and before kick-off.
-STALE_LIVE, STALE_PENDING = 90.0, 1800.0
 
 # Sides in the order a trader reads them; unknown sides follow in name order.
 SIDE_ORDER = (
@@ -136,7 +134,7 @@ def grid_rows(
     sides: list[str],
     now: float,
     *,
-    live: bool,
+    stale_after: float,
     trusted: bool = True,
     commission: float = 0.0,
     service_now: float | None = None,
@@ -146,13 +144,13 @@ def grid_rows(
     `now` is on the book's clock (the feed's receive stamps); `service_now` is the service's
     time then (epoch seconds; `OddsBook.service_clock`), which ages count on. A bookmaker that
     quotes the market but not this line gets a row of missing prices, so rows don't come and go
-    as lines move. `commission` is the exchanges' rate on winnings (0.05 for 5 %).
+    as lines move. `commission` is the exchanges' rate on winnings (0.05 for 5 %). A price older
+    than `stale_after` seconds is stale (dimmed; the settings say how old, live and pre-match).
     """
     state = book.event(event_id)
     if state is None:
         return []
     best = best_of_books(book.quotes(event_id, market, line), sides, commission)
-    stale_after = STALE_LIVE if live else STALE_PENDING
     rows = []
     for name in sorted(state.books):
         bookmaker = state.books[name]
@@ -242,7 +240,7 @@ def price_view(
     line: LineKey | None,
     now: float,
     *,
-    live: bool,
+    stale_after: float,
     trusted: bool,
     commission: float = 0.0,
 ) -> PriceView:
@@ -270,7 +268,7 @@ def price_view(
         line,
         sides,
         now,
-        live=live,
+        stale_after=stale_after,
         trusted=trusted,
         commission=commission,
         service_now=service_now,

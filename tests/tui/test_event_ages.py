@@ -35,8 +35,14 @@ def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         )
     )
     service = start_service(
-        "--speed", str(int(SPEED)), "--seed", "13", "--updates-per-second", "300",
-        "--accounts", str(accounts),
+        "--speed",
+        str(int(SPEED)),
+        "--seed",
+        "13",
+        "--updates-per-second",
+        "300",
+        "--accounts",
+        str(accounts),
     )
     yield service
     service.stop()
@@ -99,3 +105,48 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         assert abs(statistics.median(errors)) < 2.0, sorted(errors)
         # Ages are in service seconds: at 60x, older than the real seconds the desk has run.
         assert max(row.age or 0.0 for row in screen.rows) > time.monotonic() - screen._opened
+
+
+async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Path) -> None:
+    from textual.widgets import Input
+
+    from oddstui.tui.screens.settings import SettingsScreen
+
+    app = build_app(fast.base_url, DESK, config.Settings(), watchlist_path=home / "w.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(lambda: app.hub.board.live_ids, pilot, timeout=30)
+        live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
+        event = max(live, key=lambda e: e.bookmaker_count or 0)
+        app.open_event(event.id)
+        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
+        screen: EventScreen = app.screen
+        await wait_for(lambda: len(screen.rows) >= 2 and app.hub.status.trustworthy, pilot, 30)
+
+        async def set_stale_live(text: str) -> None:
+            await pilot.press("s")
+            await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+            app.screen.query_one("#stale-live", Input).value = text
+            await wait_for(lambda: app.settings.stale_live == float(text), pilot)
+            await pilot.press("escape")
+            await wait_for(lambda: app.screen is screen, pilot)
+
+        def dimmed_by(limit: float) -> bool:
+            screen._show_prices()
+            aged = [row for row in screen.rows if row.age is not None]
+            return bool(aged) and all(row.stale == (row.age > limit) for row in aged)  # type: ignore[operator]
+
+        # At 60x a few real seconds are minutes of service time: a 1 s limit dims prices that
+        # the default 90 s does not.
+        await set_stale_live("1")
+
+        def a_price_dimmed_younger_than_the_default() -> bool:
+            default = config.Settings().stale_live
+            return dimmed_by(1.0) and any(
+                row.stale and (row.age or 0) < default for row in screen.rows
+            )
+
+        await wait_for(a_price_dimmed_younger_than_the_default, pilot, timeout=30)
+        await set_stale_live("1000000")
+        await wait_for(lambda: dimmed_by(1e6), pilot)
+        assert not any(row.stale for row in screen.rows if row.age is not None)
+    assert config.load_settings().stale_live == 1e6

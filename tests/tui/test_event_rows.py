@@ -9,6 +9,7 @@ import pytest
 from oddstui.api.messages import OddsMessage
 from oddstui.api.models import parse_market, parse_odds_record
 from oddstui.book.oddsbook import OddsBook
+from oddstui.config import Settings
 from oddstui.tui import price_rows
 from oddstui.tui.market_order import market_order
 from oddstui.tui.price_cells import grid_columns, row_cells
@@ -16,6 +17,8 @@ from oddstui.tui.widgets.crest import decode_png, initials
 from oddstui.tui.widgets.price_grid import safe_link
 
 EVENT = 7001
+#: The settings' default: a live price unchanged for longer is stale.
+STALE = Settings().stale_live
 
 
 def record(books: dict[str, list[dict[str, Any]]], urls: dict[str, str] | None = None) -> Any:
@@ -79,7 +82,7 @@ def test_markets_lines_and_the_main_line() -> None:
 def test_rows_best_margin_and_rows_without_the_line() -> None:
     book = book_with([100.0])
     rows = price_rows.grid_rows(
-        book, EVENT, "Totals", (2.5, None), ["over", "under"], 100.0, live=True
+        book, EVENT, "Totals", (2.5, None), ["over", "under"], 100.0, stale_after=STALE
     )
     by_name = {row.bookmaker: row for row in rows}
     assert list(by_name) == ["Alpha", "Beta", "Gamma"]
@@ -98,7 +101,7 @@ def test_a_move_flashes_for_a_few_seconds_then_ages() -> None:
     sides = ["home", "draw", "away"]
 
     def beta(at: float) -> price_rows.GridRow:
-        rows = price_rows.grid_rows(book, EVENT, "ML", (None, None), sides, at, live=True)
+        rows = price_rows.grid_rows(book, EVENT, "ML", (None, None), sides, at, stale_after=STALE)
         return next(row for row in rows if row.bookmaker == "Beta")
 
     flashing = beta(102.0)
@@ -108,11 +111,11 @@ def test_a_move_flashes_for_a_few_seconds_then_ages() -> None:
     assert flashing.changed == 101.0
     later = beta(101.0 + price_rows.FLASH_SECONDS + 0.5)
     assert [f.move for f in later.prices] == [0, 0, 0]
-    stale = beta(101.0 + price_rows.STALE_LIVE + 1)
+    stale = beta(101.0 + STALE + 1)
     assert stale.stale
     assert beta(102.0).stale is False
     untrusted = price_rows.grid_rows(
-        book, EVENT, "ML", (None, None), sides, 102.0, live=True, trusted=False
+        book, EVENT, "ML", (None, None), sides, 102.0, stale_after=STALE, trusted=False
     )
     assert all(row.stale for row in untrusted)
 
@@ -122,7 +125,7 @@ def test_cells_in_each_odds_format_with_arrows_roles_and_links() -> None:
     book = book_with(now)
     move(book, "Alpha", ml(2.50, 3.40, 3.00), at=100.5)
     sides = ["home", "draw", "away"]
-    rows = price_rows.grid_rows(book, EVENT, "ML", (None, None), sides, 101.0, live=True)
+    rows = price_rows.grid_rows(book, EVENT, "ML", (None, None), sides, 101.0, stale_after=STALE)
     alpha = next(row for row in rows if row.bookmaker == "Alpha")
     decimal = row_cells(alpha, sides, "decimal")
     assert decimal["home"].text == "▲ 2.50" and decimal["home"].roles == ("best", "up")

@@ -55,7 +55,7 @@ def rows(commission: float = 0.0) -> dict[str, price_rows.GridRow]:
     sides = price_rows.sides_of(book, EVENT, "ML", (None, None))
     assert sides == ML_SIDES  # back sides first, then the lay columns
     found = price_rows.grid_rows(
-        book, EVENT, "ML", (None, None), sides, 100.0, live=True, commission=commission
+        book, EVENT, "ML", (None, None), sides, 100.0, stale_after=90.0, commission=commission
     )
     return {row.bookmaker: row for row in found}
 

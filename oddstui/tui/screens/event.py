@@ -195,14 +195,16 @@ class EventScreen(BoardScreen):
             return
         event = self.event
         sport, live = (event.sport_slug, event.status == LIVE) if event else (None, False)
+        settings = self.app.settings
+        stale_after = settings.stale_live if live else settings.stale_prematch
         trusted = self.hub.status.trustworthy
         feed = self.hub.feed
         clock = feed.monotonic if feed is not None else time.monotonic
         market, line = self.market, self.line
         view = self.hub.read(
             lambda book: price_rows.price_view(
-                book, self.event_id, sport, market, line, clock(), live=live, trusted=trusted,
-                commission=self.commission,
+                book, self.event_id, sport, market, line, clock(), stale_after=stale_after,
+                trusted=trusted, commission=self.commission,
             )
         )
         if view is None:

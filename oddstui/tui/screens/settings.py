@@ -1,9 +1,10 @@
 """Settings (`s`): odds format, theme, slow-link mode, desktop notifications, the exchanges'
-commission, and the way to the account's bookmakers. Each change applies at once and is saved to
-the config file (atomic)."""
+commission, the suspect threshold, the ages at which a price is stale, and the way to the
+account's bookmakers. Each change applies at once and is saved to the config file (atomic)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -27,6 +28,7 @@ FORMAT_LABELS = {"decimal": "Decimal", "american": "American", "fractional": "Fr
 SAMPLE_PRICES = (1.5, 2.1, 3.25)
 COMMISSION_HINT = "exchanges' back prices count net of it in margins and best prices"
 SUSPECT_HINT = "boards mark (⚠) an arbitrage or edge above it; h hides them"
+STALE_HINT = "in play, before kick-off: an older price is dimmed on the Event screen"
 
 
 def parse_commission(text: str) -> float | None:
@@ -45,6 +47,49 @@ def parse_percent(text: str) -> float | None:
     except ValueError:
         return None
     return percent if 0 < percent < 1000 else None
+
+
+def parse_seconds(text: str) -> float | None:
+    """A positive number of seconds ("90", "1800"), or None when it is not one."""
+    try:
+        seconds = float(text.strip())
+    except ValueError:
+        return None
+    return seconds if 0 < seconds < 10**7 else None
+
+
+#: The number inputs: id -> (parse, the setting, its hint's id, the hint, what a bad value is
+#: told). Each applies and saves at once when it parses, else its hint says what is wanted.
+NUMBER_INPUTS: dict[str, tuple[Callable[[str], float | None], str, str, str, str]] = {
+    "exchange-commission": (
+        parse_commission,
+        "exchange_commission",
+        "commission-hint",
+        COMMISSION_HINT,
+        "a number from 0 to below 100",
+    ),
+    "suspect-profit": (
+        parse_percent,
+        "suspect_profit",
+        "suspect-hint",
+        SUSPECT_HINT,
+        "a number of percent above 0",
+    ),
+    "stale-live": (
+        parse_seconds,
+        "stale_live",
+        "stale-hint",
+        STALE_HINT,
+        "a number of seconds above 0",
+    ),
+    "stale-prematch": (
+        parse_seconds,
+        "stale_prematch",
+        "stale-hint",
+        STALE_HINT,
+        "a number of seconds above 0",
+    ),
+}
 
 
 def apply_settings(app: OddsApp) -> None:
@@ -127,6 +172,11 @@ class SettingsScreen(Screen[None]):
             with Horizontal(classes="settings-commission"):
                 yield Input(f"{settings.suspect_profit:g}", type="number", id="suspect-profit")
                 yield Static(SUSPECT_HINT, id="suspect-hint", classes="settings-hint")
+            yield Label("Stale after, seconds", classes="settings-label")
+            with Horizontal(classes="settings-commission"):
+                yield Input(f"{settings.stale_live:g}", type="number", id="stale-live")
+                yield Input(f"{settings.stale_prematch:g}", type="number", id="stale-prematch")
+                yield Static(STALE_HINT, id="stale-hint", classes="settings-hint")
             yield Static(
                 Text.assemble(("b", "bold"), " chooses the account's bookmakers"),
                 classes="settings-hint",
@@ -156,30 +206,17 @@ class SettingsScreen(Screen[None]):
         self._changed()
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "suspect-profit":
-            self._suspect_changed(event.value)
+        if event.input.id not in NUMBER_INPUTS:
             return
-        if event.input.id != "exchange-commission":
+        parse, setting, hint_id, hint, wanted = NUMBER_INPUTS[event.input.id]
+        value = parse(event.value)
+        shown = self.query_one(f"#{hint_id}", Static)
+        if value is None:
+            shown.update(Text(wanted, style="bold"))
             return
-        rate = parse_commission(event.value)
-        hint = self.query_one("#commission-hint", Static)
-        if rate is None:
-            hint.update(Text("a number from 0 to below 100", style="bold"))
-            return
-        hint.update(COMMISSION_HINT)
-        if rate != self.settings.exchange_commission:
-            self.settings.exchange_commission = rate
-            self._changed()
-
-    def _suspect_changed(self, text: str) -> None:
-        percent = parse_percent(text)
-        hint = self.query_one("#suspect-hint", Static)
-        if percent is None:
-            hint.update(Text("a number of percent above 0", style="bold"))
-            return
-        hint.update(SUSPECT_HINT)
-        if percent != self.settings.suspect_profit:
-            self.settings.suspect_profit = percent
+        shown.update(hint)
+        if value != getattr(self.settings, setting):
+            setattr(self.settings, setting, value)
             self._changed()
 
     def _changed(self) -> None:
