@@ -153,3 +153,13 @@ def test_the_suspect_profit_threshold_is_read_and_checked(home: Path) -> None:
     (home / "config.toml").write_text("suspect_profit = -1\n")
     with pytest.raises(config.ConfigError, match="suspect_profit"):
         config.load_settings()
+
+
+@pytest.mark.parametrize("name", ["stale_live", "stale_prematch"])
+@pytest.mark.parametrize("bad", ["0", "-5", "inf", "nan", '"90"', "true"])
+def test_the_stale_ages_are_read_and_checked(home: Path, name: str, bad: str) -> None:
+    (home / "config.toml").write_text(f"{name} = 45\n")
+    assert getattr(config.load_settings(), name) == 45.0
+    (home / "config.toml").write_text(f"{name} = {bad}\n")
+    with pytest.raises(config.ConfigError, match=f"'{name}' must be a positive number of seconds"):
+        config.load_settings()
