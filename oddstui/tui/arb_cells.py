@@ -100,7 +100,8 @@ def legs_text(row: ArbRow, event: EventView | None, fmt: OddsFormat, width: int 
     needs = [len(name) + 1 for _, name, _ in parts]
     extra = fair_shares(needs, room - sum(bare))
     while any(0 < share < 3 for share in extra):  # too few to say anything: the others get them
-        needs = [0 if share < 3 else need for need, share in zip(needs, extra, strict=True)]
+        smallest = min((i for i, share in enumerate(extra) if 0 < share < 3), key=extra.__getitem__)
+        needs[smallest] = 0
         extra = fair_shares(needs, room - sum(bare))
     legs = []
     for (book, name, price), spare in zip(parts, extra, strict=True):
