@@ -202,8 +202,7 @@ class ApiClient:
         failure: str | None = None
         try:
             self._tracker.requests_sent += 1
-            response = await self._http.request(method, path.lstrip("/"), params=query)
-            await response.aread()
+            response = await self._request(method, path, query)
         except httpx.TimeoutException:
             failure = "timed out"
         except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
@@ -213,6 +212,22 @@ class ApiClient:
             # is neither the __cause__ nor the __context__.
             raise ServiceUnavailable(f"{self.base_url}{path}: {failure}")
         log.debug("%s %s -> %s", method, path, response.status_code)
+        return response
+
+    async def _request(self, method: str, path: str, query: Params) -> httpx.Response:
+        """Send and read one request. A GET whose kept-alive connection the server closed under
+        it (a read or protocol error: servers close idle links after a few seconds, and the
+        close can cross the request) is sent once more, on a new connection."""
+        try:
+            response = await self._http.request(method, path.lstrip("/"), params=query)
+            await response.aread()
+            return response
+        except (httpx.ReadError, httpx.RemoteProtocolError):
+            if method != "GET":
+                raise
+        log.debug("%s %s: the connection closed under it; sending it once more", method, path)
+        response = await self._http.request(method, path.lstrip("/"), params=query)
+        await response.aread()
         return response
 
     def _error_text(self, response: httpx.Response) -> str:

@@ -132,6 +132,18 @@ def _shorten(name: str, room: int) -> str:
     return name[: room - 1] + "…" if room > 1 else ""
 
 
+def arb_detail(row: ArbRow, event: EventView | None, fmt: OddsFormat) -> Text:
+    """The highlighted arbitrage in full, for the line under the board: profit, event, market
+    and line, then every leg whole (the table's columns may have cut them)."""
+    title = event.title if event else (f"{row.home} v {row.away}" if row.home else "")
+    text = Text(no_wrap=False)
+    text.append(f"{row.profit_pct:+.2f}%", style="bold")
+    text.append(f"  {clean(title) or f'event {row.event_id}'} · ")
+    text.append(clean(row.line_text), style="bold")
+    text.append(f"  {legs_text(row, event, fmt)}")
+    return text
+
+
 def row_cells(
     row: ArbRow,
     event: EventView | None,

@@ -324,3 +324,37 @@ async def test_a_briefly_unavailable_service_is_retried_then_reported():
         with pytest.raises(ServerError, match="bad gateway") as caught:
             await api.live_events()
     assert caught.value.status == 502 and sleeps.waits == [0.5, 1.0]
+
+
+@pytest.mark.parametrize("closed", [httpx.ReadError, httpx.RemoteProtocolError])
+async def test_a_get_whose_kept_alive_link_closed_under_it_is_sent_once_more(closed):
+    calls: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.method)
+        if len(calls) == 1:  # the server closed the idle link as the request went out
+            raise closed("Server disconnected without sending a response.", request=request)
+        return httpx.Response(200, json=[{"name": "Football", "slug": "football"}])
+
+    async with client(handler) as api:
+        sports = await api.sports()
+    assert [sport.slug for sport in sports] == ["football"]
+    assert calls == ["GET", "GET"]
+
+
+async def test_a_get_is_sent_at_most_twice_and_a_put_once():
+    calls: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.method)
+        raise httpx.ReadError("connection reset", request=request)
+
+    async with client(handler) as api:
+        with pytest.raises(ServiceUnavailable) as error:
+            await api.sports()
+        assert_no_key(error.value)
+        assert calls == ["GET", "GET"]
+        calls.clear()
+        with pytest.raises(ServiceUnavailable):
+            await api.select_bookmakers(["Bet365"])
+        assert calls == ["PUT"]  # only a GET is sent again

@@ -19,6 +19,7 @@ from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.tui.arb_cells import (
     ARB_COLUMNS,
     arb_counts,
+    arb_detail,
     leg_times,
     moving_cells,
     oldest_age,
@@ -232,6 +233,12 @@ class ArbitrageScreen(RestBoardScreen):
         if self.loaded_at is None:
             return "Looking for arbitrages…"
         return "No arbitrage right now: prices across bookmakers agree."
+
+    def detail(self, key: str) -> Text | None:
+        row = self.arbs.rows.get(key)
+        if row is None:
+            return Text("")
+        return arb_detail(row, self.hub.board.events.get(row.event_id), odds_format(self.app))
 
     def summary(self) -> Text:
         text = self._counts.copy()

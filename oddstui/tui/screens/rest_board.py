@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import HorizontalScroll
 from textual.timer import Timer
-from textual.widgets import Input, Label, Static
+from textual.widgets import DataTable, Input, Label, Static
 
 from oddstui.api.errors import OddsApiError
 from oddstui.tui.board_cells import gone_cells, marked, refresh_interval, shown_counts
@@ -87,6 +87,7 @@ class RestBoardScreen(TradingBoard):
         self._fetching = False
         self._redraw_timer: Timer | None = None
         self._summary_shown = Text()
+        self._detail_shown = Text()
 
     def compose_body(self) -> ComposeResult:
         with HorizontalScroll(classes="filters"):
@@ -102,6 +103,7 @@ class RestBoardScreen(TradingBoard):
         yield Static("", classes="summary")
         yield self.make_table()
         yield Static(f"Loading {self.WHAT}…", classes="empty")
+        yield Static("", classes="detail")
 
     def make_table(self) -> PatchTable:
         table = PatchTable(classes="board")
@@ -134,6 +136,11 @@ class RestBoardScreen(TradingBoard):
     def explain(self, error: OddsApiError) -> str:
         """The failure in plain words."""
         return clean(error)
+
+    def detail(self, key: str) -> Text | None:
+        """The highlighted row in full, for the line under the table (None: the board has no
+        such line)."""
+        return None
 
     # ------------------------------------------------------------------ fetching
 
@@ -234,6 +241,21 @@ class RestBoardScreen(TradingBoard):
         if summary != self._summary_shown:  # an unchanged line is not repainted
             self._summary_shown = summary
             self.query_one(".summary", Static).update(summary)
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        """The line under the table: the highlighted row in full, however narrow the columns."""
+        table = self.query_one(PatchTable)
+        key = table.highlighted_key() if table.display else None
+        detail = self.detail(key) if key is not None else None
+        line = self.query_one(".detail", Static)
+        line.display = detail is not None
+        if detail is not None and detail != self._detail_shown:
+            self._detail_shown = detail
+            line.update(detail)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_detail()
 
     def counts(self, live: int, gone: int, parts: str = "") -> Text:
         """`12 shown: 10 live (parts) + 2 gone · 3 ⚠ hidden · by profit`: the numbers add up."""
