@@ -191,3 +191,62 @@ async def test_value_and_dropping_boards_export_what_they_show_as_json(
         assert len(records) == table.row_count
         column = str(next(iter(table.columns)).value)
         assert [r[first] for r in records] == [table.cell_text(k, column) for k in table.row_keys]
+
+
+async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(
+    fast_service: Service,
+) -> None:
+    from oddstui.tui.board_cells import price_text
+
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ArbitrageScreen)
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 3, pilot, timeout=30)
+        await pilot.press("p", "j", "j")  # paused: the row stays while the test reads it
+        key = table.highlighted_key()
+        assert key is not None
+        row = screen.arbs.rows[key]
+        event = app.hub.board.events.get(row.event_id)
+
+        def shown_whole() -> bool:
+            text = screen_text(app)
+            # The line under the table wraps at 80 columns: join its two lines.
+            joined = " ".join(line.strip() for line in text.splitlines()[-5:-2])
+            return (
+                row.line_text in joined
+                and (event is None or event.title in joined)
+                and all(f"{leg.bookmaker} " in joined for leg in row.legs)
+                and all(f" {price_text(leg.price, 'decimal')}" in joined for leg in row.legs)
+            )
+
+        await wait_for(shown_whole, pilot)
+        assert "legs" in table.shown_columns() and "market" not in table.shown_columns()
+
+
+@pytest.mark.parametrize("mode", ["value", "dropping"])
+async def test_the_line_under_a_narrow_board_names_the_columns_it_hid(
+    fast_service: Service, mode: str
+) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode=mode, with_feed=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 1, pilot, timeout=30)
+        await pilot.press("p", "j")
+        key = table.highlighted_key()
+        assert key is not None
+        hidden = [c for c in table.specs if c.key not in table.shown_columns()]
+        assert hidden, "at 80 columns the board hides some columns"
+        wanted = [
+            f"{column.label} {table.cell_text(key, column.key).strip()}"
+            for column in [table.specs[1], *hidden[:1]]  # the event, and the first one hidden
+            if table.cell_text(key, column.key).strip() not in ("", "–")
+        ]
+
+        def named() -> bool:
+            joined = " ".join(line.strip() for line in screen_text(app).splitlines()[-4:-2])
+            return all(part in joined for part in wanted)
+
+        await wait_for(named, pilot)

@@ -14,13 +14,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import HorizontalScroll
-from textual.timer import Timer
 from textual.widgets import DataTable, Input, Label, Static
 
 from oddstui.api.errors import OddsApiError
 from oddstui.tui.board_cells import gone_cells, marked, refresh_interval, shown_counts
 from oddstui.tui.board_order import GoneRows, Rank
 from oddstui.tui.columns import Column
+from oddstui.tui.screens.filter_bar import FilterBar
 from oddstui.tui.screens.trading_board import TradingBoard
 from oddstui.tui.text import clean
 from oddstui.tui.widgets.patch_table import PatchTable
@@ -37,7 +37,7 @@ class BoardRow:
     """Why the row is suspect, or ""."""
 
 
-class RestBoardScreen(TradingBoard):
+class RestBoardScreen(TradingBoard, FilterBar):
     """A board refetched over REST while shown; subclasses define the columns, filters and fetch.
 
     | key | action |
@@ -65,8 +65,6 @@ class RestBoardScreen(TradingBoard):
     #: Seconds between fetches while shown; below `RESERVE` requests left, no fetch at all.
     REFRESH: ClassVar[float] = 30.0
     RESERVE: ClassVar[int] = 50
-    #: Seconds of quiet typing before a filter redraws the board.
-    FILTER_PAUSE: ClassVar[float] = 0.25
     #: A failed fetch hides the rows (False: they stay, the summary says why).
     ERROR_HIDES_ROWS: ClassVar[bool] = True
     #: What is loaded, for "Loading …" and "Could not load …".
@@ -74,8 +72,6 @@ class RestBoardScreen(TradingBoard):
 
     def __init__(self) -> None:
         super().__init__()
-        #: Why the last filter input was refused, or "".
-        self.filter_error = ""
         #: The last failure as plain text, or "".
         self.load_error = ""
         #: Unix time of the last answer.
@@ -85,7 +81,6 @@ class RestBoardScreen(TradingBoard):
         self._fresh_answer = False
         self._next_fetch = 0.0
         self._fetching = False
-        self._redraw_timer: Timer | None = None
         self._summary_shown = Text()
         self._detail_shown = Text()
 
@@ -138,9 +133,17 @@ class RestBoardScreen(TradingBoard):
         return clean(error)
 
     def detail(self, key: str) -> Text | None:
-        """The highlighted row in full, for the line under the table (None: the board has no
-        such line)."""
-        return None
+        """The highlighted row in full, for the line under the table: every column's label and
+        whole text, the ones the terminal's width hid too."""
+        table = self.query_one(PatchTable)
+        text = Text()
+        for column in table.specs:
+            value = table.cell_text(key, column.key).strip()
+            if value not in ("", "–", "—", "-"):  # nothing to say
+                text.append(" · " if text else "")
+                text.append(f"{column.label} ", style="dim")
+                text.append(value)
+        return text
 
     # ------------------------------------------------------------------ fetching
 
@@ -262,58 +265,6 @@ class RestBoardScreen(TradingBoard):
         text = shown_counts(live, gone, self.suspects_hidden, parts)
         text.append_text(self.order_words())
         return text
-
-    # ------------------------------------------------------------------ filters
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        self._filter_input(event.input, event.value, submitted=False)
-        event.stop()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self._filter_input(event.input, event.value, submitted=True):
-            self.query_one(PatchTable).focus()
-
-    def _filter_input(self, field: Input, value: str, *, submitted: bool) -> bool:
-        if field.id is None or not field.id.startswith("filter-"):
-            return False
-        name = field.id.removeprefix("filter-")
-        try:
-            refetch = self.apply_filter(name, value, submitted)
-        except ValueError as error:
-            self.filter_error = str(error)
-        else:
-            self.filter_error = ""
-            if refetch:
-                self.new_question()
-                self._fetch_if_due(force=True)
-            self._redraw_soon()
-        field.set_class(bool(self.filter_error), "-invalid")
-        line = self.query_one("#filter-error", Static)
-        line.update(
-            Text(f"✗ {self.filter_error} (keeping the last good filter)")
-            if self.filter_error
-            else ""
-        )
-        line.display = bool(self.filter_error)
-        return not self.filter_error
-
-    def _redraw_soon(self) -> None:
-        """Redraw once typing pauses, not on every key of "football"."""
-        if self._redraw_timer is not None:
-            self._redraw_timer.stop()
-        self._redraw_timer = self.set_timer(self.FILTER_PAUSE, self._filter_redraw)
-
-    def _filter_redraw(self) -> None:
-        self._redraw_timer = None
-        self.resort()
-
-    def action_edit_filters(self) -> None:
-        self.query(Input).first().focus()
-
-    def action_leave_filters(self) -> None:
-        if isinstance(self.focused, Input):
-            self.query_one(PatchTable).focus()
 
     def action_refresh_now(self) -> None:
         self._fetch_if_due(force=True)
