@@ -205,7 +205,9 @@ def ticket_legs(
                 previous, moved_ago = move.previous, clock - move.since
         age = None if quoted is None else max(now - quoted, 0.0)
         label = f"{row.market} {leg_name(row, leg, event)}"
-        legs.append(TicketLeg(leg.side, leg.bookmaker, leg.price, label, age, previous, moved_ago))
+        if leg.commission:  # the ticket's stakes and returns count what the leg pays
+            label += f" · {price_text(leg.price, 'decimal')} net of {leg.commission:.0%}"
+        legs.append(TicketLeg(leg.side, leg.bookmaker, leg.paid, label, age, previous, moved_ago))
     return legs
 
 

@@ -4,6 +4,10 @@ Nothing here imports textual, so the merge, the vanishing and the ordering are t
 A row is one market line of one event; it is known from the service (`SVC`), from the local
 book (`LOCAL`), or both. When neither source has it any more it is greyed out for
 `VANISH_GRACE` seconds, then dropped.
+
+An exchange's back price pays net of the trader's commission on winnings (MATHS.md): the profit
+counts each exchange leg at `1 + (d - 1)(1 - c)`, and a line that is an arbitrage only before
+commission is not one.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any
 
 from oddstui.api.models import ArbitrageBet
 from oddstui.book.arbitrage import Arbitrage
+from oddstui.book.exchange import is_exchange, net_back
 
 SVC, LOCAL = "svc", "local"
 #: Seconds a vanished arbitrage stays on the board, greyed out, before it is removed.
@@ -30,6 +35,13 @@ class LegView:
     label: str = ""
     quoted: float | None = None
     """Unix time the service says this leg was quoted (its `updatedAt`), when it sent one."""
+    commission: float = 0.0
+    """The trader's commission on this leg's winnings (an exchange's; 0 for a bookmaker)."""
+
+    @property
+    def paid(self) -> float:
+        """What the price pays per unit staked, net of commission."""
+        return net_back(self.price, self.commission)
 
 
 @dataclass(slots=True)
@@ -89,7 +101,7 @@ def row_key(event_id: int, market: str, hdp: float | None, label: str | None) ->
 
 
 def _implied(legs: Sequence[LegView]) -> float:
-    return sum(1.0 / leg.price for leg in legs)
+    return sum(1.0 / leg.paid for leg in legs)
 
 
 class ArbRows:
@@ -102,7 +114,9 @@ class ArbRows:
     | `sweep` | drop rows that vanished more than `VANISH_GRACE` seconds ago |
     """
 
-    def __init__(self) -> None:
+    def __init__(self, commission: float = 0.0) -> None:
+        #: The trader's commission on an exchange's winnings (0.05 for 5 %).
+        self.commission = commission
         self.rows: dict[str, ArbRow] = {}
         #: Keys whose shown text may have changed since `take_dirty`.
         self._dirty: set[str] = set()
@@ -112,7 +126,7 @@ class ArbRows:
         fresh: set[str] = set()
         for item in items:
             legs = tuple(
-                LegView(
+                self._leg(
                     leg.side,
                     leg.bookmaker,
                     leg.odds,
@@ -121,8 +135,8 @@ class ArbRows:
                 )
                 for leg in item.legs
             )
-            if len(legs) < 2:
-                continue
+            if len(legs) < 2 or _implied(legs) >= 1.0:
+                continue  # not an arbitrage once the exchanges' commission is paid
             market, hdp, label = item.market_name, item.market_hdp, item.market_label
             key = row_key(item.event_id, market, hdp, label)
             fresh.add(key)
@@ -148,7 +162,9 @@ class ArbRows:
         """`found` is `OddsBook.arbitrages_in(...)`; `checked` the (event, market) it looked at."""
         fresh: set[str] = set()
         for event_id, market, (hdp, label), arb in found:
-            legs = tuple(LegView(leg.side, leg.bookmaker, leg.price) for leg in arb.legs)
+            legs = tuple(self._leg(leg.side, leg.bookmaker, leg.price) for leg in arb.legs)
+            if _implied(legs) >= 1.0:
+                continue  # not an arbitrage once the exchanges' commission is paid
             key = row_key(event_id, market, hdp, label)
             fresh.add(key)
             row = self._row(key, event_id, market, hdp, label, legs, now)
@@ -180,6 +196,12 @@ class ArbRows:
         return dirty
 
     # ------------------------------------------------------------------ internals
+
+    def _leg(
+        self, side: str, bookmaker: str, price: float, label: str = "", quoted: float | None = None
+    ) -> LegView:
+        rate = self.commission if is_exchange(bookmaker) else 0.0
+        return LegView(side, bookmaker, price, label, quoted, rate)
 
     def _row(
         self,

@@ -255,3 +255,45 @@ def test_fair_shares_never_exceed_the_room_or_a_need(needs: list[int], room: int
     else:  # nobody cut gets less than an equal split of what the others left
         cut = [share for share, need in zip(shares, needs, strict=True) if share < need]
         assert max(cut) - min(cut) <= 1
+
+
+def test_an_exchange_leg_counts_net_of_the_traders_commission() -> None:
+    from oddstui.book.exchange import net_back
+
+    rows = ArbRows(commission=0.05)
+    exchange = ("Bet365", "Betfair Exchange")
+    # 2.20 and 2.10 make 3.4 % before commission; at 5 % the exchange's 2.10 pays 2.045.
+    rows.set_service([service_arb(1, "Totals", 2.5, (2.20, 2.10), exchange)], now=0.0)
+    row = rows.rows[row_key(1, "Totals", 2.5, None)]
+    paid = net_back(2.10, 0.05)
+    assert paid == pytest.approx(2.045)
+    assert row.profit_pct == pytest.approx((1 / (1 / 2.20 + 1 / paid) - 1) * 100)
+    assert [leg.price for leg in row.legs] == [2.20, 2.10]  # the price the exchange shows
+    # 2.05 and 2.00 make 1.2 % before commission, and none after: not an arbitrage.
+    rows.set_local(
+        [(2, "Totals", (2.5, None), local_arb((2.05, 2.00), ("Bwin", "Betfair Exchange")))],
+        [(2, "Totals")],
+        now=0.0,
+    )
+    assert row_key(2, "Totals", 2.5, None) not in rows.rows
+    # Without commission, it is one.
+    free = ArbRows()
+    free.set_local(
+        [(2, "Totals", (2.5, None), local_arb((2.05, 2.00), ("Bwin", "Betfair Exchange")))],
+        [(2, "Totals")],
+        now=0.0,
+    )
+    assert free.rows[row_key(2, "Totals", 2.5, None)].profit_pct > 1.0
+
+
+def test_the_ticket_stakes_an_exchange_leg_on_what_it_pays() -> None:
+    from oddstui.tui.arb_cells import ticket_legs
+
+    rows = ArbRows(commission=0.05)
+    rows.set_service(
+        [service_arb(1, "Totals", 2.5, (2.20, 2.10), ("Bet365", "Betfair Exchange"))], now=0.0
+    )
+    row = rows.rows[row_key(1, "Totals", 2.5, None)]
+    legs = ticket_legs(None, row, None, now=0.0, clock=0.0)
+    assert [leg.price for leg in legs] == [2.20, pytest.approx(2.045)]
+    assert "2.10 net of 5%" in legs[1].label and "net" not in legs[0].label

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from oddstui.book.exchange import is_exchange
 from oddstui.book.value import kelly_stake
 from oddstui.tui.arb_rows import LOCAL, SVC
 from oddstui.tui.board_marks import SUSPECT_MARK
@@ -55,12 +56,14 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
             assert label.startswith("gone") == (not sources)
         for key in keys[:20]:
             row = screen.arbs.rows[key]
-            s = sum(1 / leg.price for leg in row.legs)
+            s = sum(1 / leg.paid for leg in row.legs)  # exchanges net of commission
             assert profit_of(table.cell_text(key, "profit")) == pytest.approx(
                 (1 / s - 1) * 100, abs=0.006
             )
             for leg in row.legs:
                 assert leg.bookmaker in table.cell_text(key, "legs")
+                rate = app.settings.exchange_commission if is_exchange(leg.bookmaker) else 0.0
+                assert leg.commission == rate
         assert "profit % = (1/S - 1)" in screen_text(app)
 
         # The cursor stays on its arbitrage when the order changes.

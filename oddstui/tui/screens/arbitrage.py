@@ -38,7 +38,7 @@ from oddstui.tui.screens.stake_ticket import StakeTicketModal
 from oddstui.tui.state import ChangeSet
 from oddstui.tui.text import clean
 from oddstui.tui.ticket import StakePlan, TicketLeg
-from oddstui.tui.widgets.board_table import BoardTable
+from oddstui.tui.widgets.board_table import BoardTable, visible_keys
 from oddstui.tui.widgets.patch_table import PatchTable
 from oddstui.tui.widgets.table_sync import keep_only
 
@@ -115,6 +115,7 @@ class ArbitrageScreen(RestBoardScreen):
 
     def _scan_book(self, keys: Any) -> None:
         """Local detection: the markets in `keys`, or every market of the book when None."""
+        self.arbs.commission = self.app.settings.exchange_commission
         now = self.hub.now()
         with reading_book(self.hub) as book:
             if book is None:
@@ -129,6 +130,7 @@ class ArbitrageScreen(RestBoardScreen):
         items = await self.hub.api.arbitrage_bets(
             self.bookmakers, limit=SERVICE_LIMIT, include_event_details=True
         )
+        self.arbs.commission = self.app.settings.exchange_commission
         self.arbs.set_service(items, self.hub.now())
 
     def show_rows(self) -> None:
@@ -201,7 +203,7 @@ class ArbitrageScreen(RestBoardScreen):
             if ages:
                 # Clocks and ages move every second: patch only the rows on screen (the others
                 # catch up on the next tick once scrolled into view).
-                for key in self._visible_keys(table):
+                for key in visible_keys(table):
                     if key in wanted:
                         row = wanted[key]
                         event = events.get(row.event_id)
@@ -219,11 +221,6 @@ class ArbitrageScreen(RestBoardScreen):
                 self.arrange_table(table, ranks, force=full or refilter, before=before)
         self._counts = arb_counts(wanted.values(), len(self.arbs.rows), self.suspects_hidden)
         self.show_table(bool(wanted), self._empty_text())
-
-    @staticmethod
-    def _visible_keys(table: PatchTable) -> list[str]:
-        first = int(table.scroll_y)
-        return table.row_keys[first : first + table.size.height + 1]
 
     def _empty_text(self) -> str:
         if self.arbs.rows:
@@ -251,6 +248,8 @@ class ArbitrageScreen(RestBoardScreen):
             text.append(" · service paused: hourly budget nearly spent")
         text.append(" · ")
         text.append(PROFIT_DEFINITION, "dim")
+        if self.arbs.commission:
+            text.append(f", exchange prices net of {self.arbs.commission:.0%} commission", "dim")
         return text
 
     # ------------------------------------------------------------------ the ticket

@@ -52,3 +52,9 @@ class BoardTable(PatchTable):
     def row_visible(self, index: int) -> bool:
         first = int(self.scroll_y)
         return first <= index < first + self.size.height
+
+
+def visible_keys(table: PatchTable) -> list[str]:
+    """The keys of the rows on screen (and the next one), top to bottom."""
+    first = int(table.scroll_y)
+    return table.row_keys[first : first + table.size.height + 1]
