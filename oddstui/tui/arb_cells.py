@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.text import Text
 
+from oddstui.book.exchange import net_back
 from oddstui.book.formats import OddsFormat
 from oddstui.tui import cells
 from oddstui.tui.arb_rows import LOCAL, SVC, ArbRow, LegView
@@ -202,12 +203,16 @@ def ticket_legs(
             line = (row.hdp, row.label)
             move = book.movement(row.event_id, leg.bookmaker, row.market, line, leg.side)
             if move is not None and move.previous is not None:
-                previous, moved_ago = move.previous, clock - move.since
+                previous = net_back(move.previous, leg.commission)
+                moved_ago = clock - move.since
         age = None if quoted is None else max(now - quoted, 0.0)
         label = f"{row.market} {leg_name(row, leg, event)}"
-        if leg.commission:  # the ticket's stakes and returns count what the leg pays
-            label += f" · {price_text(leg.price, 'decimal')} net of {leg.commission:.0%}"
-        legs.append(TicketLeg(leg.side, leg.bookmaker, leg.paid, label, age, previous, moved_ago))
+        # The ticket's stakes and returns count what an exchange leg pays, net of commission.
+        legs.append(
+            TicketLeg(
+                leg.side, leg.bookmaker, leg.paid, label, age, previous, moved_ago, leg.commission
+            )
+        )
     return legs
 
 

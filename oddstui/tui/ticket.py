@@ -36,6 +36,8 @@ class TicketLeg:
     """The price before its last move, when it moved."""
     moved_ago: float | None = None
     """Seconds since that move."""
+    commission: float = 0.0
+    """An exchange's commission on winnings, already taken out of `price` (and `previous`)."""
 
     @property
     def direction(self) -> int:

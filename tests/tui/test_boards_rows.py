@@ -296,4 +296,4 @@ def test_the_ticket_stakes_an_exchange_leg_on_what_it_pays() -> None:
     row = rows.rows[row_key(1, "Totals", 2.5, None)]
     legs = ticket_legs(None, row, None, now=0.0, clock=0.0)
     assert [leg.price for leg in legs] == [2.20, pytest.approx(2.045)]
-    assert "2.10 net of 5%" in legs[1].label and "net" not in legs[0].label
+    assert [leg.commission for leg in legs] == [0.0, 0.05]

@@ -174,7 +174,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             table.add_row(
                 plain(leg.label or leg.side),
                 plain(leg.bookmaker),
-                Text(price_text(leg.price, self._format)),
+                Text(price_text(leg.price, self._format) + ("*" if leg.commission else "")),
                 move,
                 age_text(leg.age),
                 Text(f"{plan.stakes[index]:.2f}" if plan else "–"),
@@ -197,6 +197,10 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         text.append(f" · best case {plan.best_case:+.2f} · {rounding}")
         if plan.step:
             text.append(f" (unrounded {plan.exact_guaranteed:+.2f})", "dim")
+        rates = {leg.commission for leg in self.legs if leg.commission}
+        if rates:
+            shown = ", ".join(f"{rate:.0%}" for rate in sorted(rates))
+            text.append(f"\n* an exchange's price, net of {shown} commission on winnings", "dim")
         return text
 
     def _hint_text(self) -> Text:
