@@ -126,6 +126,11 @@ class DeskHub(RestLoads):
     async def stop(self) -> None:
         if self.feed is not None:
             await asyncio.to_thread(self.feed.stop)
+        # A load whose screen went away runs on by itself (`_once` shields it): stop it before
+        # its client closes, or it fails unseen ("Task exception was never retrieved").
+        for task in self._loading.values():
+            task.cancel()
+        await asyncio.gather(*self._loading.values(), return_exceptions=True)
         await self.api.aclose()
 
     def track(self, event_ids: list[int]) -> None:
