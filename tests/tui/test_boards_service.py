@@ -10,6 +10,7 @@ import pytest
 from oddstui.book.exchange import is_exchange
 from oddstui.book.value import kelly_stake
 from oddstui.tui.arb_rows import LOCAL, SVC
+from oddstui.tui.board_cells import price_text
 from oddstui.tui.board_marks import SUSPECT_MARK
 from oddstui.tui.launch import build_app
 from oddstui.tui.screens.arbitrage import ArbitrageScreen
@@ -60,8 +61,14 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
             assert profit_of(table.cell_text(key, "profit")) == pytest.approx(
                 (1 / s - 1) * 100, abs=0.006
             )
-            for leg in row.legs:
-                assert leg.bookmaker in table.cell_text(key, "legs")
+            # Each leg keeps its price whole and its bookmaker, shortened ("Pinn…") only when
+            # the legs do not fit even without what they back (the line under the table has
+            # them whole).
+            segments = table.cell_text(key, "legs").split(" │ ")
+            assert len(segments) == len(row.legs)
+            for leg, segment in zip(row.legs, segments, strict=True):
+                assert segment.endswith(" " + price_text(leg.price, "decimal"))
+                assert leg.bookmaker.startswith(segment.split(" ")[0].removesuffix("…"))
                 rate = app.settings.exchange_commission if is_exchange(leg.bookmaker) else 0.0
                 assert leg.commission == rate
         assert "profit % = (1/S - 1)" in screen_text(app)
