@@ -6,11 +6,7 @@ these snapshots do not move when the shell's own recording (recorded.json) is re
 
 from __future__ import annotations
 
-import contextlib
 import json
-import threading
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -18,9 +14,8 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 
 from oddstui.api.rest import ApiClient
-from oddstui.book.oddsbook import OddsBook
 from oddstui.tui.app import OddsApp
-from oddstui.tui.feed import BookFeed, FeedHealth
+from tests.tui.recorded import RecordedFeed
 
 #: The text typed into the search shot (recorded by record_boards.py).
 SEARCH = "Atlético"
@@ -60,43 +55,13 @@ def replay(answers: dict[str, Any]) -> httpx.MockTransport:
     return httpx.MockTransport(answer)
 
 
-class SteadyFeed(BookFeed):
-    """A feed that stays live at one seq, its last frame always 0.4 s old, with no prices."""
-
-    monotonic = staticmethod(time.monotonic)
-
-    def __init__(self) -> None:
-        super().__init__(OddsBook(clock=self.monotonic), threading.RLock())
-
-    def start(self) -> None: ...
-
-    def stop(self) -> None: ...
-
-    def reconnect(self) -> None: ...
-
-    def track(self, event_ids: list[int]) -> None: ...
-
-    def scores_refreshed(self) -> None: ...
-
-    def keep_bookmakers(self, names: list[str]) -> None: ...
-
-    def on_change(self, wake: Callable[[], None]) -> None: ...
-
-    @contextlib.contextmanager
-    def reading(self) -> Iterator[OddsBook | None]:
-        yield None
-
-    def health(self) -> FeedHealth:
-        return FeedHealth("live", 90_210, time.monotonic() - 0.4, "", None)
-
-
 def boards_app(folder: Path, mode: str) -> OddsApp:
     state = json.loads(DATA.read_text())
     api = ApiClient(BASE_URL, "demo", transport=replay(state["answers"]))
     frozen = float(state["recorded_at"])
     return OddsApp(
         api,
-        SteadyFeed(),
+        RecordedFeed(seq=90_210),  # live at one seq, its last frame 0.4 s old, no prices
         now=lambda: frozen,
         watchlist_path=folder / "watchlist.toml",
         start_mode=mode,

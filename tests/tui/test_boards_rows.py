@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from oddstui.api.models import ArbitrageBet, ArbitrageLeg, EventSummary, Named
 from oddstui.book.arbitrage import Arbitrage, ArbLeg
-from oddstui.tui.arb_rows import LOCAL, SVC, VANISH_GRACE, ArbRows, row_key
+from oddstui.tui.arb_rows import LOCAL, SVC, VANISH_GRACE, ArbRow, ArbRows, LegView, row_key
 from oddstui.tui.board_filters import ArbFilter
 from oddstui.tui.board_order import Rank, arrange
 
@@ -186,21 +186,27 @@ def test_the_counts_add_up() -> None:
     assert text == "4 shown: 3 live (1 SVC · 1 LOCAL · 1 BOTH) + 1 gone · 1 filtered out"
 
 
-def test_both_legs_keep_their_bookmaker_and_price_in_a_narrow_legs_column() -> None:
-    from oddstui.tui.arb_cells import legs_text
-    from oddstui.tui.arb_rows import ArbRow, LegView
-
-    row = ArbRow(
+def spread_row(second_book: str) -> ArbRow:
+    """Spread -35.5 of Millbrook United v Lakeshore Wanderers: SingBet 2.683, `second_book` 1.62."""
+    legs = (LegView("home", "SingBet", 2.683), LegView("away", second_book, 1.62))
+    away = "Lakeshore Wanderers"
+    return ArbRow(
         "k",
         1,
         "Spread",
         -35.5,
         None,
-        (LegView("home", "SingBet", 2.683), LegView("away", "Pinnacle", 1.62)),
+        legs,
         1 / 2.683 + 1 / 1.62,
         home="Millbrook United",
-        away="Lakeshore Wanderers",
+        away=away,
     )
+
+
+def test_both_legs_keep_their_bookmaker_and_price_in_a_narrow_legs_column() -> None:
+    from oddstui.tui.arb_cells import legs_text
+
+    row = spread_row("Pinnacle")
     full = legs_text(row, None, "decimal")
     assert full == "SingBet Millbrook United -35.5 2.683 │ Pinnacle Lakeshore Wanderers +35.5 1.62"
     assert legs_text(row, None, "decimal", len(full)) == full
@@ -216,19 +222,8 @@ def test_both_legs_keep_their_bookmaker_and_price_in_a_narrow_legs_column() -> N
 
 def test_a_long_bookmaker_name_gives_way_before_any_price() -> None:
     from oddstui.tui.arb_cells import legs_text
-    from oddstui.tui.arb_rows import ArbRow, LegView
 
-    row = ArbRow(
-        "k",
-        1,
-        "Spread",
-        -35.5,
-        None,
-        (LegView("home", "SingBet", 2.683), LegView("away", "Betfair Exchange", 1.62)),
-        1 / 2.683 + 1 / 1.62,
-        home="Millbrook United",
-        away="Lakeshore Wanderers",
-    )
+    row = spread_row("Betfair Exchange")
     for width in range(20, 90):
         text = legs_text(row, None, "decimal", width)
         assert len(text) <= width

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,14 +27,19 @@ def live_first(screen: ArbitrageScreen, table: PatchTable) -> bool:
     return states == sorted(states, reverse=True)
 
 
+def arbitrage_board(app: Any) -> tuple[ArbitrageScreen, PatchTable]:
+    """The Arbitrage screen the app opened on, and its table."""
+    screen = app.screen
+    assert isinstance(screen, ArbitrageScreen)
+    return screen, screen.query_one(PatchTable)
+
+
 async def test_the_highlighted_row_stays_put_while_the_board_updates(
     fast_service: Service,
 ) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ArbitrageScreen)
-        table = screen.query_one(PatchTable)
+        screen, table = arbitrage_board(app)
         await wait_for(lambda: table.row_count > 12, pilot, timeout=30)
         await pilot.press("j", "j", "j", "j", "j")
         held, index = table.highlighted_key(), table.cursor_row
@@ -59,9 +65,7 @@ async def test_the_highlighted_row_stays_put_while_the_board_updates(
 async def test_a_gone_row_never_sits_above_a_live_one(fast_service: Service) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ArbitrageScreen)
-        table = screen.query_one(PatchTable)
+        screen, table = arbitrage_board(app)
         await wait_for(lambda: table.row_count > 5, pilot, timeout=30)
         seen_gone = 0
         for _ in range(100):
@@ -85,9 +89,7 @@ async def test_a_gone_row_never_sits_above_a_live_one(fast_service: Service) -> 
 async def test_pause_freezes_the_board_and_says_so(fast_service: Service) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ArbitrageScreen)
-        table = screen.query_one(PatchTable)
+        screen, table = arbitrage_board(app)
         await wait_for(lambda: table.row_count > 5, pilot, timeout=30)
         await pilot.press("p")
         assert PAUSED_MARK in screen_text(app)
@@ -102,9 +104,7 @@ async def test_pause_freezes_the_board_and_says_so(fast_service: Service) -> Non
 async def test_suspect_rows_are_marked_and_can_be_hidden(fast_service: Service) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ArbitrageScreen)
-        table = screen.query_one(PatchTable)
+        screen, table = arbitrage_board(app)
         threshold = screen.suspect_profit
 
         def a_leg_older_than_a_goal_is_marked() -> bool:
@@ -141,9 +141,7 @@ async def test_sort_keys_and_export_of_what_is_shown(
     # The service's arbitrages alone: no feed, so rows change only on a refetch.
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage", with_feed=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ArbitrageScreen)
-        table = screen.query_one(PatchTable)
+        screen, table = arbitrage_board(app)
         await wait_for(lambda: table.row_count > 5, pilot, timeout=30)
         await pilot.press("o", "o", "o")  # profit -> age -> start -> sport
         assert screen.sort_by == "sport"
@@ -200,9 +198,7 @@ async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(
 
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, ArbitrageScreen)
-        table = screen.query_one(PatchTable)
+        screen, table = arbitrage_board(app)
         await wait_for(lambda: table.row_count > 3, pilot, timeout=30)
         await pilot.press("p", "j", "j")  # paused: the row stays while the test reads it
         key = table.highlighted_key()

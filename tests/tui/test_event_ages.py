@@ -11,6 +11,7 @@ import statistics
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -67,17 +68,22 @@ async def service_now(probe: object) -> tuple[float, float]:
             return max(parse_time(stamp).timestamp() for stamp in stamps), time.monotonic()
 
 
+async def open_busiest_live_event(app: Any, pilot: Any) -> tuple[Any, EventScreen]:
+    """Open the live event most bookmakers quote; returns it and its Event screen."""
+    await wait_for(lambda: app.hub.board.live_ids, pilot, timeout=30)
+    live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
+    event = max(live, key=lambda e: e.bookmaker_count or 0)
+    app.open_event(event.id)
+    await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
+    return event, app.screen
+
+
 async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
     fast: Service, home: Path
 ) -> None:
     app = build_app(fast.base_url, DESK, config.Settings(), watchlist_path=home / "w.toml")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(lambda: app.hub.board.live_ids, pilot, timeout=30)
-        live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
-        event = max(live, key=lambda e: e.bookmaker_count or 0)
-        app.open_event(event.id)
-        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
-        screen: EventScreen = app.screen
+        event, screen = await open_busiest_live_event(app, pilot)
         await wait_for(lambda: len(screen.rows) >= 2, pilot, timeout=30)
         await pilot.pause(2.0)  # the desk's fit of the service's clock spans a second or more
         url = feed_url(fast.base_url, PROBE, FeedFilters(markets=("ML",)), None)
@@ -114,12 +120,7 @@ async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Pat
 
     app = build_app(fast.base_url, DESK, config.Settings(), watchlist_path=home / "w.toml")
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(lambda: app.hub.board.live_ids, pilot, timeout=30)
-        live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
-        event = max(live, key=lambda e: e.bookmaker_count or 0)
-        app.open_event(event.id)
-        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
-        screen: EventScreen = app.screen
+        _, screen = await open_busiest_live_event(app, pilot)
         await wait_for(lambda: len(screen.rows) >= 2 and app.hub.status.trustworthy, pilot, 30)
 
         async def set_stale_live(text: str) -> None:

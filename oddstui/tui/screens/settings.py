@@ -40,22 +40,21 @@ def parse_commission(text: str) -> float | None:
     return percent / 100 if 0 <= percent < 100 else None
 
 
-def parse_percent(text: str) -> float | None:
-    """A positive number of percent ("15", "7.5"), or None when it is not one."""
-    try:
-        percent = float(text.strip())
-    except ValueError:
-        return None
-    return percent if 0 < percent < 1000 else None
+def positive_below(limit: float) -> Callable[[str], float | None]:
+    """A parser of a positive number below `limit` ("15", "7.5"): None when the text is not one."""
+
+    def parse(text: str) -> float | None:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            return None
+        return value if 0 < value < limit else None
+
+    return parse
 
 
-def parse_seconds(text: str) -> float | None:
-    """A positive number of seconds ("90", "1800"), or None when it is not one."""
-    try:
-        seconds = float(text.strip())
-    except ValueError:
-        return None
-    return seconds if 0 < seconds < 10**7 else None
+parse_percent = positive_below(1000)
+parse_seconds = positive_below(10**7)
 
 
 #: The number inputs: id -> (parse, the setting, its hint's id, the hint, what a bad value is
