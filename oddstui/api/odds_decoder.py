@@ -45,13 +45,18 @@ class _Market(msgspec.Struct, gc=False):
     odds: list[dict[str, _Finite]] | None = None
 
 
-class _Odds(msgspec.Struct, gc=False):
+class _OddsHead(msgspec.Struct, gc=False):
+    """The fields of an odds message besides its markets."""
+
     type: str
     seq: int
     id: int
     bookie: str
     timestamp: str | None = None
     url: str | None = None
+
+
+class _Odds(_OddsHead, gc=False):
     markets: list[_Market] | None = None
 
 
@@ -61,13 +66,7 @@ class _LabelledMarket(msgspec.Struct, gc=False):
     odds: msgspec.Raw = msgspec.Raw()  # decoded per market: most of them fit the first path
 
 
-class _LabelledOdds(msgspec.Struct, gc=False):
-    type: str
-    seq: int
-    id: int
-    bookie: str
-    timestamp: str | None = None
-    url: str | None = None
+class _LabelledOdds(_OddsHead, gc=False):
     markets: list[_LabelledMarket] | None = None
 
 
