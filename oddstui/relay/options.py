@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from oddstui.api.feed_url import FeedFilters
-from oddstui.service.accounts import Accounts, AccountsError, load_accounts
-from oddstui.service.feed.params import MAX_MARKETS
+from oddstui.server.accounts import Accounts, AccountsError, load_accounts
+from oddstui.server.feed.params import MAX_MARKETS
 
 DEFAULT_MARKETS = FeedFilters().markets  # what the desk subscribes to
 EMBEDDED = "embedded"

@@ -21,12 +21,12 @@ from starlette.routing import BaseRoute, Route
 from oddstui.api.redact import plain, redact
 from oddstui.relay.cache import DEFAULT_TTL, TTL, Answer, ResponseCache
 from oddstui.relay.relay import Relay
-from oddstui.service.app import BASE, json_response
-from oddstui.service.errors import ApiError, BadRequest, Forbidden, TooManyRequests, Unauthorized
-from oddstui.service.params import parse_query
-from oddstui.service.ratelimit import RateLimiter
-from oddstui.service.routes import ROUTES
-from oddstui.service.routes.spec import Route as Spec
+from oddstui.server.errors import ApiError, BadRequest, Forbidden, TooManyRequests, Unauthorized
+from oddstui.server.http import BASE, json_response
+from oddstui.server.params import parse_query
+from oddstui.server.ratelimit import RateLimiter
+from oddstui.server.routes import ROUTES
+from oddstui.server.routes.spec import Route as Spec
 
 try:
     from orjson import loads

@@ -20,7 +20,7 @@ FIRST_WALK_TIMEOUT = 30.0
 
 def relay_command(args: Any) -> int:
     from oddstui.api.redact import install_log_redaction
-    from oddstui.service.runner import BindError, base_url, bind
+    from oddstui.server.serving import BindError, base_url, bind
 
     logging.basicConfig(level=logging.WARNING, format="oddstui relay: %(message)s")
     install_log_redaction()
@@ -65,8 +65,8 @@ async def run_relay(
     from oddstui.relay.relay import Relay
     from oddstui.relay.rest import RelayRest
     from oddstui.relay.sources import start_sources
-    from oddstui.service.accounts import AccountsError
-    from oddstui.service.runner import QuickServer
+    from oddstui.server.accounts import AccountsError
+    from oddstui.server.serving import QuickServer
 
     selection = await _upstream_selection(options, stop)
     if selection is None:

@@ -16,7 +16,7 @@ from oddstui.api.feed_url import FeedFilters
 from oddstui.api.messages import OddsMessage, ScoreMessage, StatusMessage
 from oddstui.relay.journal import Relayed
 from oddstui.relay.relay import Relay
-from oddstui.service.feed.params import SCORES, STATUS
+from oddstui.server.feed.params import SCORES, STATUS
 
 
 class UpstreamBook:

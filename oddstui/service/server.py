@@ -27,9 +27,9 @@ def serve(args: Any) -> int:
     # cleanly, so the handlers go in before the heavy imports.
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _note_signal)
-    from oddstui.service.accounts import AccountsError, demo_accounts, load_accounts
+    from oddstui.server.accounts import AccountsError, demo_accounts, load_accounts
+    from oddstui.server.serving import BindError, base_url, bind
     from oddstui.service.assembly import Options, build_service
-    from oddstui.service.runner import BindError, base_url, bind
 
     try:
         accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()

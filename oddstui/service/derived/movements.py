@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from oddstui.service.errors import BadRequest, NotFound
-from oddstui.service.params import parse_number, shown
+from oddstui.server.errors import BadRequest, NotFound
+from oddstui.server.params import parse_number, shown
 from oddstui.service.world.model import Event
 
 

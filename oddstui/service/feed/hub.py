@@ -11,9 +11,9 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from oddstui.service.feed.core import CLOSE_TIMEOUT, FRAME_LIMIT, FeedCore
-from oddstui.service.feed.messages import score_text, status_text
-from oddstui.service.feed.params import SCORES, STATUS
+from oddstui.server.feed.core import CLOSE_TIMEOUT, FRAME_LIMIT, FeedCore
+from oddstui.server.feed.messages import score_text, status_text
+from oddstui.server.feed.params import SCORES, STATUS
 from oddstui.service.feed.source import WorldView
 from oddstui.service.world.model import LIVE, PENDING, Event
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from oddstui.service.feed.fanout import TickCache
+from oddstui.server.feed.fanout import TickCache
 from oddstui.service.world.model import Event, Market, iso
 
 

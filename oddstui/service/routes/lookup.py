@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from oddstui.service.errors import BadRequest, NotFound
-from oddstui.service.params import shown
+from oddstui.server.errors import BadRequest, NotFound
+from oddstui.server.params import shown
 from oddstui.service.world.model import Event, League, Sport
 
 ACTIVE_STATUSES = ("pending", "live")

@@ -9,7 +9,7 @@ from starlette.datastructures import QueryParams
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from oddstui.service.feed.params import BadFilter, FeedFilter, parse_filter
+from oddstui.server.feed.params import BadFilter, FeedFilter, parse_filter
 
 BAD_KEY = "Invalid or missing API key. Pass it once, as the apiKey query parameter"
 NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from oddstui.service.feed.params import FeedFilter
+from oddstui.server.feed.params import FeedFilter
 
 REPLACED = (4000, "replaced by a newer connection")
 SLOW_CONSUMER = (4008, "slow consumer")

@@ -19,17 +19,17 @@ from typing import Any, Protocol
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from oddstui.service.feed.connection import GOING_AWAY, REPLACED, FeedConnection
-from oddstui.service.feed.handshake import Denied, admit, deny
-from oddstui.service.feed.logs import quiet_denials
-from oddstui.service.feed.messages import (
+from oddstui.server.feed.connection import GOING_AWAY, REPLACED, FeedConnection
+from oddstui.server.feed.handshake import Denied, admit, deny
+from oddstui.server.feed.logs import quiet_denials
+from oddstui.server.feed.messages import (
     DELETED,
     RESYNC_AHEAD,
     RESYNC_TOO_OLD,
     resync_text,
     welcome_text,
 )
-from oddstui.service.feed.params import ODDS, FeedFilter
+from oddstui.server.feed.params import ODDS, FeedFilter
 
 log = logging.getLogger("oddstui.service.feed")
 
