@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from oddstui.api import validate as check
+import oddstui.api.validate as check
 from oddstui.api.budget import BudgetTracker, retry_after_seconds
 from oddstui.api.errors import (
     BadRequest,
