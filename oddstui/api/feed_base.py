@@ -200,10 +200,6 @@ class FeedBase:
     def generation(self) -> int:
         return self._generation
 
-    @property
-    def tracked(self) -> tuple[int, ...]:
-        return self._tracked
-
     def status(self) -> FeedStatus:
         return FeedStatus(
             self._state,

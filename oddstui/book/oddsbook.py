@@ -81,10 +81,6 @@ class OddsBook(BookReads):
         if stamp is not None and self.service_clock.due(received):
             self.service_clock.observe(stamp.timestamp(), received)
 
-    def apply_all(self, messages: Iterable[Message]) -> None:
-        for message in messages:
-            self.apply(message)
-
     def apply_odds(self, message: OddsMessage) -> None:
         """``apply`` for an odds message, one call shorter (the feed's hot path)."""
         if not self._changes:

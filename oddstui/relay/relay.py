@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from oddstui.relay.journal import Relayed, RelayJournal
 from oddstui.relay.places import EventPlaces
 from oddstui.relay.render import LineRenderer
+from oddstui.server.accounts import Accounts
 from oddstui.server.feed.core import FeedCore
 from oddstui.server.feed.messages import dumps
 from oddstui.server.feed.params import SCORES, STATUS
@@ -45,7 +46,7 @@ class Relay:
 
     def __init__(
         self,
-        accounts: Any,
+        accounts: Accounts,
         markets: Sequence[str],
         *,
         window: float = 600.0,

@@ -67,11 +67,6 @@ class FeedConnection:
     def closing(self) -> bool:
         return self._closing is not None
 
-    @property
-    def queued(self) -> int:
-        """Characters waiting in the send queue (the frame being written is not counted)."""
-        return self._queued
-
     def add(self, text: str) -> None:
         """One message for the frame of the current tick."""
         if self._closing is None:
