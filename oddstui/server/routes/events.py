@@ -33,7 +33,6 @@ EVENTS_PARAMS = (
     ),
 )
 
-
 _EVENT_LIST = {"$ref": "#/components/schemas/Events"}
 ROUTES = (
     Route(

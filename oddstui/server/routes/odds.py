@@ -18,14 +18,12 @@ BOOKMAKERS = Param(
     max_length=80,
 )
 
-
 INCLUDE_SEQ = Param(
     "includeSeq",
     BOOLEAN,
     "when true, the X-Service-Seq header carries the feed sequence of this state",
     default=False,
 )
-
 
 _RECORD = {"$ref": "#/components/schemas/OddsRecord"}
 ROUTES = (
