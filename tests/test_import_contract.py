@@ -15,8 +15,12 @@ import pytest
 import tomli_w
 
 ROOT = Path(__file__).resolve().parents[1]
-LINT = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
-        "sys.exit(lint_imports_command())"]
+LINT = [
+    sys.executable,
+    "-c",
+    "import sys; from importlinter.cli import lint_imports_command; "
+    "sys.exit(lint_imports_command())",
+]
 
 
 def _contract() -> dict:

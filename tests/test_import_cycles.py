@@ -125,9 +125,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_oddstui_has_no_import_cycles() -> None:
     contract = _contract()
-    edges = import_edges(
-        "oddstui", tuple(contract.get("skip_descendants", ())), _ignored(contract)
-    )
+    edges = import_edges("oddstui", tuple(contract.get("skip_descendants", ())), _ignored(contract))
     assert len(edges) > 500  # the graph was read
     assert package_cycles(edges) == []
 

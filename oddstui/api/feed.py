@@ -66,7 +66,6 @@ _ws_log = logging.getLogger("oddstui.feed.ws")
 _ws_log.addFilter(_RedactKey())
 
 
-
 class _Retry(Exception):
     def __init__(self, delay: float, why: str) -> None:
         self.delay = delay
@@ -75,7 +74,6 @@ class _Retry(Exception):
 
 class _Stop(Exception):
     pass
-
 
 
 class FeedClient(FeedStream):

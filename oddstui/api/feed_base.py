@@ -85,7 +85,6 @@ class FeedTimings:
     max_retry_after: float = 3600.0
 
 
-
 class FeedBase:
     """The fields and state of one `FeedClient`; see there for the arguments."""
 

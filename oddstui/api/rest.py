@@ -303,4 +303,3 @@ class ApiClient(RestSession):
         if include_event_details:
             params["includeEventDetails"] = "true"
         return await self._list("/dropping-odds", parse_dropping_odds, params)
-

@@ -70,7 +70,6 @@ def check_base_url(base_url: str) -> str:
     return base_url.strip().rstrip("/")
 
 
-
 class RestSession:
     """The session one `ApiClient` sends through (see there).
 

@@ -310,7 +310,6 @@ class OddsBook(BookReads):
                 self._changes.add((event_id, bookie, quote.name))
 
 
-
 def _joined(records: Iterable[OddsRecord]) -> list[OddsRecord]:
     """One record per event: bookmakers, links and ids of an event's records put together."""
     by_event: dict[int, OddsRecord] = {}
@@ -326,4 +325,3 @@ def _joined(records: Iterable[OddsRecord]) -> list[OddsRecord]:
             bookmaker_ids={**held.bookmaker_ids, **record.bookmaker_ids},
         )
     return list(by_event.values())
-

@@ -162,7 +162,6 @@ class BookReads:
             return None
         return now - found.changed_at(line, side)
 
-
     def _market_states(self, event_id: int, market: str) -> Iterator[MarketState]:
         state = self._events.get(event_id)
         if state is None:
@@ -171,8 +170,6 @@ class BookReads:
             found = book.markets.get(market)
             if found is not None:
                 yield found
-
-
 
 
 def _line_order(key: LineKey) -> tuple[str, float]:

@@ -52,4 +52,3 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
     svc.background.append(svc.indexes.run)
     svc.feed = FeedHub(world, accounts)
     return svc
-

@@ -153,7 +153,6 @@ class ArbitrageBet:
     market_label: str | None = None
 
 
-
 def parse_arbitrage_bet(value: Any) -> ArbitrageBet:
     raw = as_mapping(value, "arbitrage bet")
     market = as_mapping(raw.get("market") or {}, "market")

@@ -23,7 +23,6 @@ from oddstui.api.models.fields import (
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
-
 @dataclass(frozen=True, slots=True)
 class Named:
     """A sport or league reference: `{name, slug}`."""

@@ -130,7 +130,6 @@ def as_list(value: Any, what: str) -> list[Any]:
     return value
 
 
-
 def parse_list(value: Any, parse: Callable[[Any], T], what: str) -> list[T]:
     """Parse a bare JSON array with `parse` per item; a non-list is malformed."""
     if not isinstance(value, list):

@@ -30,7 +30,6 @@ _KNOWN_SIDES = frozenset(
 )
 
 
-
 class Line(msgspec.Struct, frozen=True, gc=False):
     """One line of a market: a handicap/total `hdp` and/or a `label` (player), and its prices.
 
@@ -159,7 +158,6 @@ def parse_odds_record(value: Any) -> OddsRecord:
             if fixture is not None:
                 ids[str(book)] = as_id_text(fixture, "bookmakerIds value")
     return OddsRecord(event=parse_event(raw), bookmakers=bookmakers, urls=urls, bookmaker_ids=ids)
-
 
 
 @dataclass(frozen=True, slots=True)

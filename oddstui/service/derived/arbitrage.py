@@ -33,7 +33,6 @@ BACK_SIDES = frozenset({"home", "draw", "away", "over", "under", "yes", "no", "o
 _SIDE_ORDER = {"home": 0, "draw": 1, "away": 2, "over": 3, "under": 4, "yes": 5, "no": 6}
 
 
-
 @dataclass(slots=True)
 class _EventState:
     best: dict[Key, dict[str, Best]] = field(default_factory=dict)
@@ -323,4 +322,3 @@ class ArbitrageIndex:
             state.arbs.pop(key, None)
         else:  # encoded later, only if it makes it into an answer
             state.arbs[key] = ArbItem(arb.profit_pct, event.id, key, legs)
-

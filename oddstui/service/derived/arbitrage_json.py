@@ -37,7 +37,6 @@ class ArbItem:
     detailed: bytes | None = None  # JSON with them
 
 
-
 def encode_item(world: World, item: ArbItem) -> bool:
     """Fill the item's JSON; False when it cannot be shown (event gone, rounding)."""
     event = world.events.get(item.event_id)
@@ -108,7 +107,6 @@ def encode_item(world: World, item: ArbItem) -> bool:
     body["event"] = summary_strings(event)
     item.detailed = _encode(body)
     return True
-
 
 
 def _encode(body: dict[str, Any]) -> bytes:

@@ -137,8 +137,9 @@ class ValueIndex:
                 for side, p in zip(sides, fair, strict=True):
                     ev = ev_percent(p, line.prices[side])
                     if ev >= MIN_EV:
-                        found.append(self._item(event, bookie, market, line, sides, side, ev, fair,
-                                                fair_at))
+                        found.append(
+                            self._item(event, bookie, market, line, sides, side, ev, fair, fair_at)
+                        )
         return found
 
     def _item(self, event, bookie, market, line, sides, side, ev, fair, fair_at):
