@@ -73,10 +73,10 @@ class NullSocket:
 
 async def hub_cost(updates: float, clients: int, markets: str, seconds: float) -> tuple[float, int]:
     """(CPU seconds the hub spent per delivered message, messages delivered) in-process."""
-    from oddstui.service.accounts import Account, Accounts
-    from oddstui.service.feed.connection import FeedConnection
+    from oddstui.server.accounts import Account, Accounts
+    from oddstui.server.feed.connection import FeedConnection
+    from oddstui.server.feed.params import parse_filter
     from oddstui.service.feed.hub import FeedHub
-    from oddstui.service.feed.params import parse_filter
     from oddstui.service.world import World
 
     async def run(with_hub: bool) -> tuple[float, int]:

@@ -17,7 +17,8 @@ from typing import Any
 import platformdirs
 import tomli_w
 
-from oddstui.book.exchange import DEFAULT_COMMISSION
+#: A commission the trader has not set: the common base rate on an exchange's winnings.
+DEFAULT_COMMISSION = 0.05
 
 APP_NAME = "oddstui"
 PUBLIC_BASE_URL = "https://api.odds-api.io/v3"

@@ -19,12 +19,11 @@ from oddstui.api.errors import MalformedRecord
 from oddstui.api.models import (
     MarketQuote,
     Scores,
-    _int,
-    _url,
     parse_markets,
     parse_scores,
     parse_time,
 )
+from oddstui.api.models.fields import as_int, as_url
 from oddstui.api.odds_decoder import DecodeError, NotFast, decode_odds
 
 try:  # orjson decodes about three times faster; the standard library is the fallback.
@@ -130,7 +129,7 @@ def _event_id(raw: dict[str, Any]) -> int:
         value = raw.get("eventId")
     if value is None:
         raise MalformedRecord("message has no id")
-    return _int(value, "id")
+    return as_int(value, "id")
 
 
 def _odds(raw: dict[str, Any], received: float) -> OddsMessage:
@@ -145,11 +144,11 @@ def _odds(raw: dict[str, Any], received: float) -> OddsMessage:
     markets = parse_markets(raw.get("markets")) if kind == "created" or kind == "updated" else ()
     return OddsMessage(
         kind,
-        seq if type(seq) is int else _int(seq, "seq"),
+        seq if type(seq) is int else as_int(seq, "seq"),
         _timestamp(raw),
         event_id,
         bookie,
-        _url(raw.get("url")),
+        as_url(raw.get("url")),
         markets,
         received,
     )
@@ -189,10 +188,10 @@ def _welcome(raw: dict[str, Any], received: float) -> Welcome:
         sport_filter=_texts(raw, "sport_filter"),
         leagues_filter=_texts(raw, "leagues_filter"),
         event_ids_filter=tuple(
-            _int(item, "eventIds_filter") for item in _texts(raw, "eventIds_filter")
+            as_int(item, "eventIds_filter") for item in _texts(raw, "eventIds_filter")
         ),
         status_filter=None if status in (None, "") else str(status),
-        seq=None if seq is None else _int(seq, "welcome.seq"),
+        seq=None if seq is None else as_int(seq, "welcome.seq"),
         received=received,
         relay=_relay(raw["relay"], received) if isinstance(raw.get("relay"), dict) else None,
         complete_markets=raw.get("complete_markets") is True,
@@ -212,7 +211,7 @@ def _resync(raw: dict[str, Any], received: float) -> ResyncRequired:
     reason = raw.get("reason")
     return ResyncRequired(
         "" if reason is None else str(reason),
-        None if seq is None else _int(seq, "resync_required.seq"),
+        None if seq is None else as_int(seq, "resync_required.seq"),
         received,
     )
 

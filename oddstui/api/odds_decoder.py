@@ -26,17 +26,17 @@ from typing import Annotated
 
 import msgspec
 
-from oddstui.api.models import _ENTRY_META, Line, MarketQuote, _url, parse_time
-from oddstui.api.models import _TIME_CACHE as _TIMES
+from oddstui.api.models import Line, MarketQuote
+from oddstui.api.models.fields import ENTRY_META, TIME_CACHE, as_url, parse_time
 
 # A number msgspec takes only when it is finite: lax mode turns "nan" and "inf" into floats.
 _Finite = Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
 # Keys of a line that the models never read as prices, besides hdp and max (popped first). The
 # fast path leaves lines holding any of them to the general path.
-_OTHER_META = _ENTRY_META - {"hdp", "max"}
+_OTHER_META = ENTRY_META - {"hdp", "max"}
 _KINDS = frozenset({"created", "updated", "deleted", "no_markets"})
 # Keys of a labelled line that are neither prices nor read here: the general path judges them.
-_LABELLED_META = _ENTRY_META - {"hdp", "max", "label"}
+_LABELLED_META = ENTRY_META - {"hdp", "max", "label"}
 
 
 class _Market(msgspec.Struct, gc=False):
@@ -108,7 +108,7 @@ def decode_odds(line: str | bytes) -> OddsFields | None:
         None if stamp is None else parse_time(stamp, "timestamp"),
         raw.id,
         intern(raw.bookie),
-        None if url is None else _url(url),
+        None if url is None else as_url(url),
         _markets(raw.markets) if kind == "created" or kind == "updated" else (),
     )
 
@@ -122,7 +122,7 @@ def _markets(markets: list[_Market] | list[_LabelledMarket] | None) -> tuple[Mar
         if not name:
             raise NotFast
         stamp = market.updatedAt
-        updated = (_TIMES.get(stamp) or parse_time(stamp, "updatedAt")) if stamp else None
+        updated = (TIME_CACHE.get(stamp) or parse_time(stamp, "updatedAt")) if stamp else None
         odds = market.odds
         if not odds or odds == _NULL:
             lines: tuple[Line, ...] = ()

@@ -13,8 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from oddstui.book.arbitrage import commission_adjusted
 from oddstui.book.probability import margin
 
-#: A commission the trader has not set: the common base rate on winnings.
-DEFAULT_COMMISSION = 0.05
 #: Exchanges whose names do not say so.
 EXCHANGE_NAMES = frozenset({"Betdaq", "Matchbook", "Smarkets"})
 

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute, WebSocketRoute
 
 from oddstui.relay.relay import Relay
 from oddstui.relay.rest import RelayRest
-from oddstui.service.app import BASE, http_error, server_error
+from oddstui.server.http import BASE, ERROR_HANDLERS
 
 
 def create_relay_app(relay: Relay, rest: RelayRest) -> Starlette:
     routes: list[BaseRoute] = [*rest.routes(), WebSocketRoute(BASE + "/ws", relay.feed.endpoint)]
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: http_error, Exception: server_error},
+        exception_handlers=dict(ERROR_HANDLERS),
     )
     app.router.redirect_slashes = False
     return app

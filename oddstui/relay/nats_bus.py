@@ -27,7 +27,7 @@ from oddstui.relay.journal import Relayed
 from oddstui.relay.places import EventPlaces
 from oddstui.relay.relay import Relay
 from oddstui.relay.upstream import UpstreamBook
-from oddstui.service.feed.messages import dumps
+from oddstui.server.feed.messages import dumps
 
 try:
     from orjson import loads

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from oddstui.api.feed_url import FeedFilters
-from oddstui.service.accounts import Accounts, AccountsError, load_accounts
-from oddstui.service.feed.params import MAX_MARKETS
+from oddstui.server.accounts import Accounts, AccountsError, load_accounts
+from oddstui.server.feed.params import MAX_MARKETS
 
 DEFAULT_MARKETS = FeedFilters().markets  # what the desk subscribes to
 EMBEDDED = "embedded"
@@ -40,7 +40,7 @@ class RelayOptions:
     catalog_every: float = 600.0
 
     @classmethod
-    def from_args(cls, args: Any) -> RelayOptions:
+    def from_args(cls, args: argparse.Namespace) -> RelayOptions:
         from oddstui.api.errors import RequestRejected
         from oddstui.api.rest import check_base_url
         from oddstui.config import KEY_ENV, PUBLIC_BASE_URL, ConfigError, load_settings

@@ -15,9 +15,10 @@ from typing import Any, Protocol
 from oddstui.relay.journal import Relayed, RelayJournal
 from oddstui.relay.places import EventPlaces
 from oddstui.relay.render import LineRenderer
-from oddstui.service.feed.core import FeedCore
-from oddstui.service.feed.messages import dumps
-from oddstui.service.feed.params import SCORES, STATUS
+from oddstui.server.accounts import Accounts
+from oddstui.server.feed.core import FeedCore
+from oddstui.server.feed.messages import dumps
+from oddstui.server.feed.params import SCORES, STATUS
 
 
 class RelayListener(Protocol):
@@ -45,7 +46,7 @@ class Relay:
 
     def __init__(
         self,
-        accounts: Any,
+        accounts: Accounts,
         markets: Sequence[str],
         *,
         window: float = 600.0,

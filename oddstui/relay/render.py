@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from oddstui.relay.journal import Relayed
-from oddstui.service.feed.messages import WITH_MARKETS, dumps
+from oddstui.server.feed.messages import WITH_MARKETS, dumps
 
 try:
     from orjson import loads

@@ -21,12 +21,13 @@ from starlette.routing import BaseRoute, Route
 from oddstui.api.redact import plain, redact
 from oddstui.relay.cache import DEFAULT_TTL, TTL, Answer, ResponseCache
 from oddstui.relay.relay import Relay
-from oddstui.service.app import BASE, json_response
-from oddstui.service.errors import ApiError, BadRequest, Forbidden, TooManyRequests, Unauthorized
-from oddstui.service.params import parse_query
-from oddstui.service.ratelimit import RateLimiter
-from oddstui.service.routes import ROUTES
-from oddstui.service.routes.spec import Route as Spec
+from oddstui.server.accounts import Account, Accounts
+from oddstui.server.errors import ApiError, BadRequest, Forbidden, TooManyRequests, Unauthorized
+from oddstui.server.http import BASE, json_response
+from oddstui.server.params import parse_query
+from oddstui.server.ratelimit import RateLimiter
+from oddstui.server.routes import ROUTES
+from oddstui.server.routes.spec import Route as Spec
 
 try:
     from orjson import loads
@@ -46,7 +47,7 @@ class RelayRest:
     def __init__(
         self,
         relay: Relay,
-        accounts: Any,
+        accounts: Accounts,
         upstream_base: str,
         upstream_key: str,
         selection: list[str],
@@ -82,9 +83,9 @@ class RelayRest:
             headers: dict[str, str] = {}
             try:
                 account = self._admit(spec, request, headers)
-                if spec.path in (SELECTED, SELECT):
+                if spec.path in (SELECTED, SELECT) and account is not None:
                     return json_response(self._selection(spec, request, account), 200, headers)
-                if spec.path == "/dropping-odds" and account.plan != "paid":
+                if spec.path == "/dropping-odds" and (account is None or account.plan != "paid"):
                     raise Forbidden("apiKey: /dropping-odds is available on paid plans only")
                 return await self._forward(spec, request, headers)
             except ApiError as error:
@@ -92,7 +93,7 @@ class RelayRest:
 
         return endpoint
 
-    def _admit(self, spec: Spec, request: Request, headers: dict[str, str]) -> Any:
+    def _admit(self, spec: Spec, request: Request, headers: dict[str, str]) -> Account | None:
         if not spec.keyed:
             return None
         keys = request.query_params.getlist("apiKey")
@@ -108,7 +109,7 @@ class RelayRest:
             )
         return account
 
-    def _selection(self, spec: Spec, request: Request, account: Any) -> dict[str, Any]:
+    def _selection(self, spec: Spec, request: Request, account: Account) -> dict[str, Any]:
         if spec.path == SELECT:
             names: list[str] = parse_query(spec.params, request.query_params.multi_items())[
                 "bookmakers"

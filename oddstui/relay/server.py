@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import signal
+import socket
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -18,9 +20,9 @@ FEED_SHUTDOWN_TIMEOUT = 1.5
 FIRST_WALK_TIMEOUT = 30.0
 
 
-def relay_command(args: Any) -> int:
+def relay_command(args: argparse.Namespace) -> int:
     from oddstui.api.redact import install_log_redaction
-    from oddstui.service.runner import BindError, base_url, bind
+    from oddstui.server.serving import BindError, base_url, bind
 
     logging.basicConfig(level=logging.WARNING, format="oddstui relay: %(message)s")
     install_log_redaction()
@@ -42,7 +44,7 @@ def relay_command(args: Any) -> int:
         return _fail(str(error), 1)
 
 
-async def _main(options: RelayOptions, sock: Any, url: str) -> int:
+async def _main(options: RelayOptions, sock: socket.socket, url: str) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -52,7 +54,7 @@ async def _main(options: RelayOptions, sock: Any, url: str) -> int:
 
 async def run_relay(
     options: RelayOptions,
-    sock: Any,
+    sock: socket.socket,
     url: str,
     on_ready: Callable[[str], None],
     stop: asyncio.Event,
@@ -65,8 +67,8 @@ async def run_relay(
     from oddstui.relay.relay import Relay
     from oddstui.relay.rest import RelayRest
     from oddstui.relay.sources import start_sources
-    from oddstui.service.accounts import AccountsError
-    from oddstui.service.runner import QuickServer
+    from oddstui.server.accounts import AccountsError
+    from oddstui.server.serving import QuickServer
 
     selection = await _upstream_selection(options, stop)
     if selection is None:

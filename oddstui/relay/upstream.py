@@ -8,15 +8,15 @@ own beyond its replay window, and a gap upstream becomes `restart` (downstream c
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_state import FeedStatus
 from oddstui.api.feed_url import FeedFilters
-from oddstui.api.messages import OddsMessage, ScoreMessage, StatusMessage
+from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
+from oddstui.api.models import OddsRecord
 from oddstui.relay.journal import Relayed
 from oddstui.relay.relay import Relay
-from oddstui.service.feed.params import SCORES, STATUS
+from oddstui.server.feed.params import SCORES, STATUS
 
 
 class UpstreamBook:
@@ -27,7 +27,7 @@ class UpstreamBook:
     def __init__(self, relay: Relay) -> None:
         self._relay = relay
 
-    def install_snapshot(self, records: Iterable[Any]) -> None:
+    def install_snapshot(self, records: Iterable[OddsRecord]) -> None:
         """Never called: the upstream client has no REST client to snapshot with."""
 
     def apply_odds(self, message: OddsMessage) -> None:
@@ -35,7 +35,7 @@ class UpstreamBook:
             Relayed(message.seq, message.kind, message.event_id, message.bookie, message.line)
         )
 
-    def apply(self, message: Any) -> None:
+    def apply(self, message: Message) -> None:
         if isinstance(message, OddsMessage):
             self.apply_odds(message)
         elif isinstance(message, StatusMessage):

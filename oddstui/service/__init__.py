@@ -1,4 +1,5 @@
-"""The built-in v3 service (`oddstui serve`): REST and feed over a simulated world.
+"""The built-in v3 service (`oddstui serve`): the server core answering from a simulated world.
 
-Layering: `service` may import `api` models and `book` maths; it never imports `tui` or textual.
+Layering: `service` may import `server`, `api` models and `book` maths; it never imports `tui`,
+`relay` or textual.
 """

@@ -1,19 +1,15 @@
-"""Build a whole service (world, accounts, indexes, feed) from the serve options."""
+"""Build the world service (world, accounts, indexes, feed) from the serve options."""
 
 from __future__ import annotations
 
-import importlib
-import logging
+import argparse
 from dataclasses import dataclass
-from typing import Any
 
-from oddstui.service.accounts import Accounts
+from oddstui.server.accounts import Accounts
+from oddstui.server.ratelimit import RateLimiter
 from oddstui.service.context import ServiceContext
 from oddstui.service.derived.indexes import Indexes
-from oddstui.service.openapi import build_document
-from oddstui.service.ratelimit import RateLimiter
-
-log = logging.getLogger("oddstui.service")
+from oddstui.service.feed import FeedHub
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +24,7 @@ class Options:
     start: float | None = None  # the world's start (epoch seconds); None: now
 
     @classmethod
-    def from_args(cls, args: Any) -> Options:
+    def from_args(cls, args: argparse.Namespace) -> Options:
         return cls(
             seed=args.seed,
             speed=args.speed,
@@ -53,24 +49,6 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
     accounts.resolve(world.bookmakers, list(world.default_selection))
     world.warm()
     svc = ServiceContext(world, accounts, RateLimiter(), Indexes.attach(world))
-    svc.openapi = build_document
     svc.background.append(svc.indexes.run)
-    svc.feed = _feed_hub(svc)
+    svc.feed = FeedHub(world, accounts)
     return svc
-
-
-def _feed_hub(svc: ServiceContext) -> Any:
-    """The feed's hook: `FeedHub(world, accounts)` from `oddstui.service.feed.hub`, if present.
-
-    The hub gives `routes()` (mounted under /v3) and `async shutdown()` (called on SIGTERM before
-    the HTTP server stops, so clients see close code 1001).
-    """
-    for name in ("oddstui.service.feed.hub", "oddstui.service.feed"):
-        try:
-            hub = getattr(importlib.import_module(name), "FeedHub", None)
-        except ImportError:
-            continue
-        if hub is not None:
-            return hub(svc.world, svc.accounts)
-    log.debug("no feed hub; serving REST only")
-    return None

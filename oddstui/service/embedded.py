@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from oddstui.service.accounts import DEMO_KEY, demo_accounts
+from oddstui.server.accounts import DEMO_KEY, demo_accounts
+from oddstui.server.serving import base_url, bind
 from oddstui.service.assembly import Options, build_service
-from oddstui.service.runner import base_url, bind, run_service
+from oddstui.service.runner import run_service
 
 HOST = "127.0.0.1"
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import os
 import signal
+import socket
 import sys
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from oddstui.service.context import ServiceContext
 
 _early_stop: list[int] = []  # signals that came before the event loop took them over
 
@@ -17,7 +22,7 @@ def _note_signal(signum: int, _frame: Any) -> None:
     _early_stop.append(signum)
 
 
-def serve(args: Any) -> int:
+def serve(args: argparse.Namespace) -> int:
     """Run the service for the parsed serve flags.
 
     Returns the exit status of a bad flag (2); once the world is built, it ends the process
@@ -27,9 +32,9 @@ def serve(args: Any) -> int:
     # cleanly, so the handlers go in before the heavy imports.
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _note_signal)
-    from oddstui.service.accounts import AccountsError, demo_accounts, load_accounts
+    from oddstui.server.accounts import AccountsError, demo_accounts, load_accounts
+    from oddstui.server.serving import BindError, base_url, bind
     from oddstui.service.assembly import Options, build_service
-    from oddstui.service.runner import BindError, base_url, bind
 
     try:
         accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()
@@ -51,7 +56,7 @@ def serve(args: Any) -> int:
     _exit(asyncio.run(_main(svc, sock, url)))
 
 
-async def _main(svc: Any, sock: Any, url: str) -> int:
+async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:
     from oddstui.service.runner import run_service
 
     stop = asyncio.Event()

@@ -20,8 +20,8 @@ from oddstui.api.messages import OddsMessage
 from oddstui.api.models import OddsRecord
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
-from oddstui.book.views import OddsView, book_view, record_view, view_differences
 from tests.api.feed_service import FEED_KEY, FeedService
+from tests.odds_views import OddsView, book_view, record_view, view_differences
 
 FAST = FeedTimings(
     backoff_base=0.05,

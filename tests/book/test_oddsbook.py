@@ -4,8 +4,8 @@ import pytest
 
 from oddstui.api.models import Event, parse_event
 from oddstui.book.oddsbook import OddsBook
-from oddstui.book.views import book_view, record_view, view_differences
 from tests.book.wire import cleared, message, ml, record, totals, updated
+from tests.odds_views import book_view, record_view, view_differences
 
 ML: tuple[None, None] = (None, None)
 

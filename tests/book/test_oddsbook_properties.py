@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oddstui.book.oddsbook import OddsBook
-from oddstui.book.views import book_view, record_view
 from tests.book.wire import cleared, ml, record, totals, updated
+from tests.odds_views import book_view, record_view
 
 BOOKIES = ("A", "B", "C")
 price = st.integers(101, 1500).map(lambda x: x / 100)

@@ -51,15 +51,28 @@ def test_a_bad_accounts_file_is_named(tmp_path: Path) -> None:
     assert done.returncode == 2 and str(bad) in done.stderr
 
 
-def test_the_relay_loads_without_textual() -> None:
+def test_importing_the_relay_loads_no_world_and_no_pillow() -> None:
+    """The relay serves through the server core; the world (and the Pillow its crests need)
+    stays out of its process."""
+    import json
     import subprocess
     import sys
 
     code = (
-        "import sys, oddstui.relay.server, oddstui.relay.nats_bus, oddstui.relay.app;"
-        "print('textual' in sys.modules, 'oddstui.tui' in sys.modules)"
+        "import json, sys, oddstui.relay.server, oddstui.relay.app, oddstui.relay.rest,"
+        " oddstui.relay.relay, oddstui.relay.sources;"
+        "print(json.dumps(sorted(sys.modules)))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
-    assert result.stdout.split() == ["False", "False"]
+    loaded = json.loads(result.stdout)
+    assert "oddstui.server.feed.core" in loaded and "oddstui.server.routes" in loaded
+    unwanted = [
+        name
+        for name in loaded
+        if name.startswith(("oddstui.service", "oddstui.tui", "textual"))
+        or name == "PIL"
+        or name.startswith("PIL.")
+    ]
+    assert unwanted == []

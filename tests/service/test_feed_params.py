@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oddstui.service.feed.params import BadFilter, FeedFilter, parse_filter
+from oddstui.server.feed.params import BadFilter, FeedFilter, parse_filter
 
 
 def rejected(query: dict[str, str]) -> str:

@@ -6,7 +6,7 @@ import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oddstui.service.routes import ROUTES
+from oddstui.server.routes import ROUTES
 from tests.service.conftest import Service
 
 SERVICE_OPTIONS = {"bookmakers": 40}

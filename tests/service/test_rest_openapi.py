@@ -7,10 +7,10 @@ import re
 import httpx
 from starlette.routing import Route, WebSocketRoute
 
-from oddstui.service.accounts import demo_accounts
+from oddstui.server.accounts import demo_accounts
+from oddstui.server.openapi import documented_operations
 from oddstui.service.app import create_app
 from oddstui.service.assembly import Options, build_service
-from oddstui.service.openapi import documented_operations
 from tests.service.conftest import Service
 from tests.service.helpers import ok
 

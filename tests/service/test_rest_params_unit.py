@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from oddstui.service.errors import BadRequest
-from oddstui.service.params import (
+from oddstui.server.errors import BadRequest
+from oddstui.server.params import (
     BOOLEAN,
     DATETIME,
     ENUM,
@@ -16,7 +16,7 @@ from oddstui.service.params import (
     Param,
     parse_query,
 )
-from oddstui.service.ratelimit import RateLimiter
+from oddstui.server.ratelimit import RateLimiter
 
 PARAMS = (
     Param("limit", INTEGER, "", default=50, minimum=1, maximum=500),

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from oddstui import config
-from oddstui.service.accounts import DEMO_KEY
+from oddstui.server.accounts import DEMO_KEY
 from oddstui.service.assembly import Options
 from oddstui.service.embedded import EmbeddedService, start_embedded
 from oddstui.tui.alert_rules import AlertRules, PriceRule

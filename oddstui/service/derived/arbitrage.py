@@ -11,45 +11,26 @@ set of legs.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddstui.book.arbitrage import find_arbitrage, required_sides
-from oddstui.service.derived.links import (
-    direct_link,
-    event_url,
-    fixture_id,
-    side_label,
-    summary_strings,
-)
+from oddstui.service.derived.arbitrage_json import ArbItem, Best, Key, encode_item
 from oddstui.service.derived.sports import DrawingSports
-from oddstui.service.world.model import LIVE, PENDING, Event, iso
+from oddstui.service.world.model import LIVE, PENDING, Event, Market
 
-TOTAL_STAKE = 100.0
+if TYPE_CHECKING:
+    from oddstui.service.world import JournalEntry, World
+
 MAX_BOOK_SETS = 16  # book sets kept, least recently used dropped first
 IDLE = 300.0  # real seconds after which a book set nobody asks for is forgotten
 SWEEP_EVERY = 1.0  # real seconds between background sweeps for unannounced quote changes
 BACK_SIDES = frozenset({"home", "draw", "away", "over", "under", "yes", "no", "odd", "even"})
 _SIDE_ORDER = {"home": 0, "draw": 1, "away": 2, "over": 3, "under": 4, "yes": 5, "no": 6}
-
-Key = tuple[str, float | None, str | None]  # (market name, hdp, label)
-Best = tuple[float, str]  # (price, bookmaker)
-
-
-@dataclass(slots=True)
-class ArbItem:
-    profit: float  # percent
-    event_id: int
-    key: Key
-    legs: tuple[tuple[str, Best], ...]  # (side, (price, bookmaker)) in side order
-    plain: bytes | None = None  # JSON without event details, once encoded
-    detailed: bytes | None = None  # JSON with them
 
 
 @dataclass(slots=True)
@@ -85,7 +66,7 @@ def _beats(price: float, bookie: str, current: Best | None) -> bool:
     return current is None or price > current[0] or (price == current[0] and bookie < current[1])
 
 
-def _price(market: Any, key: Key, side: str) -> float | None:
+def _price(market: Market | None, key: Key, side: str) -> float | None:
     if market is None:
         return None
     for line in market.lines:
@@ -95,14 +76,14 @@ def _price(market: Any, key: Key, side: str) -> float | None:
 
 
 class ArbitrageIndex:
-    def __init__(self, world: Any, draws: DrawingSports) -> None:
+    def __init__(self, world: World, draws: DrawingSports) -> None:
         self.world = world
         self.draws = draws
         self._sets: OrderedDict[frozenset[str], _BookSet] = OrderedDict()
         self._swept = 0.0
 
     # -- world listener calls (inside the world's step: cheap bookkeeping only)
-    def on_entries(self, entries: Iterable[Any]) -> None:
+    def on_entries(self, entries: Iterable[JournalEntry]) -> None:
         if not self._sets:
             return
         pairs = [(entry.event_id, entry.bookie) for entry in entries]
@@ -127,7 +108,7 @@ class ArbitrageIndex:
         for item in chosen:
             if len(parts) >= limit:
                 break
-            if item.plain is None and not self._encode_item(item):
+            if item.plain is None and not encode_item(self.world, item):
                 continue
             parts.append((item.detailed if details else item.plain) or b"")
         return b"[" + b",".join(parts) + b"]"
@@ -341,79 +322,3 @@ class ArbitrageIndex:
             state.arbs.pop(key, None)
         else:  # encoded later, only if it makes it into an answer
             state.arbs[key] = ArbItem(arb.profit_pct, event.id, key, legs)
-
-    def _encode_item(self, item: ArbItem) -> bool:
-        """Fill the item's JSON; False when it cannot be shown (event gone, rounding)."""
-        world = self.world
-        event = world.events.get(item.event_id)
-        if event is None:
-            return False
-        market_name, hdp, label = item.key
-        # Prices as the books show them (their own precision), so the legs add up as displayed.
-        texts: dict[str, str] = {}
-        shown: dict[str, tuple[float, str]] = {}
-        for side, (price, bookie) in item.legs:
-            texts[side] = f"{price:.{world.bookmakers[bookie].precision}f}"
-            shown[side] = (float(texts[side]), bookie)
-        arb = find_arbitrage(shown)
-        if arb is None:
-            return False
-        stakes = arb.stakes(TOTAL_STAKE)
-        payout = arb.potential_return(TOTAL_STAKE)
-        updated = 0.0
-        legs, optimal = [], []
-        for leg, stake in zip(arb.legs, stakes, strict=True):
-            quoted = event.quotes.get(leg.bookmaker, {}).get(market_name)
-            quoted_at = quoted.updated_at if quoted is not None else world.now()
-            updated = max(updated, quoted_at)
-            href = event_url(world, event, leg.bookmaker)
-            legs.append(
-                {
-                    "bookmaker": leg.bookmaker,
-                    "bookmakerFixtureId": fixture_id(world, event, leg.bookmaker),
-                    "directLink": direct_link(href, market_name, hdp, label, leg.side),
-                    "href": href,
-                    "label": side_label(event, market_name, leg.side, hdp, label),
-                    "odds": texts[leg.side],
-                    "side": leg.side,
-                    # How old this leg's price is: a stale leg is the usual reason for a big
-                    # arbitrage, and it is the leg most likely to move before the bet is placed.
-                    "updatedAt": iso(quoted_at),
-                }
-            )
-            optimal.append(
-                {
-                    "bookmaker": leg.bookmaker,
-                    "side": leg.side,
-                    "stake": round(stake, 6),
-                    "potentialReturn": round(payout, 6),
-                }
-            )
-        ident = "|".join(
-            [str(event.id), market_name, repr(hdp), label or ""]
-            + [f"{leg.side}@{leg.bookmaker}" for leg in arb.legs]
-        )
-        market: dict[str, Any] = {"name": market_name}
-        if hdp is not None:
-            market["hdp"] = hdp
-        if label is not None:
-            market["label"] = label
-        body: dict[str, Any] = {
-            "id": hashlib.blake2s(ident.encode(), digest_size=8).hexdigest(),
-            "eventId": event.id,
-            "impliedProbability": round(arb.implied_probability, 6),
-            "profitMargin": round(arb.profit_pct, 4),
-            "totalStake": TOTAL_STAKE,
-            "updatedAt": iso(updated or world.now()),
-            "market": market,
-            "legs": legs,
-            "optimalStakes": optimal,
-        }
-        item.plain = _encode(body)
-        body["event"] = summary_strings(event)
-        item.detailed = _encode(body)
-        return True
-
-
-def _encode(body: dict[str, Any]) -> bytes:
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()

@@ -16,12 +16,15 @@ import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddstui.book.dropping import drop_percent, is_valid_opening, price_at, stable_ticks
 from oddstui.seed_markets import SEED_MARKETS
 from oddstui.service.derived.links import summary_named
 from oddstui.service.world.model import Event
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 DROP_MARKETS = SEED_MARKETS  # /dropping-odds takes the seed's list
 _DROP_MARKET_SET = frozenset(DROP_MARKETS)
@@ -43,7 +46,7 @@ class DropItem:
 
 
 class DroppingIndex:
-    def __init__(self, world: Any, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, world: World, clock: Callable[[], float] = time.monotonic) -> None:
         self.world = world
         self._clock = clock
         self._sharps = [b.name for b in world.bookmakers.values() if b.sharp and b.active]

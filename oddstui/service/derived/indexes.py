@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddstui.service.derived.arbitrage import ArbitrageIndex
 from oddstui.service.derived.dropping import DroppingIndex
@@ -13,6 +13,9 @@ from oddstui.service.derived.odds_json import OddsEncoder
 from oddstui.service.derived.sports import DrawingSports
 from oddstui.service.derived.updated import UpdatedIndex
 from oddstui.service.derived.value import ValueIndex
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 DRAIN_INTERVAL = 0.02  # seconds between upkeep slices
 DRAIN_BUDGET = 0.005  # seconds of work per slice at most
@@ -28,7 +31,7 @@ class Indexes:
     odds: OddsEncoder
 
     @classmethod
-    def attach(cls, world: Any) -> Indexes:
+    def attach(cls, world: World) -> Indexes:
         draws = DrawingSports(world)
         indexes = cls(
             updated=UpdatedIndex(),

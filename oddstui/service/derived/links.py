@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from oddstui.service.world.model import Event, iso
 
+if TYPE_CHECKING:
+    from oddstui.service.world import World
+
 NO_URL = "N/A"
 
 
-def event_url(world: Any, event: Event, bookie: str) -> str:
+def event_url(world: World, event: Event, bookie: str) -> str:
     try:
         url = world.bookie_url(event, bookie)
     except (AttributeError, KeyError):
@@ -18,7 +21,7 @@ def event_url(world: Any, event: Event, bookie: str) -> str:
     return str(url) if url else NO_URL
 
 
-def fixture_id(world: Any, event: Event, bookie: str) -> str:
+def fixture_id(world: World, event: Event, bookie: str) -> str:
     try:
         return str(world.bookie_fixture_id(event, bookie))
     except (AttributeError, KeyError):

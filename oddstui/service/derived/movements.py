@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from oddstui.service.errors import BadRequest, NotFound
-from oddstui.service.params import parse_number, shown
+from oddstui.server.errors import BadRequest, NotFound
+from oddstui.server.params import parse_number, shown
 from oddstui.service.world.model import Event
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 
 def parse_line(text: str | None) -> tuple[float | None, str | None]:
@@ -30,7 +33,7 @@ def parse_line(text: str | None) -> tuple[float | None, str | None]:
 
 
 def movement_history(
-    world: Any, event: Event, bookie: str, market: str, market_line: str | None
+    world: World, event: Event, bookie: str, market: str, market_line: str | None
 ) -> dict[str, Any]:
     hdp, label = parse_line(market_line)
     if bookie not in event.bookmakers:
@@ -55,7 +58,7 @@ def movement_history(
 
 
 def _line_of(
-    world: Any, event: Event, bookie: str, market: str, hdp: float | None, label: str | None
+    world: World, event: Event, bookie: str, market: str, hdp: float | None, label: str | None
 ) -> tuple[float | None, str | None]:
     """The hdp and label of the line the history belongs to (the first line when unasked)."""
     if hdp is not None or label is not None:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddstui.service.world.model import Event
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 MAX_CACHED = 4096  # (event, bookmaker) encodings kept; cleared when full
 
@@ -21,7 +24,7 @@ def dumps(data: Any) -> bytes:
 
 
 class OddsEncoder:
-    def __init__(self, world: Any) -> None:
+    def __init__(self, world: World) -> None:
         self.world = world
         self._cache: dict[tuple[int, str], tuple[Any, bytes]] = {}
 

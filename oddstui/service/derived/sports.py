@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 SAMPLE = 50  # quoted events looked at per sport
 
 
 class DrawingSports:
-    def __init__(self, world: Any) -> None:
+    def __init__(self, world: World) -> None:
         self.world = world
         self._known: dict[str, bool] = {}
 

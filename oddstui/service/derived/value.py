@@ -13,7 +13,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddstui.book.fair import FairMethod, fair_probabilities
 from oddstui.book.value import ev_percent
@@ -21,6 +21,9 @@ from oddstui.service.derived.arbitrage import BACK_SIDES, _required
 from oddstui.service.derived.links import direct_link, event_url, summary_strings
 from oddstui.service.derived.sports import DrawingSports
 from oddstui.service.world.model import LIVE, PENDING, Event, iso
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 MIN_EV = 0.5  # percent; smaller edges are within the noise of the fair price
 FAIR_METHOD: FairMethod = "shin"
@@ -46,7 +49,7 @@ class _PerBookie:
 
 
 class ValueIndex:
-    def __init__(self, world: Any, draws: DrawingSports) -> None:
+    def __init__(self, world: World, draws: DrawingSports) -> None:
         self.world = world
         self.draws = draws
         self.sharps = [b.name for b in world.bookmakers.values() if b.sharp and b.active]
@@ -134,8 +137,9 @@ class ValueIndex:
                 for side, p in zip(sides, fair, strict=True):
                     ev = ev_percent(p, line.prices[side])
                     if ev >= MIN_EV:
-                        found.append(self._item(event, bookie, market, line, sides, side, ev, fair,
-                                                fair_at))
+                        found.append(
+                            self._item(event, bookie, market, line, sides, side, ev, fair, fair_at)
+                        )
         return found
 
     def _item(self, event, bookie, market, line, sides, side, ev, fair, fair_at):

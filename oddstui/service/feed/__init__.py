@@ -1,7 +1,6 @@
-"""The service's WebSocket feed at `{base}/ws`: filters, fan-out, replay, backpressure.
+"""The world's feed at `{base}/ws`: the server core's `FeedCore` fed by the world's journal.
 
-`FeedHub(world, accounts)` gives `routes()` to mount under `/v3` and `async shutdown()`;
-`FeedCore` serves the same feed from any other source of changes (the relay).
+`FeedHub(world, accounts)` gives `routes()` to mount under `/v3` and `async shutdown()`.
 """
 
 from oddstui.service.feed.hub import FeedHub

@@ -9,13 +9,16 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from oddstui.service.feed.core import CLOSE_TIMEOUT, FRAME_LIMIT, FeedCore
-from oddstui.service.feed.messages import score_text, status_text
-from oddstui.service.feed.params import SCORES, STATUS
+from oddstui.server.feed.core import CLOSE_TIMEOUT, FRAME_LIMIT, FeedCore
+from oddstui.server.feed.messages import score_text, status_text
+from oddstui.server.feed.params import SCORES, STATUS
 from oddstui.service.feed.source import WorldView
 from oddstui.service.world.model import LIVE, PENDING, Event
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 log = logging.getLogger("oddstui.service.feed")
 _Listener = TypeVar("_Listener", bound=Callable[..., None])
@@ -39,7 +42,7 @@ class FeedHub(FeedCore):
 
     def __init__(
         self,
-        world: Any,
+        world: World,
         accounts: Any,
         *,
         queue_limit: int | None = None,

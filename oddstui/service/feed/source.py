@@ -6,10 +6,13 @@ feed depends on this small surface only.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from oddstui.service.feed.fanout import TickCache
+from oddstui.server.feed.fanout import TickCache
 from oddstui.service.world.model import Event, Market, iso
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 
 class OddsChange(NamedTuple):
@@ -23,7 +26,7 @@ class OddsChange(NamedTuple):
 
 
 class WorldView:
-    def __init__(self, world: Any) -> None:
+    def __init__(self, world: World) -> None:
         self.world = world
 
     @property

@@ -1,19 +1,15 @@
-"""The route table: every REST endpoint of the service, in matching order.
-
-`app.py` serves exactly these and `openapi.py` documents exactly these, so the two cannot drift.
-Fixed paths come before `{id}` paths that could shadow them (`/events/live` before `/events/{id}`).
-"""
+"""The world's handler for every path of the route table (`oddstui.server.routes.ROUTES`)."""
 
 from __future__ import annotations
 
 from oddstui.service.routes import account, catalog, derived, events, meta, odds
-from oddstui.service.routes.spec import Route
+from oddstui.service.routes.call import Handler
 
-ROUTES: tuple[Route, ...] = (
-    *catalog.ROUTES,
-    *account.ROUTES,
-    *events.ROUTES,
-    *odds.ROUTES,
-    *derived.ROUTES,
-    *meta.ROUTES,
-)
+HANDLERS: dict[str, Handler] = {
+    **catalog.HANDLERS,
+    **account.HANDLERS,
+    **events.HANDLERS,
+    **odds.HANDLERS,
+    **derived.HANDLERS,
+    **meta.HANDLERS,
+}

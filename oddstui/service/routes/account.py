@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from oddstui.service.errors import BadRequest
-from oddstui.service.params import LIST, Param
-from oddstui.service.routes.spec import Call, Route
-
-MAX_SELECTION = 1000
+from oddstui.server.errors import BadRequest
+from oddstui.service.routes.call import Call, Handler
 
 
 def _shape(names: list[str]) -> dict[str, Any]:
@@ -33,33 +30,7 @@ def select(call: Call) -> dict[str, Any]:
     return _shape(call.svc.accounts.select(call.account, names))
 
 
-_SELECTION = {"$ref": "#/components/schemas/SelectedBookmakers"}
-ROUTES = (
-    Route(
-        "GET",
-        "/bookmakers/selected",
-        selected,
-        "The account's selected bookmakers",
-        _SELECTION,
-        errors=(401, 429),
-        tag="account",
-    ),
-    Route(
-        "PUT",
-        "/bookmakers/selected/select",
-        select,
-        "Replace the account's selection; unknown names give 400 with invalidBookmakers",
-        _SELECTION,
-        params=(
-            Param(
-                "bookmakers",
-                LIST,
-                "comma-separated bookmaker names (case-sensitive)",
-                required=True,
-                max_items=MAX_SELECTION,
-                max_length=80,
-            ),
-        ),
-        tag="account",
-    ),
-)
+HANDLERS: dict[str, Handler] = {
+    "/bookmakers/selected": selected,
+    "/bookmakers/selected/select": select,
+}

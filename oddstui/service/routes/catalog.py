@@ -7,13 +7,10 @@ from typing import Any
 
 from starlette.responses import Response
 
-from oddstui.service.errors import NotFound
-from oddstui.service.params import INTEGER, STRING, Param
+from oddstui.server.errors import NotFound
+from oddstui.server.routes.spec import PNG
+from oddstui.service.routes.call import Call, Handler
 from oddstui.service.routes.lookup import ACTIVE_STATUSES, fold, sport_or_400
-from oddstui.service.routes.spec import PNG, Call, Route
-
-SPORT = Param("sport", STRING, "sport slug, as in GET /sports", required=True, max_length=60)
-PARTICIPANT_ID = Param("id", INTEGER, "participant id", required=True, minimum=1, maximum=2**53)
 
 
 def sports(call: Call) -> list[dict[str, Any]]:
@@ -70,68 +67,11 @@ def logo(call: Call) -> Response:
     return Response(png, media_type=PNG, headers={"Cache-Control": "public, max-age=86400"})
 
 
-ROUTES = (
-    Route(
-        "GET",
-        "/sports",
-        sports,
-        "List the 34 sports",
-        {"$ref": "#/components/schemas/Sports"},
-        keyed=False,
-        errors=(),
-        tag="catalog",
-    ),
-    Route(
-        "GET",
-        "/bookmakers",
-        bookmakers,
-        "List every bookmaker and whether it is active",
-        {"$ref": "#/components/schemas/Bookmakers"},
-        keyed=False,
-        errors=(),
-        tag="catalog",
-    ),
-    Route(
-        "GET",
-        "/leagues",
-        leagues,
-        "Leagues of a sport, with their pending and live event counts",
-        {"$ref": "#/components/schemas/Leagues"},
-        params=(SPORT,),
-        tag="catalog",
-    ),
-    Route(
-        "GET",
-        "/participants",
-        participants,
-        "Participants (teams, players) of a sport",
-        {"$ref": "#/components/schemas/Participants"},
-        params=(
-            SPORT,
-            Param("search", STRING, "case- and accent-insensitive name filter", max_length=100),
-        ),
-        tag="catalog",
-    ),
-    Route(
-        "GET",
-        "/participants/{id}",
-        participant,
-        "One participant",
-        {"$ref": "#/components/schemas/Participant"},
-        path_params=(PARTICIPANT_ID,),
-        errors=(400, 401, 404, 429),
-        tag="catalog",
-    ),
-    Route(
-        "GET",
-        "/participants/{id}/logo",
-        logo,
-        "A participant's crest as a PNG, cacheable 24 h",
-        {"type": "string", "contentMediaType": "image/png"},
-        path_params=(PARTICIPANT_ID,),
-        media=PNG,
-        errors=(400, 401, 404, 429),
-        tag="catalog",
-        response_headers=("Cache-Control",),
-    ),
-)
+HANDLERS: dict[str, Handler] = {
+    "/sports": sports,
+    "/bookmakers": bookmakers,
+    "/leagues": leagues,
+    "/participants": participants,
+    "/participants/{id}": participant,
+    "/participants/{id}/logo": logo,
+}

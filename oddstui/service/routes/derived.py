@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from oddstui.server.errors import BadRequest, Forbidden
 from oddstui.service.derived.dropping import DROP_MARKETS
-from oddstui.service.errors import BadRequest, Forbidden
-from oddstui.service.params import BOOLEAN, ENUM, INTEGER, LIST, NUMBER, STRING, Param
+from oddstui.service.routes.call import Call, Handler
 from oddstui.service.routes.lookup import bookmakers_or_400, league_or_400, sport_or_400
-from oddstui.service.routes.spec import Call, Route
-
-ARB_DEFAULT_LIMIT, ARB_MAX_LIMIT = 50, 500
-DROP_DEFAULT_LIMIT, DROP_MAX_LIMIT = 50, 200
-TIME_WINDOWS = ("opening", "12h", "24h", "48h")
-DETAILS = Param("includeEventDetails", BOOLEAN, "add the event object to each item", default=False)
 
 
 def value_bets(call: Call) -> bytes:
@@ -71,104 +63,8 @@ def dropping_odds(call: Call) -> bytes:
     )
 
 
-def _items(name: str) -> dict[str, Any]:
-    return {"type": "array", "items": {"$ref": f"#/components/schemas/{name}"}}
-
-
-ROUTES = (
-    Route(
-        "GET",
-        "/value-bets",
-        value_bets,
-        "A bookmaker's prices above the fair price of the sharp books (margin removed)",
-        _items("ValueBet"),
-        params=(
-            Param("bookmaker", STRING, "one bookmaker name", required=True, max_length=80),
-            Param("sport", STRING, "sport slug", max_length=60),
-            Param("league", STRING, "league slug; requires sport", max_length=120),
-            DETAILS,
-        ),
-        tag="derived",
-    ),
-    Route(
-        "GET",
-        "/arbitrage-bets",
-        arbitrage_bets,
-        "Best prices across the given bookmakers on exhaustive sides summing below 1",
-        _items("ArbitrageBet"),
-        params=(
-            Param(
-                "bookmakers",
-                LIST,
-                "comma-separated bookmaker names",
-                required=True,
-                max_items=1000,
-                max_length=80,
-            ),
-            Param(
-                "limit",
-                INTEGER,
-                "at most this many, best profit first",
-                default=ARB_DEFAULT_LIMIT,
-                minimum=1,
-                maximum=ARB_MAX_LIMIT,
-            ),
-            DETAILS,
-        ),
-        tag="derived",
-    ),
-    Route(
-        "GET",
-        "/dropping-odds",
-        dropping_odds,
-        "Prices that shortened, per window, largest drop first (paid plans only)",
-        _items("DroppingOdds"),
-        params=(
-            Param("sport", STRING, "sport slug", max_length=60),
-            Param(
-                "league", STRING, "league slug; requires sport; not with leagues", max_length=120
-            ),
-            Param(
-                "leagues",
-                LIST,
-                "comma-separated league slugs; not with league",
-                max_items=50,
-                max_length=120,
-            ),
-            Param(
-                "markets",
-                LIST,
-                "comma-separated market names, case-insensitive: " + ", ".join(DROP_MARKETS),
-                max_items=len(DROP_MARKETS),
-                max_length=40,
-            ),
-            Param(
-                "timeWindow",
-                ENUM,
-                "window used to filter and order",
-                default="opening",
-                choices=TIME_WINDOWS,
-            ),
-            Param(
-                "minDrop",
-                NUMBER,
-                "minimum drop in percent in the window",
-                default=0.0,
-                minimum=0,
-                maximum=100,
-            ),
-            Param(
-                "limit",
-                INTEGER,
-                "items per page",
-                default=DROP_DEFAULT_LIMIT,
-                minimum=1,
-                maximum=DROP_MAX_LIMIT,
-            ),
-            Param("page", INTEGER, "1-based page", default=1, minimum=1, maximum=1_000_000),
-            DETAILS,
-        ),
-        errors=(400, 401, 403, 429),
-        tag="derived",
-    ),
-)
+HANDLERS: dict[str, Handler] = {
+    "/value-bets": value_bets,
+    "/arbitrage-bets": arbitrage_bets,
+    "/dropping-odds": dropping_odds,
+}

@@ -5,31 +5,34 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
-from oddstui.service.errors import BadRequest, NotFound
-from oddstui.service.params import shown
+from oddstui.server.errors import BadRequest, NotFound
+from oddstui.server.params import shown
 from oddstui.service.world.model import Event, League, Sport
+
+if TYPE_CHECKING:
+    from oddstui.service.world import World
 
 ACTIVE_STATUSES = ("pending", "live")
 HISTORICAL_STATUSES = ("settled", "cancelled")
 
 
-def event_or_404(world: Any, event_id: int, name: str = "eventId") -> Event:
+def event_or_404(world: World, event_id: int, name: str = "eventId") -> Event:
     event = world.events.get(event_id)
     if event is None:
         raise NotFound(f"{name}: no event with id {event_id}")
     return event
 
 
-def sport_or_400(world: Any, slug: str, name: str = "sport") -> Sport:
+def sport_or_400(world: World, slug: str, name: str = "sport") -> Sport:
     sport = world.sports.get(slug) or world.sports.get(slug.lower())
     if sport is None:
         raise BadRequest(f"{name}: unknown sport slug {shown(slug)}; see GET /sports")
     return sport
 
 
-def sport_by_slug_or_name(world: Any, text: str, name: str = "sport") -> Sport:
+def sport_by_slug_or_name(world: World, text: str, name: str = "sport") -> Sport:
     """A sport given as a slug or a display name, case-insensitively."""
     wanted = text.strip().lower()
     for sport in world.sports.values():
@@ -38,7 +41,7 @@ def sport_by_slug_or_name(world: Any, text: str, name: str = "sport") -> Sport:
     raise BadRequest(f"{name}: unknown sport {shown(text)}; use a slug or name from GET /sports")
 
 
-def league_or_400(world: Any, slug: str, sport: Sport | None, name: str = "league") -> League:
+def league_or_400(world: World, slug: str, sport: Sport | None, name: str = "league") -> League:
     league = world.leagues.get(slug) or world.leagues.get(slug.lower())
     if league is None:
         raise BadRequest(f"{name}: unknown league slug {shown(slug)}; see GET /leagues")
@@ -47,7 +50,7 @@ def league_or_400(world: Any, slug: str, sport: Sport | None, name: str = "leagu
     return league
 
 
-def bookmakers_or_400(world: Any, names: Iterable[str], name: str = "bookmakers") -> list[str]:
+def bookmakers_or_400(world: World, names: Iterable[str], name: str = "bookmakers") -> list[str]:
     """Check names are bookmakers (case-sensitive display names, as on the wire)."""
     names = list(names)
     unknown = [n for n in names if n not in world.bookmakers]

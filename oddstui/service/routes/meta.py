@@ -1,33 +1,23 @@
-"""The OpenAPI document of this interface, generated from the route table."""
+"""The OpenAPI document of this interface, generated once from the route table."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from oddstui.service.routes.spec import Call, Route
+from oddstui.server.openapi import build_document
+from oddstui.service.routes.call import Call, Handler
 
-_document: dict[str, Any] | None = None
+
+@cache
+def _document() -> dict[str, Any]:
+    return build_document()
 
 
 def openapi(call: Call) -> dict[str, Any]:
-    global _document
-    if _document is None:
-        build = call.svc.openapi
-        if build is None:
-            raise RuntimeError("the service was assembled without its OpenAPI document")
-        _document = build()
-    return _document
+    return _document()
 
 
-ROUTES = (
-    Route(
-        "GET",
-        "/openapi.json",
-        openapi,
-        "This OpenAPI 3.1 document",
-        {"type": "object"},
-        keyed=False,
-        errors=(),
-        tag="meta",
-    ),
-)
+HANDLERS: dict[str, Handler] = {
+    "/openapi.json": openapi,
+}

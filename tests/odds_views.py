@@ -1,4 +1,5 @@
-"""Plain comparable views of odds, so tests and tools can assert "the book equals the service".
+"""Plain comparable views of odds, so tests can assert "the book equals the service" (test
+equipment: no code of the product needs them).
 
 ``record_view(record)`` turns a REST odds record (GET /odds, /odds/multi) into the same shape
 that ``book_view(book, event_id)`` makes from an ``OddsBook``::

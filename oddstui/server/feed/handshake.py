@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from starlette.datastructures import QueryParams
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from oddstui.service.feed.params import BadFilter, FeedFilter, parse_filter
+from oddstui.server.accounts import Account, Accounts
+from oddstui.server.feed.params import BadFilter, FeedFilter, parse_filter
 
 BAD_KEY = "Invalid or missing API key. Pass it once, as the apiKey query parameter"
 NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"
@@ -24,7 +24,7 @@ class Denied(Exception):
         self.text = text
 
 
-def admit(query: QueryParams, accounts: Any) -> tuple[str, Any, FeedFilter]:
+def admit(query: QueryParams, accounts: Accounts) -> tuple[str, Account, FeedFilter]:
     """The key, its account and the validated filters; raises `Denied` (401, 403, then 400)."""
     keys = query.getlist("apiKey")
     key = keys[0] if len(keys) == 1 else ""

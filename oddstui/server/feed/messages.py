@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from oddstui.service.feed.params import FeedFilter
+from oddstui.server.feed.params import FeedFilter
 
 CREATED, UPDATED, DELETED, NO_MARKETS = "created", "updated", "deleted", "no_markets"
 ODDS_KINDS = (CREATED, UPDATED, DELETED, NO_MARKETS)

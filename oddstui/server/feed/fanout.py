@@ -1,18 +1,17 @@
 """Odds messages for many connections, serialized once per distinct market filter.
 
-A `TickCache` lives for one fan-out (one world tick, or one replay). For each journal entry it
+A `TickCache` lives for one fan-out (one tick of a source, or one replay). For each journal entry it
 builds the message head once, each market's JSON once, and each filter's full text once;
 connections with equal market filters share the same string.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from oddstui.service.feed.messages import WITH_MARKETS, dumps, odds_head, odds_text
-
-if TYPE_CHECKING:
-    from oddstui.service.feed.source import OddsChange, WorldView
+from oddstui.server.feed.core import Change
+from oddstui.server.feed.messages import WITH_MARKETS, dumps, odds_head, odds_text
 
 _FOLDED: dict[str, str] = {}  # market name -> casefolded; names are a small fixed set
 
@@ -24,22 +23,44 @@ def _folded(name: str) -> str:
     return folded
 
 
+class TimedChange(Change, Protocol):
+    @property
+    def timestamp(self) -> str:
+        """ISO-8601 time of the change, as the message carries it."""
+        ...
+
+
+class NamedMarket(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class MarketView(Protocol):
+    """What a `TickCache` reads from its source: deep links and each pair's current markets."""
+
+    def url(self, event_id: int, bookie: str) -> str: ...
+
+    def markets(self, event_id: int, bookie: str) -> Sequence[NamedMarket]: ...
+
+    def market_wire(self, market: Any, bookie: str) -> dict[str, Any]: ...
+
+
 class _EntryTexts:
     __slots__ = ("head", "markets", "by_filter")
 
-    def __init__(self, head: str, markets: list[tuple[str, Any]] | None) -> None:
+    def __init__(self, head: str, markets: list[tuple[str, NamedMarket]] | None) -> None:
         self.head = head
         self.markets = markets  # (casefolded name, Market), or None for kinds without markets
         self.by_filter: dict[frozenset[str], str] = {}
 
 
 class TickCache:
-    def __init__(self, world: WorldView) -> None:
+    def __init__(self, world: MarketView) -> None:
         self._world = world
         self._entries: dict[int, _EntryTexts] = {}
         self._market_json: dict[tuple[int, str], str] = {}
 
-    def text(self, change: OddsChange, market_key: frozenset[str]) -> str:
+    def text(self, change: TimedChange, market_key: frozenset[str]) -> str:
         """The wire text of `change` for a connection whose market filter is `market_key`."""
         entry = self._entries.get(change.seq)
         if entry is None:
@@ -51,7 +72,7 @@ class TickCache:
             entry.by_filter[market_key] = text
         return text
 
-    def _entry(self, change: OddsChange) -> _EntryTexts:
+    def _entry(self, change: TimedChange) -> _EntryTexts:
         world = self._world
         head = odds_head(
             change.kind,
@@ -69,7 +90,7 @@ class TickCache:
             ]
         return _EntryTexts(head, markets)
 
-    def _render(self, change: OddsChange, entry: _EntryTexts, market_key: frozenset[str]) -> str:
+    def _render(self, change: TimedChange, entry: _EntryTexts, market_key: frozenset[str]) -> str:
         if entry.markets is None:
             return odds_text(entry.head, None)
         texts = []

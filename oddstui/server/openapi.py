@@ -1,15 +1,15 @@
-"""The OpenAPI 3.1 document, generated from the route table (`oddstui.service.routes.ROUTES`)."""
+"""The OpenAPI 3.1 document, generated from the route table (`oddstui.server.routes.ROUTES`)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from oddstui.service.routes import ROUTES
-from oddstui.service.routes.spec import JSON, Route
-from oddstui.service.schemas import SCHEMAS
+from oddstui.server.http import BASE
+from oddstui.server.routes import ROUTES
+from oddstui.server.routes.spec import JSON, Route
+from oddstui.server.schemas import SCHEMAS
 
-BASE = "/v3"
 _STATUS_TEXT = {
     400: "a parameter is missing or invalid; the message names it and the rule",
     401: "apiKey is missing or unknown",

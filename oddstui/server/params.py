@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from oddstui.service.errors import BadRequest
+from oddstui.server.errors import BadRequest
 
 STRING, INTEGER, NUMBER, BOOLEAN, ENUM, LIST, DATETIME = (
     "string",

@@ -16,20 +16,21 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from starlette.routing import WebSocketRoute
+from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from oddstui.service.feed.connection import GOING_AWAY, REPLACED, FeedConnection
-from oddstui.service.feed.handshake import Denied, admit, deny
-from oddstui.service.feed.logs import quiet_denials
-from oddstui.service.feed.messages import (
+from oddstui.server.accounts import Account, Accounts
+from oddstui.server.feed.connection import GOING_AWAY, REPLACED, FeedConnection
+from oddstui.server.feed.handshake import Denied, admit, deny
+from oddstui.server.feed.logs import quiet_denials
+from oddstui.server.feed.messages import (
     DELETED,
     RESYNC_AHEAD,
     RESYNC_TOO_OLD,
     resync_text,
     welcome_text,
 )
-from oddstui.service.feed.params import ODDS, FeedFilter
+from oddstui.server.feed.params import ODDS, FeedFilter
 
 log = logging.getLogger("oddstui.service.feed")
 
@@ -90,7 +91,7 @@ class FeedCore:
     def __init__(
         self,
         source: ChangeSource,
-        accounts: Any,
+        accounts: Accounts,
         *,
         queue_limit: int | None = None,
         frame_limit: int = FRAME_LIMIT,
@@ -110,7 +111,7 @@ class FeedCore:
         self._stopping = False
         quiet_denials()
 
-    def routes(self) -> list[Any]:
+    def routes(self) -> list[BaseRoute]:
         return [WebSocketRoute("/ws", self.endpoint)]
 
     @property
@@ -149,7 +150,7 @@ class FeedCore:
             if self._by_key.get(key) is connection:
                 del self._by_key[key]
 
-    def _open(self, connection: FeedConnection, account: Any) -> None:
+    def _open(self, connection: FeedConnection, account: Account) -> None:
         """Register, then queue welcome and replay; synchronous, so no change slips between."""
         older = self._by_key.get(connection.key)
         if older is not None:

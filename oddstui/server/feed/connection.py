@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
-from oddstui.service.feed.params import FeedFilter
+from oddstui.server.feed.params import FeedFilter
 
 REPLACED = (4000, "replaced by a newer connection")
 SLOW_CONSUMER = (4008, "slow consumer")
@@ -66,11 +66,6 @@ class FeedConnection:
     @property
     def closing(self) -> bool:
         return self._closing is not None
-
-    @property
-    def queued(self) -> int:
-        """Characters waiting in the send queue (the frame being written is not counted)."""
-        return self._queued
 
     def add(self, text: str) -> None:
         """One message for the frame of the current tick."""

@@ -1,0 +1,2 @@
+"""The feed's serving side for any source of changes: params, handshake, connections, messages,
+fan-out and `FeedCore`."""
