@@ -16,20 +16,20 @@ from textual.worker import Worker, WorkerState
 from oddstui import config
 from oddstui.api.errors import OddsApiError, ServiceUnavailable
 from oddstui.api.rest import ApiClient
-from oddstui.tui import heap
-from oddstui.tui.alerts import AlertCenter
+from oddstui.tui.alerts.center import AlertCenter
+from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
+from oddstui.tui.boards.dropping import DroppingOddsScreen
+from oddstui.tui.boards.value.value_screen import ValueBetsScreen
+from oddstui.tui.browse.live import LiveScreen
+from oddstui.tui.browse.sports import SportsScreen
+from oddstui.tui.browse.watchlist_screen import WatchlistScreen
 from oddstui.tui.commands import JumpCommands
-from oddstui.tui.feed import Feed
-from oddstui.tui.hub import POLL_HZ, DeskHub
+from oddstui.tui.desk import gc_settle
+from oddstui.tui.desk.feed import Feed
+from oddstui.tui.desk.hub import POLL_HZ, DeskHub
+from oddstui.tui.kit.help_modal import HelpModal
+from oddstui.tui.kit.table_prefs import TablePrefsStore
 from oddstui.tui.messages import EventChosen, WatchToggled
-from oddstui.tui.screens.arbitrage import ArbitrageScreen
-from oddstui.tui.screens.dropping import DroppingOddsScreen
-from oddstui.tui.screens.help import HelpModal
-from oddstui.tui.screens.live import LiveScreen
-from oddstui.tui.screens.sports import SportsScreen
-from oddstui.tui.screens.value_bets import ValueBetsScreen
-from oddstui.tui.screens.watchlist import WatchlistScreen
-from oddstui.tui.table_prefs import TablePrefsStore
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
 
@@ -151,8 +151,8 @@ class OddsApp(App[int]):
         self.alerts = AlertCenter(self)
         self.alerts.start()
         self.set_interval(1.0, self._tick, name="tick")
-        self.set_timer(heap.FIRST_SETTLE, heap.settle, name="heap")
-        self.set_interval(heap.SETTLE_EVERY, heap.settle, name="heap")
+        self.set_timer(gc_settle.FIRST_SETTLE, gc_settle.settle, name="heap")
+        self.set_interval(gc_settle.SETTLE_EVERY, gc_settle.settle, name="heap")
         self.run_worker(
             self._start_hub(), group="catalog", description="load the catalog", exit_on_error=False
         )
@@ -211,18 +211,18 @@ class OddsApp(App[int]):
         self.push_screen(HelpModal(keys))
 
     def action_search(self) -> None:
-        from oddstui.tui.screens.search import open_search
+        from oddstui.tui.browse.search import open_search
 
         open_search(self)
 
     def action_settings(self) -> None:
-        from oddstui.tui.screens.settings import SettingsScreen
+        from oddstui.tui.settings.settings_screen import SettingsScreen
 
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen())
 
     def action_alert_rules(self) -> None:
-        from oddstui.tui.screens.alert_rules import AlertRulesScreen
+        from oddstui.tui.alerts.rules_screen import AlertRulesScreen
 
         if not isinstance(self.screen, AlertRulesScreen):
             self.push_screen(AlertRulesScreen())
@@ -233,19 +233,19 @@ class OddsApp(App[int]):
             self.notify("Taking the feed back…")
 
     def open_sport(self, slug: str) -> None:
-        from oddstui.tui.screens.leagues import LeaguesScreen
+        from oddstui.tui.browse.leagues import LeaguesScreen
 
         self.switch_mode("sports")
         self.push_screen(LeaguesScreen(slug))
 
     def open_league(self, sport: str, league: str) -> None:
-        from oddstui.tui.screens.events import EventsScreen
+        from oddstui.tui.browse.events import EventsScreen
 
         self.switch_mode("sports")
         self.push_screen(EventsScreen(sport, league))
 
     def open_event(self, event_id: int) -> None:
-        from oddstui.tui.screens.event import EventScreen
+        from oddstui.tui.event.event_screen import EventScreen
 
         self.push_screen(EventScreen(event_id))
 
