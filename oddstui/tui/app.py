@@ -29,7 +29,7 @@ from oddstui.tui.desk.feed import Feed
 from oddstui.tui.desk.hub import POLL_HZ, DeskHub
 from oddstui.tui.kit.help_modal import HelpModal
 from oddstui.tui.kit.table_prefs import TablePrefsStore
-from oddstui.tui.messages import EventChosen, WatchToggled
+from oddstui.tui.messages import AlertRulesWanted, EventChosen, WatchToggled
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
 
@@ -251,6 +251,11 @@ class OddsApp(App[int]):
 
     def on_event_chosen(self, message: EventChosen) -> None:
         self.open_event(message.event_id)
+
+    def on_alert_rules_wanted(self, message: AlertRulesWanted) -> None:
+        from oddstui.tui.alerts.rule_modal import open_alert_rule
+
+        open_alert_rule(self.screen, message.event_id)
 
     def on_watch_toggled(self, message: WatchToggled) -> None:
         try:

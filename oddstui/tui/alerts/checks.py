@@ -14,7 +14,7 @@ from typing import Any
 
 from oddstui.api.models import OddsRecord
 from oddstui.tui.alerts.rules import PriceRule
-from oddstui.tui.boards.marks import line_text
+from oddstui.tui.kit.leg_words import line_text
 
 #: market name -> hdp (None for a market without lines) -> the sides quoted on that line.
 Offered = dict[str, dict[float | None, set[str]]]

@@ -9,20 +9,9 @@ from typing import Any
 
 from rich.text import Text
 
-from oddstui.book.formats import ODDS_FORMATS, OddsFormat, format_price
 from oddstui.tui.boards.marks import SUSPECT_MARK
 
 VANISHED_STYLE = "dim strike"
-
-
-def odds_format(app: object) -> OddsFormat:
-    fmt = getattr(getattr(app, "settings", None), "odds_format", "decimal")
-    return fmt if fmt in ODDS_FORMATS else "decimal"
-
-
-def price_text(price: float | None, fmt: OddsFormat = "decimal") -> str:
-    """A price as its bookmaker quotes it (`1.90`, `2.228`): the ticket and the grid agree."""
-    return format_price(price, fmt)
 
 
 def age_text(seconds: float | None, step: int = 1) -> Text:

@@ -12,12 +12,13 @@ from textual.widgets import DataTable, Input
 from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
-from oddstui.tui.boards.board_cells import odds_format, percent_text, price_text
+from oddstui.tui.boards.board_cells import percent_text
 from oddstui.tui.boards.filters import parse_names, parse_number
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.prices import odds_format, price_text
 from oddstui.tui.text import clean, plain
 
 #: Items per page unless the trader types another (the service allows up to 200).

@@ -14,6 +14,7 @@ from oddstui.tui.browse.event_table import EventTableScreen
 from oddstui.tui.desk.state import LIVE
 from oddstui.tui.kit import event_fields
 from oddstui.tui.kit.columns import Column
+from oddstui.tui.messages import AlertRulesWanted
 from oddstui.tui.text import plain
 
 
@@ -90,6 +91,8 @@ class WatchlistScreen(EventTableScreen):
                 table.sync_row(key, {"clock": clock}, {"clock": played})
 
     def action_alert_rule(self) -> None:
-        from oddstui.tui.alerts.rule_modal import open_alert_rule
-
-        open_alert_rule(self)
+        event_id = self.selected_event_id()
+        if event_id is None:
+            self.notify("Highlight a starred event to set its alerts.", severity="warning")
+            return
+        self.post_message(AlertRulesWanted(event_id))

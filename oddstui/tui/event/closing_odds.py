@@ -17,9 +17,9 @@ from textual.widgets import DataTable, Static
 from oddstui.api.errors import OddsApiError
 from oddstui.api.models import OddsRecord
 from oddstui.book.formats import OddsFormat, format_price
-from oddstui.tui.boards.board_cells import odds_format
 from oddstui.tui.event import price_rows
 from oddstui.tui.event.market_order import market_order
+from oddstui.tui.kit.prices import odds_format
 from oddstui.tui.text import clean, plain
 
 #: The label the trader sees: these prices are final, not live.

@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oddstui.tui.boards.export import export_text, write_export
-from oddstui.tui.boards.marks import leg_label, line_text, suspicion
+from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.order import SORT_KEYS, GoneRows, Rank, arrange, next_sort_key
+from oddstui.tui.kit.leg_words import leg_label, line_text
 
 
 def test_live_rows_by_profit_then_gone_rows_newest_gone_first() -> None:

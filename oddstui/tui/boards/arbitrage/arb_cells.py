@@ -21,15 +21,15 @@ from oddstui.tui.boards.board_cells import (
     age_text,
     marked,
     percent_text,
-    price_text,
     shown_counts,
 )
-from oddstui.tui.boards.marks import leg_label
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.ticket.stakes import TicketLeg
 from oddstui.tui.desk.state import EventView
 from oddstui.tui.kit import event_fields
 from oddstui.tui.kit.columns import Column
+from oddstui.tui.kit.leg_words import leg_label
+from oddstui.tui.kit.prices import price_text
 from oddstui.tui.text import clean, plain
 
 #: Leg ages under a minute are shown in steps of this many seconds.

@@ -28,9 +28,9 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     sport_names,
     ticket_legs,
 )
+from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
-from oddstui.tui.boards.board_cells import age_text, book_clock, odds_format, reading_book
-from oddstui.tui.boards.filters import ArbFilter
+from oddstui.tui.boards.board_cells import age_text, book_clock, reading_book
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.rest_board import RestBoardScreen
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
@@ -39,6 +39,7 @@ from oddstui.tui.desk.state import ChangeSet
 from oddstui.tui.kit.board_table import BoardTable, visible_keys
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.prices import odds_format
 from oddstui.tui.kit.table_sync import keep_only
 from oddstui.tui.text import clean
 

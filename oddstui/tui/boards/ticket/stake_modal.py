@@ -15,7 +15,7 @@ from textual.widgets import Input, Label, Static
 
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.formats import OddsFormat
-from oddstui.tui.boards.board_cells import age_text, price_text
+from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.ticket.stakes import (
     StakePlan,
     TicketLeg,
@@ -23,6 +23,7 @@ from oddstui.tui.boards.ticket.stakes import (
     place_first,
     plan_stakes,
 )
+from oddstui.tui.kit.prices import price_text
 from oddstui.tui.text import clean, plain
 
 ARROWS = {1: "▲", -1: "▼", 0: ""}

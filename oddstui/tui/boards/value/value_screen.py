@@ -9,13 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input
 
 from oddstui.api.models import ValueBet
-from oddstui.tui.boards.board_cells import (
-    age_text,
-    odds_format,
-    percent_text,
-    price_text,
-    reading_book,
-)
+from oddstui.tui.boards.board_cells import age_text, percent_text, reading_book
 from oddstui.tui.boards.filters import parse_number
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.order import Rank
@@ -23,6 +17,7 @@ from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
 from oddstui.tui.boards.value.value_rows import FAIR_CHOICES, ValueLine, value_line
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.prices import odds_format, price_text
 from oddstui.tui.text import clean, plain
 
 SIDE_LABELS = {"home": "home", "draw": "draw", "away": "away", "over": "over", "under": "under"}

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from oddstui.api.models import ArbitrageBet, ArbitrageLeg, EventSummary, Named
 from oddstui.book.arbitrage import Arbitrage, ArbLeg
+from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_rows import (
     LOCAL,
     SVC,
@@ -20,7 +21,6 @@ from oddstui.tui.boards.arbitrage.arb_rows import (
     LegView,
     row_key,
 )
-from oddstui.tui.boards.filters import ArbFilter
 from oddstui.tui.boards.order import Rank, arrange
 
 

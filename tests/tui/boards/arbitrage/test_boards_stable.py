@@ -194,7 +194,7 @@ async def test_value_and_dropping_boards_export_what_they_show_as_json(
 async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(
     fast_service: Service,
 ) -> None:
-    from oddstui.tui.boards.board_cells import price_text
+    from oddstui.tui.kit.prices import price_text
 
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(80, 24)) as pilot:
