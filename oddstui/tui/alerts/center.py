@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from oddstui.book.oddsbook import OddsBook
+from oddstui.book.state import LineKey
 from oddstui.tui.alerts.rules import Alert, ArbitrageRule, PriceRule, Throttle
 from oddstui.tui.alerts.store import load_rules_recovering, rules_path, save_rules
 from oddstui.tui.desk.state import ChangeSet
@@ -19,6 +21,9 @@ from oddstui.tui.text import clean
 
 if TYPE_CHECKING:
     from oddstui.tui.app import OddsApp
+
+FoundArb = tuple[int, str, LineKey, float, list[tuple[str, float, str]]]
+"""An arbitrage found in the book: event, market, line, profit %, (side, price, book) legs."""
 
 #: Longest text sent in a desktop notification.
 DESKTOP_LIMIT = 200
@@ -155,25 +160,35 @@ class AlertCenter:
             self.app.notify(f"{held} more alerts held back (too many at once)", timeout=5)
 
     def _price_alerts(self, changes: ChangeSet, touched: set[int]) -> list[Alert]:
-        alerts: list[Alert] = []
-        with self.hub.reading() as book:
-            if book is None:
-                return []
-            for rule in self.rules.prices:
-                if rule.event_id not in touched:
-                    continue
+        rules = [rule for rule in self.rules.prices if rule.event_id in touched]
+        arb_events = {r.event_id for r in self.rules.arbitrages} & touched
+        keys = [key for key in changes.prices if key[0] in arb_events and len(key) == 3]
+
+        def read(book: OddsBook) -> tuple[list[tuple[float | None, str]], list[FoundArb]]:
+            """Under the feed's lock: the best prices and the arbitrages, copied out."""
+            bests: list[tuple[float | None, str]] = []
+            for rule in rules:
                 best = book.best(rule.event_id, rule.market, rule.line, [rule.side])
-                price, bookmaker = best.get(rule.side, (None, ""))
-                alert = self.rules.observe_price(rule, price, bookmaker)
-                if alert is not None:
-                    alerts.append(alert)
-            arb_events = {r.event_id for r in self.rules.arbitrages} & touched
-            keys = [key for key in changes.prices if key[0] in arb_events and len(key) == 3]
+                bests.append(best.get(rule.side, (None, "")))
+            arbs: list[FoundArb] = []
             for event_id, market, line, arb in book.arbitrages_in(keys):
                 legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
-                alert = self.rules.observe_arbitrage(event_id, market, line, arb.profit_pct, legs)
-                if alert is not None:
-                    alerts.append(alert)
+                arbs.append((event_id, market, line, arb.profit_pct, legs))
+            return bests, arbs
+
+        read_out = self.hub.read(read)
+        if read_out is None:
+            return []
+        bests, arbs = read_out
+        alerts: list[Alert] = []
+        for rule, (price, bookmaker) in zip(rules, bests, strict=True):
+            alert = self.rules.observe_price(rule, price, bookmaker)
+            if alert is not None:
+                alerts.append(alert)
+        for event_id, market, line, profit, legs in arbs:
+            alert = self.rules.observe_arbitrage(event_id, market, line, profit, legs)
+            if alert is not None:
+                alerts.append(alert)
         return alerts
 
     # ------------------------------------------------------------------ delivery

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -42,11 +41,6 @@ def book_clock(hub: Any) -> Callable[[], float]:
     """The clock of the book's receive stamps (a test feed may supply a frozen one)."""
     clock: Any = getattr(hub.feed, "monotonic", None)
     return clock if callable(clock) else time.monotonic
-
-
-def reading_book(hub: Any) -> contextlib.AbstractContextManager[Any]:
-    """The feed's book while the block runs (the feed holds its own lock), or None."""
-    return hub.reading()
 
 
 def refresh_interval(

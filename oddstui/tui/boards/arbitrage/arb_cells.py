@@ -1,20 +1,19 @@
 """The arbitrage board's cells and ticket legs, from a row, its event and the feed's book.
 
-No textual here. A leg's quote time is the feed's (when its book holds the price: the moment
-the price last changed) or else the service's `updatedAt` for that leg. Every leg names its
-line: a leg the client found reads like one the service sent (`Over 2.5`, `Arsenal -1.5`).
+No textual here, and no book: the figures come from `arb_quotes`, read under the feed's lock
+before any of these run. Every leg names its line: a leg the client found reads like one the
+service sent (`Over 2.5`, `Arsenal -1.5`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from rich.text import Text
 
-from oddstui.book.exchange import net_back
 from oddstui.book.formats import OddsFormat
+from oddstui.tui.boards.arbitrage.arb_quotes import LegQuote
 from oddstui.tui.boards.arbitrage.arb_rows import LOCAL, SVC, ArbRow, LegView
 from oddstui.tui.boards.board_cells import (
     VANISHED_STYLE,
@@ -50,24 +49,6 @@ ARB_COLUMNS: list[Column] = [
     Column("score", "Score", 5, priority=2),
     Column("clock", "Clock", 6, priority=2),
 ]
-
-
-def leg_times(book: Any, row: ArbRow, now: float, clock: float) -> list[float | None]:
-    """Unix time each shown leg was quoted: the book's when it holds the price, else the
-    service's; None when neither knows."""
-    times: list[float | None] = []
-    for leg in row.legs:
-        age = None
-        if book is not None and LOCAL in row.sources:
-            line = (row.hdp, row.label)
-            age = book.price_age(row.event_id, leg.bookmaker, row.market, line, leg.side, clock)
-        times.append(now - age if age is not None else leg.quoted)
-    return times
-
-
-def oldest_age(times: list[float | None], now: float) -> float | None:
-    known = [stamp for stamp in times if stamp is not None]
-    return max(now - min(known), 0.0) if known else None
 
 
 def leg_name(row: ArbRow, leg: LegView, event: EventView | None) -> str:
@@ -191,26 +172,25 @@ def moving_cells(
 
 
 def ticket_legs(
-    book: Any, row: ArbRow, event: EventView | None, now: float, clock: float
+    quotes: tuple[LegQuote, ...], row: ArbRow, event: EventView | None, now: float
 ) -> list[TicketLeg]:
     """The legs for the stake ticket, each named with its market and line, with its age and
-    last move from the feed's book where it has them."""
+    last move from the feed's book where it has them (`quotes`: `read_leg_quotes`)."""
     legs = []
-    times = leg_times(book, row, now, clock)
-    for leg, quoted in zip(row.legs, times, strict=True):
-        previous = moved_ago = None
-        if book is not None:
-            line = (row.hdp, row.label)
-            move = book.movement(row.event_id, leg.bookmaker, row.market, line, leg.side)
-            if move is not None and move.previous is not None:
-                previous = net_back(move.previous, leg.commission)
-                moved_ago = clock - move.since
-        age = None if quoted is None else max(now - quoted, 0.0)
+    for leg, quote in zip(row.legs, quotes, strict=True):
+        age = None if quote.quoted is None else max(now - quote.quoted, 0.0)
         label = f"{row.market} {leg_name(row, leg, event)}"
         # The ticket's stakes and returns count what an exchange leg pays, net of commission.
         legs.append(
             TicketLeg(
-                leg.side, leg.bookmaker, leg.paid, label, age, previous, moved_ago, leg.commission
+                leg.side,
+                leg.bookmaker,
+                leg.paid,
+                label,
+                age,
+                quote.previous,
+                quote.moved_ago,
+                leg.commission,
             )
         )
     return legs

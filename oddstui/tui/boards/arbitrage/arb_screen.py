@@ -20,17 +20,16 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     ARB_COLUMNS,
     arb_counts,
     arb_detail,
-    leg_times,
     moving_cells,
-    oldest_age,
     row_cells,
     row_rank,
     sport_names,
     ticket_legs,
 )
 from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
+from oddstui.tui.boards.arbitrage.arb_quotes import read_leg_quotes, read_leg_times
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
-from oddstui.tui.boards.board_cells import age_text, book_clock, reading_book
+from oddstui.tui.boards.board_cells import age_text, book_clock
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.rest_board import RestBoardScreen
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
@@ -118,11 +117,9 @@ class ArbitrageScreen(RestBoardScreen):
         """Local detection: the markets in `keys`, or every market of the book when None."""
         self.arbs.commission = self.app.settings.exchange_commission
         now = self.hub.now()
-        with reading_book(self.hub) as book:
-            if book is None:
-                return
-            found, checked = scan_book(book, keys)
-        self.arbs.set_local(found, checked, now)
+        scanned = self.hub.read(lambda book: scan_book(book, keys))
+        if scanned is not None:
+            self.arbs.set_local(*scanned, now)
 
     async def fetch(self) -> None:
         if self.bookmakers is None:
@@ -159,69 +156,87 @@ class ArbitrageScreen(RestBoardScreen):
         trusted = self.hub.status.trustworthy
         before = (table.row_keys, table.highlighted_key())
         shown = set(before[0])
+        rows = self.arbs.rows
         # Leg ages cost a book lookup per leg: only the age filter and sort need every row's.
         every_age = self.filter.max_age is not None or self.sort_by == "age"
+        visible = set(visible_keys(table)) if ages else set()
+        timed = self._timed_keys(dirty, shown, visible, full=full or every_age)
+        # The one locked pass: quote times out, everything below runs with the lock released.
+        quotes = self.hub.read(lambda book: read_leg_times(book, rows, timed, now, clock))
+        if quotes is None:
+            quotes = read_leg_times(None, rows, timed, now, clock)
         threshold = self.suspect_profit
-        with reading_book(self.hub) as book:
-            ages_of: dict[str, float | None] = {}
-            self.suspects = suspects = {}
+        self.suspects = suspects = {}
+        wanted: dict[str, ArbRow] = {}
+        self.suspects_hidden = 0
+        for key, row in rows.items():
+            sport = sport_names(row, events.get(row.event_id))
+            age = quotes.oldest_age(key, now) if every_age else None
+            if not self.filter.accepts(row, sport, age):
+                continue
+            at = changed.get(row.event_id)
+            times = list(quotes.times(key)) if at is not None else []
+            suspects[key] = suspicion(row.profit_pct, times, at, threshold)
+            if suspects[key] and self.hide_suspects:
+                self.suspects_hidden += 1
+                continue
+            wanted[key] = row
+        reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
 
-            def age_of(row: ArbRow) -> float | None:
-                if row.key not in ages_of:
-                    ages_of[row.key] = oldest_age(leg_times(book, row, now, clock), now)
-                return ages_of[row.key]
+        legs_width = dict(table.column_layout).get("legs", 0)
 
-            wanted: dict[str, ArbRow] = {}
-            self.suspects_hidden = 0
-            for key, row in self.arbs.rows.items():
-                sport = sport_names(row, events.get(row.event_id))
-                if not self.filter.accepts(row, sport, age_of(row) if every_age else None):
-                    continue
-                at = changed.get(row.event_id)
-                times = leg_times(book, row, now, clock) if at is not None else []
-                suspects[key] = suspicion(row.profit_pct, times, at, threshold)
-                if suspects[key] and self.hide_suspects:
-                    self.suspects_hidden += 1
-                    continue
-                wanted[key] = row
-            reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
+        def draw(key: str) -> dict[str, Text]:
+            row = wanted[key]
+            return row_cells(
+                row, events.get(row.event_id), quotes.oldest_age(key, now), now, fmt,
+                suspect=suspects[key], trusted=trusted, legs_width=legs_width,
+            )
 
-            legs_width = dict(table.column_layout).get("legs", 0)
-
-            def draw(key: str) -> dict[str, Text]:
-                row = wanted[key]
-                return row_cells(
-                    row, events.get(row.event_id), age_of(row), now, fmt, suspect=suspects[key],
-                    trusted=trusted, legs_width=legs_width,
+        if reorder:
+            keep_only(table, wanted, draw)
+            shown = set(table.row_keys)
+        for key in wanted:
+            if full or key in dirty or key not in shown:
+                table.sync_row(key, draw(key))
+        if ages:
+            # Clocks and ages move every second: patch only the rows on screen (the others
+            # catch up on the next tick once scrolled into view).
+            for key in visible:
+                if key in wanted:
+                    row = wanted[key]
+                    event = events.get(row.event_id)
+                    age = quotes.oldest_age(key, now)
+                    table.sync_row(key, moving_cells(row, event, age, now, trusted=trusted))
+        # Between sorts the order changes only when rows come, go or vanish.
+        layout = (frozenset(wanted), frozenset(k for k, r in wanted.items() if r.vanished_at))
+        if reorder and (self.sort_due(full or refilter) or layout != self._layout):
+            self._layout = layout
+            ranks = {
+                key: row_rank(
+                    row,
+                    events.get(row.event_id),
+                    quotes.oldest_age(key, now) if every_age else None,
                 )
-
-            if reorder:
-                keep_only(table, wanted, draw)
-                shown = set(table.row_keys)
-            for key in wanted:
-                if full or key in dirty or key not in shown:
-                    table.sync_row(key, draw(key))
-            if ages:
-                # Clocks and ages move every second: patch only the rows on screen (the others
-                # catch up on the next tick once scrolled into view).
-                for key in visible_keys(table):
-                    if key in wanted:
-                        row = wanted[key]
-                        event = events.get(row.event_id)
-                        table.sync_row(
-                            key, moving_cells(row, event, age_of(row), now, trusted=trusted)
-                        )
-            # Between sorts the order changes only when rows come, go or vanish.
-            layout = (frozenset(wanted), frozenset(k for k, r in wanted.items() if r.vanished_at))
-            if reorder and (self.sort_due(full or refilter) or layout != self._layout):
-                self._layout = layout
-                ranks = {
-                    key: row_rank(row, events.get(row.event_id), age_of(row) if every_age else None)
-                    for key, row in wanted.items()
-                }
-                self.arrange_table(table, ranks, force=full or refilter, before=before)
-        self._counts = arb_counts(wanted.values(), len(self.arbs.rows), self.suspects_hidden)
+                for key, row in wanted.items()
+            }
+            self.arrange_table(table, ranks, force=full or refilter, before=before)
+        self._counts = arb_counts(wanted.values(), len(rows), self.suspects_hidden)
         self.show_table(bool(wanted), self._empty_text())
+
+    def _timed_keys(
+        self, dirty: set[str], shown: set[str], visible: set[str], *, full: bool
+    ) -> set[str] | dict[str, ArbRow]:
+        """The rows whose leg times a redraw needs: those it draws, the ones on screen when ages
+        move, and those whose match just changed (the suspect check); every row when `full`."""
+        rows = self.arbs.rows
+        if full:
+            return rows
+        changed = self.hub.board.match_changed
+        return {
+            key
+            for key, row in rows.items()
+            if key in dirty or key not in shown or key in visible or row.event_id in changed
+        }
 
     def _empty_text(self) -> str:
         if self.arbs.rows:
@@ -291,8 +306,11 @@ class ArbitrageScreen(RestBoardScreen):
 
     def ticket_legs(self, row: ArbRow) -> list[TicketLeg]:
         event = self.hub.board.events.get(row.event_id)
-        with reading_book(self.hub) as book:
-            return ticket_legs(book, row, event, self.hub.now(), book_clock(self.hub)())
+        now, clock = self.hub.now(), book_clock(self.hub)()
+        quotes = self.hub.read(lambda book: read_leg_quotes(book, row, now, clock))
+        if quotes is None:
+            quotes = read_leg_quotes(None, row, now, clock)
+        return ticket_legs(quotes, row, event, now)
 
     def _ticket_closed(self, plan: StakePlan | None) -> None:
         if plan is not None:

@@ -7,11 +7,13 @@ book. No textual here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from oddstui.api.models import ValueBet
 from oddstui.book.fair import METHODS, fair_probabilities, worst_case_probability
+from oddstui.book.oddsbook import OddsBook
 from oddstui.book.value import ev_percent, kelly_stake
 
 #: "service" first, then the local methods of `book.fair`, then the cautious worst case.
@@ -35,6 +37,32 @@ class ValueLine:
     ev: float | None
     """EV in percent: the service's, or against the local fair price."""
     kelly: float | None
+
+
+Quotes = Mapping[str, Mapping[str, float]]
+"""bookmaker -> side -> price for one market and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class SharpPrices:
+    """The sharp bookmakers' prices of each value bet's market and line, copied out of the
+    feed's book in one locked pass (the book's own dicts change under the feed's thread)."""
+
+    by_item: Mapping[str, Quotes]
+
+    def of(self, item: ValueBet) -> Quotes:
+        return self.by_item.get(item.id, {})
+
+
+def read_sharp_prices(book: OddsBook, items: Iterable[ValueBet]) -> SharpPrices:
+    """Run under the feed's lock: a private copy of the sharp books' prices for every item."""
+    by_item: dict[str, Quotes] = {}
+    for item in items:
+        quotes = book.quotes(item.event_id, item.market_name, (item.market_hdp, None))
+        by_item[item.id] = MappingProxyType(
+            {name: MappingProxyType(dict(quotes[name])) for name in SHARP_BOOKS if name in quotes}
+        )
+    return SharpPrices(MappingProxyType(by_item))
 
 
 def fair_from_sharp(

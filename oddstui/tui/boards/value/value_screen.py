@@ -9,12 +9,17 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input
 
 from oddstui.api.models import ValueBet
-from oddstui.tui.boards.board_cells import age_text, percent_text, reading_book
+from oddstui.tui.boards.board_cells import age_text, percent_text
 from oddstui.tui.boards.filters import parse_number
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
-from oddstui.tui.boards.value.value_rows import FAIR_CHOICES, ValueLine, value_line
+from oddstui.tui.boards.value.value_rows import (
+    FAIR_CHOICES,
+    ValueLine,
+    read_sharp_prices,
+    value_line,
+)
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format, price_text
@@ -103,15 +108,17 @@ class ValueBetsScreen(RestBoardScreen):
         )
 
     def lines(self) -> list[ValueLine]:
-        method = FAIR_CHOICES[self.method]
-        out = []
-        with reading_book(self.hub) as book:
-            for item in self.items:
-                quotes = None
-                if method != "service" and book is not None:
-                    quotes = book.quotes(item.event_id, item.market_name, (item.market_hdp, None))
-                out.append(value_line(item, method, self.bankroll, self.fraction, quotes))
-        return out
+        method, items = FAIR_CHOICES[self.method], self.items
+        sharp = None
+        if method != "service":
+            # The one locked pass copies the sharp prices out; the maths runs after it.
+            sharp = self.hub.read(lambda book: read_sharp_prices(book, items))
+        return [
+            value_line(
+                item, method, self.bankroll, self.fraction, sharp.of(item) if sharp else None
+            )
+            for item in items
+        ]
 
     def show_rows(self) -> None:
         fmt = odds_format(self.app)

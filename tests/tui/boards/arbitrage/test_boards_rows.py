@@ -165,13 +165,14 @@ def test_filter_accepts_by_profit_sport_bookmakers_and_age() -> None:
 
 def test_local_legs_name_their_market_and_line_on_the_board_and_the_ticket() -> None:
     from oddstui.tui.boards.arbitrage.arb_cells import leg_name, ticket_legs
+    from oddstui.tui.boards.arbitrage.arb_quotes import read_leg_quotes
 
     rows = ArbRows()
     rows.set_local([(4, "Totals", (2.5, None), local_arb((2.2, 2.05)))], [(4, "Totals")], now=0.0)
     rows.set_local([(4, "Spread", (-1.5, None), local_arb((2.2, 2.05)))], [(4, "Spread")], now=0.0)
     totals = rows.rows[row_key(4, "Totals", 2.5, None)]
     assert [leg_name(totals, leg, None) for leg in totals.legs] == ["Over 2.5", "Under 2.5"]
-    legs = ticket_legs(None, totals, None, now=10.0, clock=10.0)
+    legs = ticket_legs(read_leg_quotes(None, totals, 10.0, 10.0), totals, None, now=10.0)
     assert [leg.label for leg in legs] == ["Totals Over 2.5", "Totals Under 2.5"]
     spread = rows.rows[row_key(4, "Spread", -1.5, None)]
     spread.home, spread.away = "Arsenal", "Spurs"
@@ -291,12 +292,13 @@ def test_an_exchange_leg_counts_net_of_the_traders_commission() -> None:
 
 def test_the_ticket_stakes_an_exchange_leg_on_what_it_pays() -> None:
     from oddstui.tui.boards.arbitrage.arb_cells import ticket_legs
+    from oddstui.tui.boards.arbitrage.arb_quotes import read_leg_quotes
 
     rows = ArbRows(commission=0.05)
     rows.set_service(
         [service_arb(1, "Totals", 2.5, (2.20, 2.10), ("Bet365", "Betfair Exchange"))], now=0.0
     )
     row = rows.rows[row_key(1, "Totals", 2.5, None)]
-    legs = ticket_legs(None, row, None, now=0.0, clock=0.0)
+    legs = ticket_legs(read_leg_quotes(None, row, 0.0, 0.0), row, None, now=0.0)
     assert [leg.price for leg in legs] == [2.20, pytest.approx(2.045)]
     assert [leg.commission for leg in legs] == [0.0, 0.05]
