@@ -28,6 +28,7 @@ from oddstui.tui.desk import gc_settle
 from oddstui.tui.desk.feed import Feed
 from oddstui.tui.desk.hub import POLL_HZ, DeskHub
 from oddstui.tui.kit.help_modal import HelpModal
+from oddstui.tui.kit.keymap import load_keymap
 from oddstui.tui.kit.table_prefs import TablePrefsStore
 from oddstui.tui.messages import AlertRulesWanted, EventChosen, WatchToggled
 from oddstui.tui.text import clean
@@ -101,6 +102,7 @@ class OddsApp(App[int]):
         start_mode: str | None = None,
         startup_warnings: Sequence[str] = (),
         table_prefs_path: Path | None = None,
+        keys_path: Path | None = None,
     ) -> None:
         self.settings = settings or config.Settings()
         self.watchlist_path = watchlist_path or config.watchlist_path()
@@ -109,13 +111,16 @@ class OddsApp(App[int]):
         self.table_prefs = TablePrefsStore(
             table_prefs_path or self.watchlist_path.with_name("tables.toml")
         )
-        warnings = [watchlist_warning, self.table_prefs.warning]
+        #: The trader's keys from keys.toml, by binding id.
+        self.keymap, keys_warning = load_keymap(keys_path)
+        warnings = [watchlist_warning, self.table_prefs.warning, keys_warning]
         self._startup_warnings = [*startup_warnings, *filter(None, warnings)]
         # Under NO_COLOR, Textual turns every colour into a grey of 24-bit or 256 colours unless
         # the app speaks ANSI colours; then its NoColor filter leaves the terminal's defaults.
         super().__init__(ansi_color=True if "NO_COLOR" in os.environ else None)
         for theme in THEMES:
             self.register_theme(theme)
+        self.set_keymap(self.keymap)
         self.theme = (
             self.settings.theme if self.settings.theme in self.available_themes else "oddstui-dark"
         )

@@ -122,8 +122,8 @@ class PriceGrid(Widget, can_focus=True):
         *(f"price-grid--{role}" for role in ROLES),
     }
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("up", "cursor_up", "Up", show=False),
+        Binding("down", "cursor_down", "Down", show=False, id="grid-cursor-down"),
+        Binding("up", "cursor_up", "Up", show=False, id="grid-cursor-up"),
     ]
     DEFAULT_CSS = """
     PriceGrid { height: 1fr; width: auto; }
