@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
 from oddstui.api.models import OddsRecord
+from oddstui.book.oddsbook import OddsBook
 from oddstui.tui.alerts.rules import PriceRule
 from oddstui.tui.kit.leg_words import line_text
 
@@ -24,7 +24,7 @@ LISTED = 8
 MAIN_MARKETS = ("ML", "Spread", "Totals")
 
 
-def offered_from_book(book: Any, event_id: int) -> Offered:
+def offered_from_book(book: OddsBook, event_id: int) -> Offered:
     offered: Offered = {}
     for market in book.market_names(event_id):
         for hdp, label in book.lines(event_id, market):

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from oddstui.api.errors import OddsApiError
+from oddstui.api.rest import ApiClient
 from oddstui.api.validate import MAX_BOOKMAKERS
 from oddstui.tui.alerts.checks import (
     Offered,
@@ -148,7 +149,7 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
 
     async def _load_offered(self) -> None:
         """What the event quotes, asked of the service when the feed's book has nothing."""
-        api: Any = self.app.hub.api  # type: ignore[attr-defined]
+        api: ApiClient = self.app.hub.api  # type: ignore[attr-defined]
         try:
             books = list((await api.selected_bookmakers()).bookmakers)[:MAX_BOOKMAKERS]
             self.offered = offered_from_record(await api.odds(self.event_id, books))

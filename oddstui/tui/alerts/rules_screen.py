@@ -4,13 +4,14 @@ this session with their time, rule and price."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from oddstui.tui.alerts.center import AlertCenter
 from oddstui.tui.alerts.rule_modal import open_alert_rule
 from oddstui.tui.alerts.rules import ArbitrageRule, PriceRule
 from oddstui.tui.desk.state import ChangeSet
@@ -86,7 +87,7 @@ class AlertRulesScreen(BoardScreen):
         yield Static("No alert yet this session.", id="history-empty", classes="empty")
 
     @property
-    def alerts(self) -> Any:
+    def alerts(self) -> AlertCenter:
         return getattr(self.app, "alerts")  # noqa: B009 - the app type would import us
 
     def redraw(self) -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
 from oddstui.tui.boards.marks import SUSPECT_MARK
+
+if TYPE_CHECKING:
+    from oddstui.tui.desk.hub import DeskHub
 
 VANISHED_STYLE = "dim strike"
 
@@ -37,7 +40,7 @@ def percent_text(value: float | None, *, signed: bool = True, style: str = "") -
     return Text(shown, style=style, justify="right")
 
 
-def book_clock(hub: Any) -> Callable[[], float]:
+def book_clock(hub: DeskHub) -> Callable[[], float]:
     """The clock of the book's receive stamps (a test feed may supply a frozen one)."""
     clock: Any = getattr(hub.feed, "monotonic", None)
     return clock if callable(clock) else time.monotonic

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +21,7 @@ from oddstui.tui.boards.board_cells import gone_cells, marked, refresh_interval,
 from oddstui.tui.boards.filter_bar import FilterBar
 from oddstui.tui.boards.order import GoneRows, Rank
 from oddstui.tui.boards.trading_board import TradingBoard
+from oddstui.tui.desk.state import EventView
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.table_sync import keep_only
@@ -269,5 +270,5 @@ class RestBoardScreen(TradingBoard, FilterBar):
     def action_refresh_now(self) -> None:
         self._fetch_if_due(force=True)
 
-    def event_of(self, event_id: int) -> Any:
+    def event_of(self, event_id: int) -> EventView | None:
         return self.hub.board.events.get(event_id)

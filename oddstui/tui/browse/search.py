@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from oddstui.api.errors import OddsApiError
 from oddstui.api.models import Event
+from oddstui.api.rest import ApiClient
 from oddstui.tui.desk.wire_views import event_view
 from oddstui.tui.kit import event_fields
 from oddstui.tui.text import clean
@@ -40,7 +41,7 @@ class SearchModal(ModalScreen[int | None]):
         Binding("down", "results", "Results", show=False, id="search-results"),
     ]
 
-    def __init__(self, api: Any) -> None:
+    def __init__(self, api: ApiClient) -> None:
         super().__init__()
         self._api = api
         #: The events of the last answer, by id.

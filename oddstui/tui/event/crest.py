@@ -11,7 +11,6 @@ import io
 import re
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 from rich.console import RenderableType
@@ -19,6 +18,7 @@ from rich.text import Text
 from rich_pixels import Pixels
 from textual.widgets import Static
 
+from oddstui.api.rest import ApiClient
 from oddstui.tui.text import clean
 
 Fetch = Callable[[int], Awaitable[bytes | None]]
@@ -63,10 +63,10 @@ class CrestCache:
         return await asyncio.to_thread(decode_png, data)
 
 
-_caches: weakref.WeakKeyDictionary[Any, CrestCache] = weakref.WeakKeyDictionary()
+_caches: weakref.WeakKeyDictionary[ApiClient, CrestCache] = weakref.WeakKeyDictionary()
 
 
-def crest_cache(api: Any) -> CrestCache:
+def crest_cache(api: ApiClient) -> CrestCache:
     """The one cache of an `ApiClient` (made on first use)."""
     cache = _caches.get(api)
     if cache is None:
@@ -112,7 +112,7 @@ class Crest(Static):
         self.set_class(image is None, "-missing")
         self._draw()
 
-    def load(self, api: Any, participant: int | None, name: str) -> None:
+    def load(self, api: ApiClient, participant: int | None, name: str) -> None:
         """Fetch the participant's crest through `api` and show it (initials without one)."""
         self.run_worker(
             self._load(api, participant, name),
@@ -121,7 +121,7 @@ class Crest(Static):
             exit_on_error=False,
         )
 
-    async def _load(self, api: Any, participant: int | None, name: str) -> None:
+    async def _load(self, api: ApiClient, participant: int | None, name: str) -> None:
         if participant is None:
             self.show(None, name)
             return

@@ -5,34 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from rich.cells import cell_len, set_cell_size
 
+from oddstui.tui.kit.columns import Column
 from oddstui.tui.text import clean
-
-
-@dataclass(frozen=True, slots=True)
-class GridColumn:
-    """A column of fixed width (in cells)."""
-
-    key: str
-    label: str
-    width: int
-    justify: Literal["left", "right"] = "right"
-    priority: int = 0
-    """0: always shown; when the grid is too narrow, the highest priorities are hidden first."""
 
 
 def hidden_marker(count: int) -> str:
     return f"+{count} more ›" if count else ""
 
 
-def fitting_columns(columns: Sequence[GridColumn], width: int) -> list[GridColumn]:
+def fitting_columns(columns: Sequence[Column], width: int) -> list[Column]:
     """The columns shown in `width` cells, in their order. Priority 0 is always shown; then each
     further priority, all its columns or none, while they fit with the hidden-columns marker."""
 
-    def need(shown: Sequence[GridColumn]) -> int:
+    def need(shown: Sequence[Column]) -> int:
         hidden = len(columns) - len(shown)
         marker = len(hidden_marker(hidden)) + 1 if hidden else 0
         return sum(column.width + 1 for column in shown) + marker
@@ -70,7 +58,7 @@ def safe_link(url: str | None) -> str | None:
     return cleaned
 
 
-def fit(text: str, column: GridColumn) -> str:
+def fit(text: str, column: Column) -> str:
     """`text` without control characters, cut or padded to the column's width in cells."""
     text = clean(text)
     width = column.width

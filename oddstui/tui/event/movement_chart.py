@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 from rich.text import Text
 
 from oddstui.api.models import Movements
+from oddstui.api.rest import ApiClient
 from oddstui.book.formats import OddsFormat, format_price
 from oddstui.book.ticks import MIN_TICK_PRICE, ticks_between
 
@@ -110,7 +111,7 @@ def move_text(move: SideMove, fmt: OddsFormat = "decimal", last: str = "now") ->
 class MovementCache:
     """GET /odds/movements answers by (event, bookmaker, market, line), kept `CACHE_SECONDS`."""
 
-    def __init__(self, api: Any, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, api: ApiClient, clock: Callable[[], float] = time.monotonic) -> None:
         self._api = api
         self._clock = clock
         self._answers: dict[tuple[Any, ...], tuple[float, Movements]] = {}
@@ -134,10 +135,10 @@ class MovementCache:
         return answer
 
 
-_caches: WeakKeyDictionary[Any, MovementCache] = WeakKeyDictionary()
+_caches: WeakKeyDictionary[ApiClient, MovementCache] = WeakKeyDictionary()
 
 
-def movement_cache(api: Any) -> MovementCache:
+def movement_cache(api: ApiClient) -> MovementCache:
     """The one cache of an `ApiClient` (made on first use)."""
     cache = _caches.get(api)
     if cache is None:

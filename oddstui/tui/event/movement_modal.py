@@ -133,7 +133,7 @@ class MovementModal(ModalScreen[None]):
         return movements if label is None else _only_label(movements, label)
 
 
-def _only_label(movements: Any, label: str) -> Any:
+def _only_label(movements: Movements, label: str) -> Movements:
     """A player prop: the history holds every player's line; keep this player's."""
     from dataclasses import replace
 

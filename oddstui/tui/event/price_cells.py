@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from oddstui.book.exchange import is_lay
 from oddstui.book.formats import OddsFormat, book_places, format_price
-from oddstui.tui.event.grid_cells import Cell, GridColumn, safe_link
+from oddstui.tui.event.grid_cells import Cell, safe_link
 from oddstui.tui.event.price_rows import GridRow, PriceFigure, age_text, margin_text, side_label
+from oddstui.tui.kit.columns import Column
 from oddstui.tui.text import clean
 
 BOOK_WIDTH, PRICE_WIDTH, MARGIN_WIDTH, AGE_WIDTH = 20, 9, 6, 4
@@ -15,17 +16,20 @@ ARROWS = {1: "▲ ", -1: "▼ ", 0: ""}
 MISSING = Cell("–", ("muted",))
 
 
-def grid_columns(sides: list[str], terminal_width: int = 0) -> list[GridColumn]:
+def grid_columns(sides: list[str], terminal_width: int = 0) -> list[Column]:
     """Bookmaker, the sides (back, then lay), margin and age; wider names and prices on a wide
     terminal. Too narrow for all, the grid hides the age first, then the lay prices, then the
     margin; never a back price."""
     wide = terminal_width >= WIDE_FROM
     book, price = (WIDE_BOOK_WIDTH, WIDE_PRICE_WIDTH) if wide else (BOOK_WIDTH, PRICE_WIDTH)
     return [
-        GridColumn("book", "Bookmaker", book, "left"),
-        *(GridColumn(side, side_label(side), price, priority=2 * is_lay(side)) for side in sides),
-        GridColumn("margin", "Margin", MARGIN_WIDTH, priority=1),
-        GridColumn("age", "Age", AGE_WIDTH, priority=3),
+        Column("book", "Bookmaker", book),
+        *(
+            Column(side, side_label(side), price, priority=2 * is_lay(side), justify="right")
+            for side in sides
+        ),
+        Column("margin", "Margin", MARGIN_WIDTH, priority=1, justify="right"),
+        Column("age", "Age", AGE_WIDTH, priority=3, justify="right"),
     ]
 
 

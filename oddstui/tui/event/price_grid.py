@@ -29,14 +29,14 @@ from textual.widget import Widget
 from oddstui.tui.event.grid_cells import (
     EMPTY,
     Cell,
-    GridColumn,
     fit,
     fitting_columns,
     hidden_marker,
     safe_link,
 )
+from oddstui.tui.kit.columns import Column
 
-__all__ = ["Cell", "GridColumn", "PriceGrid", "safe_link"]  # the cells' types, for callers
+__all__ = ["Cell", "PriceGrid", "safe_link"]  # the cells' types, for callers
 
 #: The cell styles, named by the component classes that colour them (`price-grid--<role>`).
 ROLES = ("best", "up", "down", "stale", "muted", "link")
@@ -49,7 +49,7 @@ class GridColumnView(Widget):
     GridColumnView { height: auto; }
     """
 
-    def __init__(self, grid: PriceGrid, column: GridColumn) -> None:
+    def __init__(self, grid: PriceGrid, column: Column) -> None:
         super().__init__()
         self._grid = grid
         self.column = column
@@ -144,8 +144,8 @@ class PriceGrid(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._columns: list[GridColumn] = []
-        self._shown: list[GridColumn] = []
+        self._columns: list[Column] = []
+        self._shown: list[Column] = []
         self._width: int | None = None  # cells available, once told (`fit_width`)
         self._views: dict[str, GridColumnView] = {}
         self._rows: list[str] = []
@@ -165,15 +165,15 @@ class PriceGrid(Widget, can_focus=True):
     # ------------------------------------------------------------------ data
 
     @property
-    def columns(self) -> list[GridColumn]:
+    def columns(self) -> list[Column]:
         return list(self._columns)
 
     @property
-    def shown_columns(self) -> list[GridColumn]:
+    def shown_columns(self) -> list[Column]:
         return list(self._shown)
 
     @property
-    def hidden_columns(self) -> list[GridColumn]:
+    def hidden_columns(self) -> list[Column]:
         return [column for column in self._columns if column not in self._shown]
 
     def fit_width(self, width: int) -> None:
@@ -196,7 +196,7 @@ class PriceGrid(Widget, can_focus=True):
     def row_keys(self) -> list[str]:
         return list(self._rows)
 
-    def set_columns(self, columns: Sequence[GridColumn]) -> None:
+    def set_columns(self, columns: Sequence[Column]) -> None:
         """A new data set: these columns, and no rows."""
         self._columns = list(columns)
         self._rows, self._index, self._cells = [], {}, {}
@@ -311,7 +311,7 @@ class PriceGrid(Widget, can_focus=True):
             segments.append(Segment(" " + marker, style + muted))
         return Strip(segments).adjust_cell_length(width, style)
 
-    def render_cell(self, column: GridColumn, index: int) -> Strip:
+    def render_cell(self, column: Column, index: int) -> Strip:
         """One cell with the gap before it, as a strip of `column.width + 1` cells."""
         base = self.rich_style
         if index == self.cursor_row and self.has_focus:

@@ -13,6 +13,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from oddstui.tui.desk.state import ChangeSet
+from oddstui.tui.kit.columns_modal import ColumnsModal
 from oddstui.tui.kit.desk_footer import DeskFooter
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.status_bar import FeedBanner, StatusBar, local_clock
@@ -74,6 +75,10 @@ class BoardScreen(Screen[None]):
         self.hub.ticked.subscribe(self, self._ticked)
         self.redraw()
         self._show_feed()
+
+    def on_patch_table_columns_wanted(self, message: PatchTable.ColumnsWanted) -> None:
+        message.stop()
+        self.app.push_screen(ColumnsModal(message.table))
 
     def on_screen_resume(self) -> None:
         if self.missed_changes:

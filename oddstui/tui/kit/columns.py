@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 #: Cells a column costs beyond its width: DataTable pads each cell by one on either side.
 PADDING = 2
@@ -22,14 +22,16 @@ NAME_KEYS = frozenset({"event", "market", "legs"})
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """One column: `priority` 0 is never dropped, higher numbers go first when space is short;
-    `grow` is how many extra cells it may take on a wide terminal (names, leagues)."""
+    """One column of any table or grid: `priority` 0 is never dropped, higher numbers go first
+    when space is short; `grow` is how many extra cells it may take on a wide terminal (names,
+    leagues); `justify` places a cell's text (the Event grid right-aligns its prices)."""
 
     key: str
     label: str
     width: int
     priority: int = ALWAYS
     grow: int = 0
+    justify: Literal["left", "right"] = "left"
 
 
 def as_column(spec: Column | tuple[str, str, int | None]) -> Column:

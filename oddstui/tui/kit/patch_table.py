@@ -9,6 +9,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.widgets import DataTable
 
 from oddstui.tui.kit.columns import Column, as_column, fit
@@ -153,10 +154,15 @@ class PatchTable(TableRows):
         if found:
             found.first().open(self)
 
-    def action_choose_columns(self) -> None:
-        from oddstui.tui.kit.columns_modal import ColumnsModal
+    class ColumnsWanted(Message):
+        """The trader asked to choose the table's columns: its screen opens the chooser."""
 
-        self.app.push_screen(ColumnsModal(self))
+        def __init__(self, table: PatchTable) -> None:
+            super().__init__()
+            self.table = table
+
+    def action_choose_columns(self) -> None:
+        self.post_message(self.ColumnsWanted(self))
 
     def _choose(self, *, sort: str | None, descending: bool, hidden: Iterable[str]) -> None:
         prefs = TablePrefs(sort, descending, frozenset(hidden))

@@ -3,7 +3,7 @@ GET /bookmakers/selected, and save them with PUT /bookmakers/selected/select."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import getters
@@ -21,6 +21,7 @@ from oddstui.tui.text import clean
 
 if TYPE_CHECKING:
     from oddstui.tui.app import OddsApp
+    from oddstui.tui.desk.hub import DeskHub
 
 
 class BookmakersScreen(Screen[None]):
@@ -55,7 +56,7 @@ class BookmakersScreen(Screen[None]):
         self._rebuilding = False
 
     @property
-    def hub(self) -> Any:
+    def hub(self) -> DeskHub:
         return self.app.hub
 
     def compose(self) -> ComposeResult:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
-from oddstui.tui.event.price_grid import Cell, GridColumn, PriceGrid
+from oddstui.tui.event.price_grid import Cell, PriceGrid
+from oddstui.tui.kit.columns import Column
 from tests.tui.screen_text import screen_segments, screen_text
 
 COLUMNS = [
-    GridColumn("book", "Bookmaker", 24, "left"),
-    GridColumn("home", "Home", 9),
-    GridColumn("away", "Away", 9),
+    Column("book", "Bookmaker", 24),
+    Column("home", "Home", 9, justify="right"),
+    Column("away", "Away", 9, justify="right"),
 ]
 HOSTILE = "[bold red]Evil[/]\x1b[2J"
 

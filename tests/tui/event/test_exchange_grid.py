@@ -12,9 +12,10 @@ from oddstui.book.exchange import net_back
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.probability import margin
 from oddstui.tui.event import price_rows
-from oddstui.tui.event.grid_cells import GridColumn, fitting_columns
+from oddstui.tui.event.grid_cells import fitting_columns
 from oddstui.tui.event.price_cells import grid_columns, row_cells
 from oddstui.tui.event.price_grid import PriceGrid
+from oddstui.tui.kit.columns import Column
 from tests.tui.event.test_event_rows import EVENT, record
 from tests.tui.screen_text import screen_text
 
@@ -109,7 +110,7 @@ def test_columns_that_do_not_fit_are_hidden_by_priority_and_counted() -> None:
     at_60 = [c.key for c in fitting_columns(columns, 58)]
     assert at_60 == ["book", "home", "draw", "away"]  # back prices always stay
     assert [c.key for c in fitting_columns(columns, 10)] == ["book", "home", "draw", "away"]
-    two = [GridColumn("a", "A", 5), GridColumn("b", "B", 5, priority=1)]
+    two = [Column("a", "A", 5), Column("b", "B", 5, priority=1)]
     assert fitting_columns(two, 12) == two
 
 

@@ -73,9 +73,12 @@ async def test_a_narrow_table_drops_the_least_needed_column() -> None:
 async def test_a_screen_binding_of_the_same_key_wins() -> None:
     from textual.screen import Screen
 
+    from oddstui.tui.kit.columns_modal import ColumnsModal
+
     class OwnSort(Screen[None]):
         BINDINGS = [("o", "own_sort", "Own sort")]
         pressed = 0
+        columns_wanted: list[PatchTable] = []
 
         def compose(self) -> ComposeResult:
             table = PatchTable(id="t")
@@ -84,6 +87,10 @@ async def test_a_screen_binding_of_the_same_key_wins() -> None:
 
         def action_own_sort(self) -> None:
             self.pressed += 1
+
+        def on_patch_table_columns_wanted(self, message: PatchTable.ColumnsWanted) -> None:
+            self.columns_wanted.append(message.table)
+            self.app.push_screen(ColumnsModal(message.table))
 
     app = TableApp()
     async with app.run_test(size=(80, 10)) as pilot:
@@ -95,4 +102,7 @@ async def test_a_screen_binding_of_the_same_key_wins() -> None:
         table.focus()
         await pilot.press("o", "c")
         assert screen.pressed == 1 and table.prefs.sort is None  # `o` went to the screen
-        assert app.screen is not screen  # `c` is still the table's: the column chooser
+        # `c` is still the table's: it asks its screen for the column chooser (a widget never
+        # opens a screen itself).
+        assert screen.columns_wanted == [table]
+        assert isinstance(app.screen, ColumnsModal)

@@ -9,13 +9,15 @@ for `arb_rows.VANISH_GRACE` seconds.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Iterable
+from typing import ClassVar
 
 from rich.text import Text
 from textual.widgets import DataTable
 
 from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
+from oddstui.book.oddsbook import ChangeKey
 from oddstui.tui.boards.arbitrage.arb_cells import (
     ARB_COLUMNS,
     arb_counts,
@@ -113,7 +115,7 @@ class ArbitrageScreen(RestBoardScreen):
         gone = self.arbs.sweep(self.hub.now())
         self._render_rows(set(), full=False, ages=True, refilter=bool(gone))
 
-    def _scan_book(self, keys: Any) -> None:
+    def _scan_book(self, keys: Iterable[ChangeKey] | None) -> None:
         """Local detection: the markets in `keys`, or every market of the book when None."""
         self.arbs.commission = self.app.settings.exchange_commission
         now = self.hub.now()
