@@ -24,10 +24,3 @@ def keep_only(
             table.sync_row(key, cells(key))
         return
     table.keep_rows(wanted)
-
-
-def keep_cursor(table: PatchTable, key: str | None) -> None:
-    """Move the cursor back onto row `key` if it is still there and the cursor left it."""
-    if key is None or key not in table.rows or table.highlighted_key() == key:  # shown rows
-        return
-    table.move_cursor(row=table.get_row_index(key), animate=False, scroll=False)
