@@ -13,8 +13,8 @@ from naive_grid import NaiveGrid
 from paint_log import PaintLog
 from textual.widget import Widget
 
-from oddstui.tui.price_rows import GridRow
-from oddstui.tui.screens.event import EventScreen
+from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.event.price_rows import GridRow
 
 
 class LoggedEventScreen(EventScreen):

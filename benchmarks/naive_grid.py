@@ -19,7 +19,7 @@ from oddstui.api.messages import OddsMessage
 from oddstui.book.formats import OddsFormat, format_price
 from oddstui.book.probability import margin
 from oddstui.book.state import LineKey
-from oddstui.tui.price_rows import margin_text, side_label
+from oddstui.tui.event.price_rows import margin_text, side_label
 from oddstui.tui.text import plain
 
 

@@ -39,7 +39,7 @@ import psutil
 from measure import drain_pty, percentile
 
 from oddstui.book.oddsbook import OddsBook
-from oddstui.tui.feed import BookFeed
+from oddstui.tui.desk.feed import BookFeed
 
 COLUMNS, ROWS = 120, 40
 WARM_UP = 6.0
@@ -120,7 +120,7 @@ class SyntheticFeed(BookFeed):
         self.book.on_change = wake
 
     def health(self) -> Any:
-        from oddstui.tui.feed import FeedHealth
+        from oddstui.tui.desk.feed import FeedHealth
 
         return FeedHealth("live", self._seq, self.newest or None, "", None)
 
@@ -160,8 +160,8 @@ def rest_answers(arbs: int) -> Any:
 def child(log_path: str, arbs: int, rate: float) -> None:
     from oddstui.api.rest import ApiClient
     from oddstui.tui.app import OddsApp
-    from oddstui.tui.screens.arbitrage import ArbitrageScreen
-    from oddstui.tui.state import ChangeSet
+    from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
+    from oddstui.tui.desk.state import ChangeSet
 
     log = open(log_path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
     feed = SyntheticFeed(arbs, rate)

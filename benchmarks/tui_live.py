@@ -20,8 +20,8 @@ Steps:
 Targets: p95 <= 150 ms, <= 20 KiB/s, CPU <= 25 %, >= 10x fewer bytes than naive.
 
 The app settles its heap (one full garbage collection, then `gc.freeze`) 5 s after start and
-once a minute (`oddstui/tui/heap.py`); with the default 30 s window after an 8 s warm-up the
-minute's full collection falls outside the window, so each app sees at most one such stall a
+once a minute (`oddstui/tui/desk/gc_settle.py`); with the default 30 s window after an 8 s warm-up
+the minute's full collection falls outside the window, so each app sees at most one such stall a
 minute beyond what is measured here. The machine's load moves every figure: run it on a quiet
 box, and read the feed rate column (what each app really applied) before comparing runs.
 """

@@ -16,20 +16,21 @@ from textual.worker import Worker, WorkerState
 from oddstui import config
 from oddstui.api.errors import OddsApiError, ServiceUnavailable
 from oddstui.api.rest import ApiClient
-from oddstui.tui import heap
-from oddstui.tui.alerts import AlertCenter
+from oddstui.tui.alerts.center import AlertCenter
+from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
+from oddstui.tui.boards.dropping import DroppingOddsScreen
+from oddstui.tui.boards.value.value_screen import ValueBetsScreen
+from oddstui.tui.browse.live import LiveScreen
+from oddstui.tui.browse.sports import SportsScreen
+from oddstui.tui.browse.watchlist_screen import WatchlistScreen
 from oddstui.tui.commands import JumpCommands
-from oddstui.tui.feed import Feed
-from oddstui.tui.hub import POLL_HZ, DeskHub
-from oddstui.tui.messages import EventChosen, WatchToggled
-from oddstui.tui.screens.arbitrage import ArbitrageScreen
-from oddstui.tui.screens.dropping import DroppingOddsScreen
-from oddstui.tui.screens.help import HelpModal
-from oddstui.tui.screens.live import LiveScreen
-from oddstui.tui.screens.sports import SportsScreen
-from oddstui.tui.screens.value_bets import ValueBetsScreen
-from oddstui.tui.screens.watchlist import WatchlistScreen
-from oddstui.tui.table_prefs import TablePrefsStore
+from oddstui.tui.desk import gc_settle
+from oddstui.tui.desk.feed import Feed
+from oddstui.tui.desk.hub import POLL_HZ, DeskHub
+from oddstui.tui.kit.help_modal import HelpModal
+from oddstui.tui.kit.keymap import load_keymap
+from oddstui.tui.kit.table_prefs import TablePrefsStore
+from oddstui.tui.messages import AlertRulesWanted, EventChosen, WatchToggled
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
 
@@ -101,6 +102,7 @@ class OddsApp(App[int]):
         start_mode: str | None = None,
         startup_warnings: Sequence[str] = (),
         table_prefs_path: Path | None = None,
+        keys_path: Path | None = None,
     ) -> None:
         self.settings = settings or config.Settings()
         self.watchlist_path = watchlist_path or config.watchlist_path()
@@ -109,13 +111,16 @@ class OddsApp(App[int]):
         self.table_prefs = TablePrefsStore(
             table_prefs_path or self.watchlist_path.with_name("tables.toml")
         )
-        warnings = [watchlist_warning, self.table_prefs.warning]
+        #: The trader's keys from keys.toml, by binding id.
+        self.keymap, keys_warning = load_keymap(keys_path)
+        warnings = [watchlist_warning, self.table_prefs.warning, keys_warning]
         self._startup_warnings = [*startup_warnings, *filter(None, warnings)]
         # Under NO_COLOR, Textual turns every colour into a grey of 24-bit or 256 colours unless
         # the app speaks ANSI colours; then its NoColor filter leaves the terminal's defaults.
         super().__init__(ansi_color=True if "NO_COLOR" in os.environ else None)
         for theme in THEMES:
             self.register_theme(theme)
+        self.set_keymap(self.keymap)
         self.theme = (
             self.settings.theme if self.settings.theme in self.available_themes else "oddstui-dark"
         )
@@ -151,8 +156,8 @@ class OddsApp(App[int]):
         self.alerts = AlertCenter(self)
         self.alerts.start()
         self.set_interval(1.0, self._tick, name="tick")
-        self.set_timer(heap.FIRST_SETTLE, heap.settle, name="heap")
-        self.set_interval(heap.SETTLE_EVERY, heap.settle, name="heap")
+        self.set_timer(gc_settle.FIRST_SETTLE, gc_settle.settle, name="heap")
+        self.set_interval(gc_settle.SETTLE_EVERY, gc_settle.settle, name="heap")
         self.run_worker(
             self._start_hub(), group="catalog", description="load the catalog", exit_on_error=False
         )
@@ -211,18 +216,18 @@ class OddsApp(App[int]):
         self.push_screen(HelpModal(keys))
 
     def action_search(self) -> None:
-        from oddstui.tui.screens.search import open_search
+        from oddstui.tui.browse.search import open_search
 
         open_search(self)
 
     def action_settings(self) -> None:
-        from oddstui.tui.screens.settings import SettingsScreen
+        from oddstui.tui.settings.settings_screen import SettingsScreen
 
         if not isinstance(self.screen, SettingsScreen):
             self.push_screen(SettingsScreen())
 
     def action_alert_rules(self) -> None:
-        from oddstui.tui.screens.alert_rules import AlertRulesScreen
+        from oddstui.tui.alerts.rules_screen import AlertRulesScreen
 
         if not isinstance(self.screen, AlertRulesScreen):
             self.push_screen(AlertRulesScreen())
@@ -233,24 +238,29 @@ class OddsApp(App[int]):
             self.notify("Taking the feed back…")
 
     def open_sport(self, slug: str) -> None:
-        from oddstui.tui.screens.leagues import LeaguesScreen
+        from oddstui.tui.browse.leagues import LeaguesScreen
 
         self.switch_mode("sports")
         self.push_screen(LeaguesScreen(slug))
 
     def open_league(self, sport: str, league: str) -> None:
-        from oddstui.tui.screens.events import EventsScreen
+        from oddstui.tui.browse.events import EventsScreen
 
         self.switch_mode("sports")
         self.push_screen(EventsScreen(sport, league))
 
     def open_event(self, event_id: int) -> None:
-        from oddstui.tui.screens.event import EventScreen
+        from oddstui.tui.event.event_screen import EventScreen
 
         self.push_screen(EventScreen(event_id))
 
     def on_event_chosen(self, message: EventChosen) -> None:
         self.open_event(message.event_id)
+
+    def on_alert_rules_wanted(self, message: AlertRulesWanted) -> None:
+        from oddstui.tui.alerts.rule_modal import open_alert_rule
+
+        open_alert_rule(self.screen, message.event_id)
 
     def on_watch_toggled(self, message: WatchToggled) -> None:
         try:

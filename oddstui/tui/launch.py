@@ -11,7 +11,7 @@ from oddstui import config
 from oddstui.api.feed import FeedTimings
 from oddstui.api.rest import ApiClient
 from oddstui.tui.app import OddsApp
-from oddstui.tui.feed import open_feed
+from oddstui.tui.desk.feed import open_feed
 
 
 def build_app(

@@ -19,3 +19,10 @@ class EventChosen(Message):
     """The trader opened an event."""
 
     event_id: int
+
+
+@dataclass
+class AlertRulesWanted(Message):
+    """The trader asked to set the alert rules of a starred event."""
+
+    event_id: int

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from oddstui import config
-from oddstui.tui.alert_rules import Alert, AlertRules, ArbitrageRule, PriceRule
-from oddstui.tui.alert_store import rules_path, save_rules
-from oddstui.tui.alerts import Firing
+from oddstui.tui.alerts.center import Firing
+from oddstui.tui.alerts.rule_modal import AlertRuleModal
+from oddstui.tui.alerts.rules import Alert, AlertRules, ArbitrageRule, PriceRule
+from oddstui.tui.alerts.rules_screen import AlertRulesScreen
+from oddstui.tui.alerts.store import rules_path, save_rules
 from oddstui.tui.app import OddsApp
-from oddstui.tui.screens.alert_rule import AlertRuleModal
-from oddstui.tui.screens.alert_rules import AlertRulesScreen
 from tests.tui.boards_recorded import DATA, boards_app, settle
 from tests.tui.conftest import wait_for
 

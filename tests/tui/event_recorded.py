@@ -88,8 +88,8 @@ def event_app(folder: Path, odds_format: str = "decimal") -> tuple[OddsApp, int]
 
 async def open_recorded_event(pilot: Any, event_id: int) -> None:
     """Open the event and wait until its crests and prices are drawn."""
-    from oddstui.tui.screens.event import EventScreen
-    from oddstui.tui.widgets.crest import Crest
+    from oddstui.tui.event.crest import Crest
+    from oddstui.tui.event.event_screen import EventScreen
 
     app = pilot.app
     await app.workers.wait_for_complete()

@@ -1,7 +1,7 @@
 """Record what the trading boards ask of `oddstui serve --seed 42` into data/boards.json.
 
 Run from the repository root: `python -m tests.tui.record_boards`, then
-`pytest tests/tui/test_boards_snapshots.py --snapshot-update`. The catalog the app loads at
+`pytest tests/tui/boards/test_boards_snapshots.py --snapshot-update`. The catalog the app loads at
 start (sports, leagues, live events) is recorded at the same moment as the boards, so the file
 stands alone.
 """
@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 
 from oddstui.api.validate import MAX_BOOKMAKERS
-from oddstui.tui.screens.dropping import PAGE_SIZE
-from oddstui.tui.screens.search import MIN_QUERY
+from oddstui.tui.boards.dropping import PAGE_SIZE
+from oddstui.tui.browse.search import MIN_QUERY
 from tests.tui.boards_recorded import DATA, SEARCH, request_key
 from tests.tui.conftest import start_service
 

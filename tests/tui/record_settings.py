@@ -2,7 +2,8 @@
 `oddstui serve --seed 42` into data/settings.json, and replay it for their snapshots.
 
 Run from the repository root: `python -m tests.tui.record_settings`, then
-`pytest tests/tui/test_settings_snapshots.py --snapshot-update` and `python screenshots/make.py`.
+`pytest tests/tui/settings/test_settings_snapshots.py --snapshot-update` and
+`python screenshots/make.py`.
 The app itself visits each shot against the real service through a recording transport.
 """
 
@@ -21,10 +22,10 @@ import httpx
 from textual.widgets import Input
 
 from oddstui.api.rest import ApiClient
+from oddstui.tui.alerts.rule_modal import AlertRuleModal
 from oddstui.tui.app import OddsApp
-from oddstui.tui.screens.alert_rule import AlertRuleModal
-from oddstui.tui.screens.bookmakers import BookmakersScreen
-from oddstui.tui.screens.movement import MovementModal
+from oddstui.tui.event.movement_modal import MovementModal
+from oddstui.tui.settings.bookmakers import BookmakersScreen
 from tests.tui.recorded import RecordedFeed, transport
 
 DATA = Path(__file__).parent / "data" / "settings.json"

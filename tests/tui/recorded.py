@@ -24,7 +24,7 @@ from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
 from oddstui.config import WatchedEvent, save_watchlist
 from oddstui.tui.app import OddsApp
-from oddstui.tui.feed import BookFeed, FeedHealth
+from oddstui.tui.desk.feed import BookFeed, FeedHealth
 
 DATA = Path(__file__).parent / "data" / "recorded.json"
 BASE_URL = "http://recorded.invalid/v3"

@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 
 from textual.app import App, ComposeResult
 
-from oddstui.tui import cells
-from oddstui.tui.state import DeskStatus, EventView
+from oddstui.tui.desk.state import DeskStatus, EventView
+from oddstui.tui.kit import event_fields
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.status_bar import FeedBanner
 from oddstui.tui.text import plain
-from oddstui.tui.widgets.patch_table import PatchTable
-from oddstui.tui.widgets.status_bar import FeedBanner
 from tests.tui.screen_text import screen_segments, screen_text
 
 HOSTILE_HOME = "[bold red]Evil FC[/]"
@@ -46,7 +46,8 @@ async def test_markup_and_escapes_in_names_are_shown_literally() -> None:
         event = hostile_event()
         # The cursor row is drawn bold; keep it on a harmless row.
         table.sync_row("0", {"event": plain("Plain v Row")})
-        table.sync_row("1", {"event": cells.event_text(event), "league": cells.league_text(event)})
+        cells = {"event": event_fields.event_text(event), "league": event_fields.league_text(event)}
+        table.sync_row("1", cells)
         await pilot.pause()
         text = screen_text(app)
         assert "[bold red]Evil FC[/] v Esc[2J]8;;http://xUnited" in text

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from textual.screen import ModalScreen
 
+from oddstui.tui.browse.live import LiveScreen
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.status_bar import StatusBar
 from oddstui.tui.launch import build_app
-from oddstui.tui.screens.live import LiveScreen
-from oddstui.tui.widgets.patch_table import PatchTable
-from oddstui.tui.widgets.status_bar import StatusBar
 from tests.tui.conftest import DEMO_KEY, Service, wait_for
 
 

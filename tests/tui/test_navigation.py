@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from oddstui.tui.browse.events import EventsScreen
+from oddstui.tui.browse.leagues import LeaguesScreen
+from oddstui.tui.browse.live import LiveScreen
+from oddstui.tui.browse.sports import SportsScreen
+from oddstui.tui.browse.watchlist_screen import WatchlistScreen
+from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.kit.help_modal import HelpModal
+from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
-from oddstui.tui.screens.event import EventScreen
-from oddstui.tui.screens.events import EventsScreen
-from oddstui.tui.screens.help import HelpModal
-from oddstui.tui.screens.leagues import LeaguesScreen
-from oddstui.tui.screens.live import LiveScreen
-from oddstui.tui.screens.sports import SportsScreen
-from oddstui.tui.screens.watchlist import WatchlistScreen
-from oddstui.tui.widgets.patch_table import PatchTable
 from tests.tui.conftest import DEMO_KEY, Service, wait_for
 from tests.tui.screen_text import screen_text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from oddstui.tui.clocks import ClockReading, estimate_rate
+from oddstui.tui.desk.clocks import ClockReading, estimate_rate
 from oddstui.tui.text import clean, fit, plain
 
 

@@ -1,0 +1,1 @@
+"""Watchlist alerts: the rules, their checks and store, the alert centre and its screens."""

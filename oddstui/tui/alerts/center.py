@@ -1,0 +1,215 @@
+"""The alert center: watches the starred events through the hub's change sets and tells the
+trader (a notification, the terminal bell, and an OSC 9 desktop notification when enabled).
+
+The rules and the de-duplication live in `alert_rules` (no textual); this module only feeds
+them from the hub and delivers what they return.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from oddstui.book.oddsbook import OddsBook
+from oddstui.book.state import LineKey
+from oddstui.tui.alerts.rules import Alert, ArbitrageRule, PriceRule, Throttle
+from oddstui.tui.alerts.store import load_rules_recovering, rules_path, save_rules
+from oddstui.tui.desk.state import ChangeSet
+from oddstui.tui.text import clean
+
+if TYPE_CHECKING:
+    from oddstui.tui.app import OddsApp
+
+FoundArb = tuple[int, str, LineKey, float, list[tuple[str, float, str]]]
+"""An arbitrage found in the book: event, market, line, profit %, (side, price, book) legs."""
+
+#: Longest text sent in a desktop notification.
+DESKTOP_LIMIT = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """One alert delivered this session, and when (Unix time)."""
+
+    at: float
+    alert: Alert
+
+
+def osc9(text: str) -> str:
+    """The OSC 9 escape for a desktop notification; control characters in `text` are removed,
+    so network text can never end the sequence early or start another one."""
+    body = clean(text)[:DESKTOP_LIMIT]
+    return f"\x1b]9;{body}\x07"
+
+
+class AlertCenter:
+    """Checks each change set against the rules of the watched events and delivers alerts.
+
+    | attribute | what it is |
+    |---|---|
+    | `rules` | the price and arbitrage rules, and what was last seen of each event |
+    | `fired` | every alert delivered, oldest first (tests and the log read it) |
+    | `history` | the same with the time each was delivered: the session's alert history |
+    """
+
+    def __init__(self, app: OddsApp, *, throttle: Throttle | None = None) -> None:
+        self.app = app
+        self.hub = app.hub
+        self.path = rules_path(Path(app.watchlist_path))
+        self.rules, self.warning = load_rules_recovering(self.path)
+        self.throttle = throttle or Throttle()
+        self.fired: list[Alert] = []
+        self.history: list[Firing] = []
+
+    def start(self) -> None:
+        """Subscribe to the hub and take each watched event's baseline."""
+        self.hub.changed.subscribe(self.app, self.check)
+        if self.warning:
+            self.app.notify(self.warning, severity="warning", timeout=10, markup=False)
+        self.check(ChangeSet())
+
+    # ------------------------------------------------------------------ rules
+
+    def add_price_rule(self, rule: PriceRule) -> None:
+        self.rules.add_price(rule)
+        self._save()
+        self.check(ChangeSet(prices=frozenset({(rule.event_id, "", rule.market)})))
+
+    def set_arbitrage_rule(self, rule: ArbitrageRule) -> None:
+        self.rules.set_arbitrage(rule)
+        self._save()
+
+    def save_edit(
+        self,
+        old: tuple[PriceRule | None, ArbitrageRule | None],
+        new: tuple[PriceRule | None, ArbitrageRule | None],
+    ) -> None:
+        """What the modal saved: each new rule replaces the one it was opened on (a cleared
+        field removes it, a filled one on a blank form adds one)."""
+        for before, after in zip(old, new, strict=True):
+            if before is not None and after is not None:
+                self.rules.replace(before, after)
+            elif before is not None:
+                self.rules.remove(before)
+            elif isinstance(after, PriceRule):
+                self.rules.add_price(after)
+            elif isinstance(after, ArbitrageRule):
+                self.rules.set_arbitrage(after)
+        self._save()
+        price = new[0]
+        if price is not None:
+            self.check(ChangeSet(prices=frozenset({(price.event_id, "", price.market)})))
+
+    def delete_rule(self, rule: PriceRule | ArbitrageRule) -> None:
+        self.rules.remove(rule)
+        self._save()
+
+    def clear_rules(self, event_id: int) -> None:
+        self.rules.remove_event(event_id)
+        self._save()
+
+    def _follow_rematched(self) -> None:
+        """Rules of a starred match found again under a new id move to that id."""
+        moved = False
+        while self.hub.rematched:
+            old, new = self.hub.rematched.popitem()
+            moved = self.rules.move_event(old, new) or moved
+        if moved:
+            self._save()
+
+    def _save(self) -> None:
+        try:
+            save_rules(self.rules, self.path)
+        except OSError as error:
+            self.app.notify(
+                f"The alert rules could not be saved: {error.strerror}",
+                severity="error",
+                markup=False,
+            )
+
+    # ------------------------------------------------------------------ checking
+
+    def check(self, changes: ChangeSet) -> None:
+        self._follow_rematched()
+        watched = self.hub.watch.ids()  # a gone entry's id names another match: no alerts
+        if not watched:
+            return
+        alerts: list[Alert] = []
+        board = self.hub.board
+        trusted = self.hub.status.trustworthy
+        for event_id in watched:
+            event = board.events.get(event_id)
+            if event is None:
+                continue
+            score = None
+            if event.score_home is not None and event.score_away is not None:
+                score = (event.score_home, event.score_away)
+            if not (trusted and event.score_fresh):
+                score = None
+            alerts += self.rules.observe_event(event_id, event.title, event.status, score)
+        touched = {key[0] for key in changes.prices} & watched
+        if touched:
+            alerts += self._price_alerts(changes, touched)
+        for alert in alerts:
+            if self.throttle.admit(alert):
+                self.deliver(alert)
+        held = self.throttle.take_held()
+        if held:
+            self.app.notify(f"{held} more alerts held back (too many at once)", timeout=5)
+
+    def _price_alerts(self, changes: ChangeSet, touched: set[int]) -> list[Alert]:
+        rules = [rule for rule in self.rules.prices if rule.event_id in touched]
+        arb_events = {r.event_id for r in self.rules.arbitrages} & touched
+        keys = [key for key in changes.prices if key[0] in arb_events and len(key) == 3]
+
+        def read(book: OddsBook) -> tuple[list[tuple[float | None, str]], list[FoundArb]]:
+            """Under the feed's lock: the best prices and the arbitrages, copied out."""
+            bests: list[tuple[float | None, str]] = []
+            for rule in rules:
+                best = book.best(rule.event_id, rule.market, rule.line, [rule.side])
+                bests.append(best.get(rule.side, (None, "")))
+            arbs: list[FoundArb] = []
+            for event_id, market, line, arb in book.arbitrages_in(keys):
+                legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
+                arbs.append((event_id, market, line, arb.profit_pct, legs))
+            return bests, arbs
+
+        read_out = self.hub.read(read)
+        if read_out is None:
+            return []
+        bests, arbs = read_out
+        alerts: list[Alert] = []
+        for rule, (price, bookmaker) in zip(rules, bests, strict=True):
+            alert = self.rules.observe_price(rule, price, bookmaker)
+            if alert is not None:
+                alerts.append(alert)
+        for event_id, market, line, profit, legs in arbs:
+            alert = self.rules.observe_arbitrage(event_id, market, line, profit, legs)
+            if alert is not None:
+                alerts.append(alert)
+        return alerts
+
+    # ------------------------------------------------------------------ delivery
+
+    def last_firing(self, rule: PriceRule | ArbitrageRule) -> Firing | None:
+        for firing in reversed(self.history):
+            if firing.alert.rule == rule:
+                return firing
+        return None
+
+    def deliver(self, alert: Alert) -> None:
+        self.fired.append(alert)
+        self.history.append(Firing(self.hub.now(), alert))
+        self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
+        self.app.bell()
+        if self.app.settings.desktop_notifications:
+            self._desktop(f"{alert.title}: {alert.message}")
+
+    def _desktop(self, text: str) -> None:
+        driver = getattr(self.app, "_driver", None)
+        if driver is None or self.app.is_headless:
+            return
+        with contextlib.suppress(Exception):  # a notification is a courtesy, never a crash
+            driver.write(osc9(text))

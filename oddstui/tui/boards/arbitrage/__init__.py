@@ -1,0 +1,1 @@
+"""The arbitrage board: its rows, cells and screen."""

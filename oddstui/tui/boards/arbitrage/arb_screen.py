@@ -1,0 +1,320 @@
+"""Arbitrage (`4`): the service's arbitrages merged with the ones found in the feed's book.
+
+A `RestBoardScreen`: the service's list is refetched on the app's tick when due (slower when the
+hourly budget runs low, never while hidden or paused). Local detection runs on the markets each
+change set touched. Rows are sorted by the trader's key at most every `RESORT_EVERY` seconds;
+the highlighted row keeps its place, and a vanished arbitrage drops, dimmed, below the live ones
+for `arb_rows.VANISH_GRACE` seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from oddstui.api.errors import OddsApiError
+from oddstui.book.arbitrage import PROFIT_DEFINITION
+from oddstui.book.oddsbook import ChangeKey
+from oddstui.tui.boards.arbitrage.arb_cells import (
+    ARB_COLUMNS,
+    arb_counts,
+    arb_detail,
+    moving_cells,
+    row_cells,
+    row_rank,
+    sport_names,
+    ticket_legs,
+)
+from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
+from oddstui.tui.boards.arbitrage.arb_quotes import read_leg_quotes, read_leg_times
+from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
+from oddstui.tui.boards.board_cells import age_text, book_clock
+from oddstui.tui.boards.marks import suspicion
+from oddstui.tui.boards.rest_board import RestBoardScreen
+from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
+from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
+from oddstui.tui.desk.state import ChangeSet
+from oddstui.tui.kit.board_table import BoardTable, visible_keys
+from oddstui.tui.kit.columns import Column
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.prices import odds_format
+from oddstui.tui.kit.table_sync import keep_only
+from oddstui.tui.text import clean
+
+#: Items asked of the service per fetch (its maximum).
+SERVICE_LIMIT = 500
+
+
+class ArbitrageScreen(RestBoardScreen):
+    """Live arbitrages; `enter` opens the stake ticket.
+
+    | key | action |
+    |---|---|
+    | `enter` | stake ticket for the highlighted arbitrage |
+    | `f` | edit the filters (min profit, sports, bookmakers, max leg age) |
+    """
+
+    heading = "Arbitrage"
+    WHAT = "the service's arbitrages"
+    REFRESH = 15.0
+    RESORT_EVERY = 3.0
+    ERROR_HIDES_ROWS = False
+    COLUMNS: ClassVar[list[Column]] = ARB_COLUMNS
+    FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("min_profit", "min %", "any"),
+        ("sports", "sports", "all"),
+        ("bookmakers", "books", "any"),
+        ("max_age", "max age s", "any"),
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: Every arbitrage known, shown or filtered out.
+        self.arbs = ArbRows()
+        #: The filter in force (the last good one typed).
+        self.filter = ArbFilter()
+        #: The account's bookmakers, asked of the service once.
+        self.bookmakers: list[str] | None = None
+        self._counts = Text()
+        self._layout: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        #: Why each row passing the filters is suspect ("" when it is not), at the last draw.
+        self.suspects: dict[str, str] = {}
+
+    def make_table(self) -> PatchTable:
+        table = BoardTable(id="arbs")
+        table.set_columns(self.COLUMNS)
+        return table
+
+    # ------------------------------------------------------------------ data in
+
+    def redraw(self) -> None:
+        self._scan_book(None)
+        self._fetch_if_due()
+        self._render_rows(set(self.arbs.rows), full=True)
+
+    def resort(self) -> None:
+        self._sorted_at = float("-inf")
+        self._free_order = True
+        self._render_rows(set(), full=False, refilter=True)
+
+    def patch(self, changes: ChangeSet) -> None:
+        if changes.prices:
+            self._scan_book(changes.prices)
+        dirty = self.arbs.take_dirty()
+        events = changes.events
+        if events:
+            dirty |= {key for key, row in self.arbs.rows.items() if row.event_id in events}
+        if dirty or changes.catalog:
+            self._render_rows(dirty, full=changes.catalog)
+
+    def tick(self, now: float) -> None:
+        self._fetch_if_due()
+        gone = self.arbs.sweep(self.hub.now())
+        self._render_rows(set(), full=False, ages=True, refilter=bool(gone))
+
+    def _scan_book(self, keys: Iterable[ChangeKey] | None) -> None:
+        """Local detection: the markets in `keys`, or every market of the book when None."""
+        self.arbs.commission = self.app.settings.exchange_commission
+        now = self.hub.now()
+        scanned = self.hub.read(lambda book: scan_book(book, keys))
+        if scanned is not None:
+            self.arbs.set_local(*scanned, now)
+
+    async def fetch(self) -> None:
+        if self.bookmakers is None:
+            selected = await self.hub.api.selected_bookmakers()
+            self.bookmakers = list(selected.bookmakers)
+        items = await self.hub.api.arbitrage_bets(
+            self.bookmakers, limit=SERVICE_LIMIT, include_event_details=True
+        )
+        self.arbs.commission = self.app.settings.exchange_commission
+        self.arbs.set_service(items, self.hub.now())
+
+    def show_rows(self) -> None:
+        self._render_rows(self.arbs.take_dirty(), full=False)
+
+    def apply_filter(self, name: str, text: str, submitted: bool) -> bool:
+        self.filter = self.filter.with_field(name, text)
+        return False
+
+    def explain(self, error: OddsApiError) -> str:
+        return f"Could not load the service's arbitrages: {clean(error)}"
+
+    # ------------------------------------------------------------------ drawing
+
+    def _render_rows(
+        self, dirty: set[str], *, full: bool, ages: bool = False, refilter: bool = False
+    ) -> None:
+        """Patch the rows in `dirty` (all when `full`), the moving cells when `ages`, and the
+        row set and order when anything could have changed them."""
+        table = self.query_one(PatchTable)
+        fmt = odds_format(self.app)
+        now = self.hub.now()
+        clock = book_clock(self.hub)()
+        events, changed = self.hub.board.events, self.hub.board.match_changed
+        trusted = self.hub.status.trustworthy
+        before = (table.row_keys, table.highlighted_key())
+        shown = set(before[0])
+        rows = self.arbs.rows
+        # Leg ages cost a book lookup per leg: only the age filter and sort need every row's.
+        every_age = self.filter.max_age is not None or self.sort_by == "age"
+        visible = set(visible_keys(table)) if ages else set()
+        timed = self._timed_keys(dirty, shown, visible, full=full or every_age)
+        # The one locked pass: quote times out, everything below runs with the lock released.
+        quotes = self.hub.read(lambda book: read_leg_times(book, rows, timed, now, clock))
+        if quotes is None:
+            quotes = read_leg_times(None, rows, timed, now, clock)
+        threshold = self.suspect_profit
+        self.suspects = suspects = {}
+        wanted: dict[str, ArbRow] = {}
+        self.suspects_hidden = 0
+        for key, row in rows.items():
+            sport = sport_names(row, events.get(row.event_id))
+            age = quotes.oldest_age(key, now) if every_age else None
+            if not self.filter.accepts(row, sport, age):
+                continue
+            at = changed.get(row.event_id)
+            times = list(quotes.times(key)) if at is not None else []
+            suspects[key] = suspicion(row.profit_pct, times, at, threshold)
+            if suspects[key] and self.hide_suspects:
+                self.suspects_hidden += 1
+                continue
+            wanted[key] = row
+        reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
+
+        legs_width = dict(table.column_layout).get("legs", 0)
+
+        def draw(key: str) -> dict[str, Text]:
+            row = wanted[key]
+            return row_cells(
+                row, events.get(row.event_id), quotes.oldest_age(key, now), now, fmt,
+                suspect=suspects[key], trusted=trusted, legs_width=legs_width,
+            )
+
+        if reorder:
+            keep_only(table, wanted, draw)
+            shown = set(table.row_keys)
+        for key in wanted:
+            if full or key in dirty or key not in shown:
+                table.sync_row(key, draw(key))
+        if ages:
+            # Clocks and ages move every second: patch only the rows on screen (the others
+            # catch up on the next tick once scrolled into view).
+            for key in visible:
+                if key in wanted:
+                    row = wanted[key]
+                    event = events.get(row.event_id)
+                    age = quotes.oldest_age(key, now)
+                    table.sync_row(key, moving_cells(row, event, age, now, trusted=trusted))
+        # Between sorts the order changes only when rows come, go or vanish.
+        layout = (frozenset(wanted), frozenset(k for k, r in wanted.items() if r.vanished_at))
+        if reorder and (self.sort_due(full or refilter) or layout != self._layout):
+            self._layout = layout
+            ranks = {
+                key: row_rank(
+                    row,
+                    events.get(row.event_id),
+                    quotes.oldest_age(key, now) if every_age else None,
+                )
+                for key, row in wanted.items()
+            }
+            self.arrange_table(table, ranks, force=full or refilter, before=before)
+        self._counts = arb_counts(wanted.values(), len(rows), self.suspects_hidden)
+        self.show_table(bool(wanted), self._empty_text())
+
+    def _timed_keys(
+        self, dirty: set[str], shown: set[str], visible: set[str], *, full: bool
+    ) -> set[str] | dict[str, ArbRow]:
+        """The rows whose leg times a redraw needs: those it draws, the ones on screen when ages
+        move, and those whose match just changed (the suspect check); every row when `full`."""
+        rows = self.arbs.rows
+        if full:
+            return rows
+        changed = self.hub.board.match_changed
+        return {
+            key
+            for key, row in rows.items()
+            if key in dirty or key not in shown or key in visible or row.event_id in changed
+        }
+
+    def _empty_text(self) -> str:
+        if self.arbs.rows:
+            return f"No arbitrage passes the filters ({len(self.arbs.rows)} hidden)."
+        if self.load_error:
+            return self.load_error
+        if self.loaded_at is None:
+            return "Looking for arbitrages…"
+        return "No arbitrage right now: prices across bookmakers agree."
+
+    def detail(self, key: str) -> Text | None:
+        row = self.arbs.rows.get(key)
+        if row is None:
+            return Text("")
+        return arb_detail(row, self.hub.board.events.get(row.event_id), odds_format(self.app))
+
+    def summary(self) -> Text:
+        text = self._counts.copy()
+        text.append_text(self.order_words())
+        if self.load_error:
+            text.append(f" · service: {self.load_error}", "bold")
+        elif self.loaded_at is not None:
+            text.append(f" · service {age_text(self.hub.now() - self.loaded_at).plain} ago")
+        if self.fetch_paused():
+            text.append(" · service paused: hourly budget nearly spent")
+        text.append(" · ")
+        text.append(PROFIT_DEFINITION, "dim")
+        if self.arbs.commission:
+            text.append(f", exchange prices net of {self.arbs.commission:.0%} commission", "dim")
+        return text
+
+    # ------------------------------------------------------------------ the ticket
+
+    def selected_event_id(self) -> int | None:
+        row = self._highlighted()
+        return None if row is None else row.event_id
+
+    def _highlighted(self) -> ArbRow | None:
+        key = self.query_one(PatchTable).highlighted_key()
+        return None if key is None else self.arbs.rows.get(key)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.open_ticket()
+
+    def open_ticket(self) -> None:
+        row = self._highlighted()
+        if row is None:
+            return
+        board_event = self.hub.board.events.get(row.event_id)
+        title = board_event.title if board_event else f"{row.home} v {row.away}"
+        title = f"{title} · {row.line_text} · {row.profit_pct:+.2f}%"
+        key = row.key
+
+        def legs_now() -> list[TicketLeg] | None:
+            current = self.arbs.rows.get(key)
+            return None if current is None else self.ticket_legs(current)
+
+        modal = StakeTicketModal(
+            title,
+            self.ticket_legs(row),
+            refresh_legs=legs_now,
+            ticked=self.hub.ticked,
+            odds_format=odds_format(self.app),
+        )
+        self.app.push_screen(modal, self._ticket_closed)
+
+    def ticket_legs(self, row: ArbRow) -> list[TicketLeg]:
+        event = self.hub.board.events.get(row.event_id)
+        now, clock = self.hub.now(), book_clock(self.hub)()
+        quotes = self.hub.read(lambda book: read_leg_quotes(book, row, now, clock))
+        if quotes is None:
+            quotes = read_leg_quotes(None, row, now, clock)
+        return ticket_legs(quotes, row, event, now)
+
+    def _ticket_closed(self, plan: StakePlan | None) -> None:
+        if plan is not None:
+            stakes = " / ".join(f"{stake:.2f}" for stake in plan.stakes)
+            self.notify(f"Stakes {stakes}: guaranteed {plan.guaranteed:+.2f}", timeout=5)

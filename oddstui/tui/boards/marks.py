@@ -1,0 +1,34 @@
+"""What a board row says about itself beyond its numbers: is it suspect, and what each leg is.
+
+No textual here. A large arbitrage or edge right after a goal is nearly always one bookmaker
+that has not moved yet: its leg was quoted before the match changed, and it will be gone (or
+the bet voided) before the trader can place it. Such rows are marked, and a filter hides them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+#: Profit (or EV) in percent above which a row is marked unless the settings say otherwise.
+DEFAULT_SUSPECT_PROFIT = 15.0
+#: The mark shown next to a suspect row's profit.
+SUSPECT_MARK = "⚠"
+
+
+def suspicion(
+    profit: float | None,
+    quoted: Iterable[float | None],
+    changed_at: float | None,
+    threshold: float | None,
+) -> str:
+    """Why a row is suspect, in a few words, or "" when it is not.
+
+    `quoted` are the Unix times its legs were quoted (None when unknown); `changed_at` the Unix
+    time of the match's last score or status change; `threshold` the profit above which any
+    row is suspect (None: never on profit alone).
+    """
+    if changed_at is not None and any(t is not None and t < changed_at for t in quoted):
+        return "a leg was quoted before the last score or status change"
+    if threshold is not None and profit is not None and profit > threshold:
+        return f"profit above {threshold:g}%"
+    return ""

@@ -1,0 +1,274 @@
+"""The board base: a trading board refetched over REST while shown (arbitrage, value bets,
+dropping odds): inline filters, one fetch worker, a budgeted refresh on the app's tick, an
+empty line that says why nothing is shown, and rows placed by `TradingBoard` (gone rows kept a
+while, dimmed, below the live ones)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import HorizontalScroll
+from textual.widgets import DataTable, Input, Label, Static
+
+from oddstui.api.errors import OddsApiError
+from oddstui.tui.boards.board_cells import gone_cells, marked, refresh_interval, shown_counts
+from oddstui.tui.boards.filter_bar import FilterBar
+from oddstui.tui.boards.order import GoneRows, Rank
+from oddstui.tui.boards.trading_board import TradingBoard
+from oddstui.tui.desk.state import EventView
+from oddstui.tui.kit.columns import Column
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.table_sync import keep_only
+from oddstui.tui.text import clean
+
+
+@dataclass(slots=True)
+class BoardRow:
+    """One row as a REST board hands it to `place`."""
+
+    cells: dict[str, Text]
+    rank: Rank
+    suspect: str = ""
+    """Why the row is suspect, or ""."""
+
+
+class RestBoardScreen(TradingBoard, FilterBar):
+    """A board refetched over REST while shown; subclasses define the columns, filters and fetch.
+
+    | key | action |
+    |---|---|
+    | `f` | edit the filters; a refused value keeps the last good one |
+    | `u` | fetch now |
+    | `escape` | from a filter back to the table |
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "edit_filters", "Filters", id="board-filters"),
+        Binding("u", "refresh_now", "Update", id="board-refresh"),
+        Binding("escape", "leave_filters", "Back", show=False, id="board-leave-filters"),
+    ]
+
+    #: The table has the keys, not the first filter input.
+    AUTO_FOCUS = "PatchTable"
+    #: (key, label, fixed width) of the table's columns.
+    COLUMNS: ClassVar[Sequence[Column | tuple[str, str, int | None]]] = []
+    #: The column whose cell carries the suspect mark, and the one that says "gone 12s".
+    MARK_COLUMN: ClassVar[str] = ""
+    GONE_COLUMN: ClassVar[str] = ""
+    #: (name, label, placeholder) of the inline filter inputs.
+    FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
+    #: Seconds between fetches while shown; below `RESERVE` requests left, no fetch at all.
+    REFRESH: ClassVar[float] = 30.0
+    RESERVE: ClassVar[int] = 50
+    #: A failed fetch hides the rows (False: they stay, the summary says why).
+    ERROR_HIDES_ROWS: ClassVar[bool] = True
+    #: What is loaded, for "Loading …" and "Could not load …".
+    WHAT = "the board"
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: The last failure as plain text, or "".
+        self.load_error = ""
+        #: Unix time of the last answer.
+        self.loaded_at: float | None = None
+        #: Rows the last answers dropped, shown dimmed until the next fetch.
+        self.gone: GoneRows[BoardRow] = GoneRows(grace=self.REFRESH)
+        self._fresh_answer = False
+        self._next_fetch = 0.0
+        self._fetching = False
+        self._summary_shown = Text()
+        self._detail_shown = Text()
+
+    def compose_body(self) -> ComposeResult:
+        with HorizontalScroll(classes="filters"):
+            for name, label, placeholder in self.FILTERS:
+                yield Label(label, classes="filter-label")
+                yield Input(
+                    self.initial_filter(name),
+                    placeholder=placeholder,
+                    id=f"filter-{name}",
+                    classes="filter",
+                )
+        yield Static("", id="filter-error", classes="filter-error")
+        yield Static("", classes="summary")
+        yield self.make_table()
+        yield Static(f"Loading {self.WHAT}…", classes="empty")
+        yield Static("", classes="detail")
+
+    def make_table(self) -> PatchTable:
+        table = PatchTable(classes="board")
+        table.set_columns(self.COLUMNS)
+        return table
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._show_heading()
+        self.query_one(PatchTable).focus()
+
+    # ------------------------------------------------------------------ subclasses
+
+    def initial_filter(self, name: str) -> str:
+        return ""
+
+    def apply_filter(self, name: str, text: str, submitted: bool) -> bool:
+        """Parse and apply one filter (raise `ValueError` to refuse); True to refetch."""
+        return False
+
+    async def fetch(self) -> None:
+        """Fetch and store the data (raise `OddsApiError` on failure)."""
+
+    def show_rows(self) -> None:
+        """Draw the table from the stored data."""
+
+    def summary(self) -> Text:
+        return Text("")
+
+    def explain(self, error: OddsApiError) -> str:
+        """The failure in plain words."""
+        return clean(error)
+
+    def detail(self, key: str) -> Text | None:
+        """The highlighted row in full, for the line under the table: every column's label and
+        whole text, the ones the terminal's width hid too."""
+        table = self.query_one(PatchTable)
+        text = Text()
+        for column in table.specs:
+            value = table.cell_text(key, column.key).strip()
+            if value not in ("", "–", "—", "-"):  # nothing to say
+                text.append(" · " if text else "")
+                text.append(f"{column.label} ", style="dim")
+                text.append(value)
+        return text
+
+    # ------------------------------------------------------------------ fetching
+
+    def redraw(self) -> None:
+        self.show_rows()
+        self._fetch_if_due()
+
+    def tick(self, now: float) -> None:
+        self._fetch_if_due()
+        if self.gone.sweep(self.hub.now()):
+            self.show_rows()
+
+    def _fetch_if_due(self, force: bool = False) -> None:
+        interval = refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE)
+        if interval is None or (self._fetching and not force) or self.paused:
+            return
+        if not force and time.monotonic() < self._next_fetch:
+            return
+        self._fetching = True
+        self._next_fetch = time.monotonic() + interval
+        self.run_worker(
+            self._fetch(),
+            group=f"board-{self.WHAT}",
+            description=f"load {self.WHAT}",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    async def _fetch(self) -> None:
+        try:
+            await self.fetch()
+        except OddsApiError as error:
+            self.load_error = self.explain(error)
+            self.show_rows()
+            return
+        finally:
+            self._fetching = False
+            self.hub.note_budget()
+        self.load_error = ""
+        self.loaded_at = self.hub.now()
+        self._fresh_answer = True
+        if self.is_current and not self.paused:
+            self.show_rows()
+        else:
+            self.missed_changes = True
+
+    def fetch_paused(self) -> bool:
+        """True when the hourly budget is nearly spent and the board no longer refetches."""
+        return refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE) is None
+
+    def new_question(self) -> None:
+        """Another bookmaker, page or filter: rows missing from the next answer are not "gone"."""
+        self.gone.clear()
+        self._fresh_answer = False
+
+    # ------------------------------------------------------------------ drawing
+
+    def place(self, rows: dict[str, BoardRow]) -> tuple[int, int]:
+        """Show `rows`, the recently gone ones below them; returns (live, gone) shown."""
+        now = self.hub.now()
+        if self._fresh_answer:
+            self._fresh_answer = False
+            self.gone.update(rows, now)
+        shown: dict[str, BoardRow] = {}
+        self.suspects_hidden = 0
+        for key, row in rows.items():
+            if row.suspect and self.hide_suspects:
+                self.suspects_hidden += 1
+                continue
+            cells = marked(row.cells, self.MARK_COLUMN) if row.suspect else row.cells
+            shown[key] = BoardRow(cells, row.rank, row.suspect)
+        live = len(shown)
+        for key, (row, went) in self.gone.rows.items():
+            if key not in shown:
+                cells = gone_cells(row.cells, self.GONE_COLUMN, now - went)
+                shown[key] = BoardRow(cells, Rank(row.rank.profit, gone=went))
+        table = self.query_one(PatchTable)
+        before = (table.row_keys, table.highlighted_key())
+        keep_only(table, shown, lambda key: shown[key].cells)
+        for key, row in shown.items():
+            table.sync_row(key, row.cells)
+        ranks = {key: row.rank for key, row in shown.items()}
+        self.arrange_table(table, ranks, force=True, before=before)
+        return live, len(shown) - live
+
+    def show_table(self, wanted: bool, empty: str) -> None:
+        table = self.query_one(PatchTable)
+        line = self.query_one(".empty", Static)
+        if self.load_error and (self.ERROR_HIDES_ROWS or not wanted):
+            wanted, empty = False, self.load_error
+        elif self.loaded_at is None and not wanted:
+            empty = f"Loading {self.WHAT}…"
+        table.display = wanted
+        line.display = not wanted
+        if not wanted:
+            line.update(Text(empty))
+        summary = self.summary()
+        if summary != self._summary_shown:  # an unchanged line is not repainted
+            self._summary_shown = summary
+            self.query_one(".summary", Static).update(summary)
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        """The line under the table: the highlighted row in full, however narrow the columns."""
+        table = self.query_one(PatchTable)
+        key = table.highlighted_key() if table.display else None
+        detail = self.detail(key) if key is not None else None
+        line = self.query_one(".detail", Static)
+        line.display = detail is not None
+        if detail is not None and detail != self._detail_shown:
+            self._detail_shown = detail
+            line.update(detail)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.show_detail()
+
+    def counts(self, live: int, gone: int, parts: str = "") -> Text:
+        """`12 shown: 10 live (parts) + 2 gone · 3 ⚠ hidden · by profit`: the numbers add up."""
+        text = shown_counts(live, gone, self.suspects_hidden, parts)
+        text.append_text(self.order_words())
+        return text
+
+    def action_refresh_now(self) -> None:
+        self._fetch_if_due(force=True)
+
+    def event_of(self, event_id: int) -> EventView | None:
+        return self.hub.board.events.get(event_id)

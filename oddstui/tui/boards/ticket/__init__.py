@@ -1,0 +1,1 @@
+"""The stake ticket: its stakes (no textual) and its modal."""

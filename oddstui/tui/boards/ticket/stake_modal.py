@@ -1,0 +1,279 @@
+"""The stake ticket: stakes per leg of an arbitrage, from a total or one capped leg, rounded."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from oddstui.book.arbitrage import PROFIT_DEFINITION
+from oddstui.book.formats import OddsFormat
+from oddstui.tui.boards.board_cells import age_text
+from oddstui.tui.boards.ticket.stakes import (
+    StakePlan,
+    TicketLeg,
+    clipboard_text,
+    place_first,
+    plan_stakes,
+)
+from oddstui.tui.kit.prices import price_text
+from oddstui.tui.text import clean, plain
+
+ARROWS = {1: "▲", -1: "▼", 0: ""}
+
+
+class TicketPanel(Vertical, can_focus=True):
+    """The ticket's frame; it holds the focus so that its letter keys work."""
+
+
+class StakeTicketModal(ModalScreen[StakePlan | None]):
+    """Stakes for one arbitrage; `enter` accepts, escape cancels.
+
+    | key | action |
+    |---|---|
+    | `s` / `r` | type the stake / the rounding step (`enter` there comes back) |
+    | `m` | total stake, or cap leg 1, 2, … (a bookmaker's limit) |
+    | `u` | round down (never more than the total typed, the default) or round up |
+    | `c` | copy the stakes to the clipboard (OSC 52: works over SSH) |
+    | `enter` | done: close with the stakes |
+    | `escape` | cancel |
+
+    Letters typed into an input go to the input, so the ticket itself holds the focus and the
+    inputs are entered with `s`, `r` or tab.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="ticket-cancel"),
+        Binding("s", "edit('#stake')", "Stake", id="ticket-edit-stake"),
+        Binding("r", "edit('#step')", "Rounding", id="ticket-edit-step"),
+        Binding("m", "cycle_mode", "Total/cap", id="ticket-mode"),
+        Binding("u", "toggle_round_up", "Round up/down", id="ticket-round-up"),
+        Binding("c", "copy", "Copy stakes", id="ticket-copy"),
+        Binding("enter", "accept", "Done", id="ticket-accept"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        legs: Sequence[TicketLeg],
+        *,
+        refresh_legs: Callable[[], Sequence[TicketLeg] | None] | None = None,
+        ticked: Any = None,
+        odds_format: OddsFormat = "decimal",
+        stake: str = "100",
+        step: str = "1",
+    ) -> None:
+        super().__init__()
+        #: What is being staked (event, market and line), plain text.
+        self.ticket_title = clean(title)
+        #: The legs as last read, in the arbitrage's order.
+        self.legs = list(legs)
+        #: None for a total stake, else the index of the capped leg.
+        self.capped_leg: int | None = None
+        #: Round stakes up (the total may grow) instead of down (it never does).
+        self.round_up = False
+        #: The last plan computed from good input, or None while the input is refused.
+        self.plan: StakePlan | None = None
+        #: The reason the input is refused, or "".
+        self.error = ""
+        self._refresh_legs = refresh_legs
+        self._ticked = ticked
+        self._format = odds_format
+        self._stake, self._step = stake, step
+        self._handed_back = False
+
+    def compose(self) -> ComposeResult:
+        with TicketPanel(id="ticket"):
+            yield Static(plain(self.ticket_title, "bold"), id="ticket-title")
+            yield Static(Text(PROFIT_DEFINITION, style="dim"), id="ticket-definition")
+            with Horizontal(id="ticket-inputs"):
+                yield Label("", id="ticket-mode")
+                yield Input(self._stake, id="stake", max_length=16)
+                yield Label("round down to", classes="ticket-label", id="ticket-rounding")
+                yield Input(self._step, id="step", max_length=10)
+            yield Static("", id="ticket-error")
+            yield Static("", id="ticket-legs")
+            yield Static("", id="ticket-result")
+            yield Static("", id="ticket-hint")
+            yield Static(
+                Text(
+                    "s stake · r step · u up/down · m cap · c copy · enter done · esc cancel",
+                    style="dim",
+                ),
+                id="ticket-keys",
+            )
+
+    def on_mount(self) -> None:
+        if self._ticked is not None:
+            self._ticked.subscribe(self, self._on_tick)
+        self.query_one(TicketPanel).focus()
+        self.recompute()
+
+    # ------------------------------------------------------------------ computing
+
+    @property
+    def prices(self) -> list[float]:
+        return [leg.price for leg in self.legs]
+
+    def recompute(self) -> None:
+        stake_text = self.query_one("#stake", Input).value
+        step_text = self.query_one("#step", Input).value
+        try:
+            plan = plan_stakes(
+                self.prices, stake_text, step_text, self.capped_leg, round_up=self.round_up
+            )
+        except ValueError as error:
+            self.error = str(error)
+            self.plan = None
+        else:
+            self.error = ""
+            self.plan = plan
+        self._show()
+
+    def _show(self) -> None:
+        mode = (
+            "total stake"
+            if self.capped_leg is None
+            else f"cap leg {self.capped_leg + 1} ({clean(self.legs[self.capped_leg].bookmaker)})"
+        )
+        self.query_one("#ticket-mode", Label).update(Text(mode, style="bold"))
+        rounding = "round up to" if self.round_up else "round down to"
+        self.query_one("#ticket-rounding", Label).update(rounding)
+        error = self.query_one("#ticket-error", Static)
+        error.update(Text(f"✗ {self.error}" if self.error else ""))
+        error.set_class(bool(self.error), "-error")
+        for widget_id in ("#stake", "#step"):
+            self.query_one(widget_id, Input).set_class(bool(self.error), "-invalid")
+        self.query_one("#ticket-legs", Static).update(self._legs_table())
+        self.query_one("#ticket-result", Static).update(self._result_text())
+        self.query_one("#ticket-hint", Static).update(self._hint_text())
+
+    def _legs_table(self) -> Table:
+        table = Table(box=None, expand=True, pad_edge=False, header_style="bold")
+        for name, justify in (
+            ("leg", "left"),
+            ("bookmaker", "left"),
+            ("price", "right"),
+            ("move", "right"),
+            ("age", "right"),
+            ("stake", "right"),
+            ("return", "right"),
+        ):
+            table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+        plan = self.plan
+        for index, leg in enumerate(self.legs):
+            move = Text("")
+            if leg.direction:
+                move = Text(f"{ARROWS[leg.direction]} {price_text(leg.previous, self._format)}")
+            table.add_row(
+                plain(leg.label or leg.side),
+                plain(leg.bookmaker),
+                Text(price_text(leg.price, self._format) + ("*" if leg.commission else "")),
+                move,
+                age_text(leg.age),
+                Text(f"{plan.stakes[index]:.2f}" if plan else "–"),
+                Text(f"{plan.returns[index]:.2f}" if plan else "–"),
+            )
+        return table
+
+    def _result_text(self) -> Text:
+        plan = self.plan
+        if plan is None:
+            return Text("Fix the input above to see the stakes.", style="dim")
+        way = "up" if plan.round_up else "down"
+        rounding = f"rounded {way} to {plan.step:g}" if plan.step else "not rounded"
+        text = Text()
+        text.append(f"total {plan.total:.2f}")
+        if plan.step and abs(plan.total - plan.asked) > 1e-9:
+            text.append(f" of {plan.asked:.2f}", "dim")
+        text.append(" · ")
+        text.append(f"worst case {plan.guaranteed:+.2f} ({plan.guaranteed_pct:+.2f}%)", "bold")
+        text.append(f" · best case {plan.best_case:+.2f} · {rounding}")
+        if plan.step:
+            text.append(f" (unrounded {plan.exact_guaranteed:+.2f})", "dim")
+        rates = {leg.commission for leg in self.legs if leg.commission}
+        if rates:
+            shown = ", ".join(f"{rate:.0%}" for rate in sorted(rates))
+            text.append(f"\n* an exchange's price, net of {shown} commission on winnings", "dim")
+        return text
+
+    def _hint_text(self) -> Text:
+        first = place_first(self.legs)
+        if first is None:
+            return Text("No leg moved in the last two minutes: place the smallest limit first.")
+        leg = self.legs[first]
+        word = "shortened" if leg.direction < 0 else "drifted"
+        ago = f"{leg.moved_ago:.0f}s" if leg.moved_ago is not None else "just"
+        text = Text("Place first: ", style="bold")
+        text.append_text(plain(f"leg {first + 1}, {leg.bookmaker} {leg.label or leg.side}"))
+        text.append(f": its price {word} {ago} ago and may move again.")
+        return text
+
+    # ------------------------------------------------------------------ events
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.recompute()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.recompute()
+        if self.plan is not None:
+            self.query_one(TicketPanel).focus()
+
+    def action_edit(self, selector: str) -> None:
+        self.query_one(selector, Input).focus()
+
+    def action_accept(self) -> None:
+        if self.plan is None:
+            self.notify(f"Not done: {self.error}", severity="warning", markup=False)
+            return
+        self._handed_back = True  # the plan handed back is the one shown
+        self.dismiss(self.plan)
+
+    def _on_tick(self, _now: float) -> None:
+        if self._refresh_legs is None or not self.is_current or self._handed_back:
+            return
+        legs = self._refresh_legs()
+        if legs and len(legs) == len(self.legs):
+            self.legs = list(legs)
+            self.recompute()
+
+    def action_cancel(self) -> None:
+        self._handed_back = True
+        self.dismiss(None)
+
+    def action_cycle_mode(self) -> None:
+        if self.capped_leg is None:
+            self.capped_leg = 0
+        elif self.capped_leg + 1 < len(self.legs):
+            self.capped_leg += 1
+        else:
+            self.capped_leg = None
+        self.recompute()
+
+    def action_toggle_round_up(self) -> None:
+        self.round_up = not self.round_up
+        self.recompute()
+
+    def action_copy(self) -> None:
+        if self.plan is None:
+            self.notify(f"Nothing to copy: {self.error}", severity="warning", markup=False)
+            return
+        text = clipboard_text(self.ticket_title, self._clean_legs(), self.plan)
+        # Textual writes it as OSC 52, which the terminal (even over SSH) puts on the clipboard.
+        self.app.copy_to_clipboard(text)
+        self.notify("Stakes copied to the clipboard.", timeout=3)
+
+    def _clean_legs(self) -> list[TicketLeg]:
+        return [
+            TicketLeg(clean(leg.side), clean(leg.bookmaker), leg.price, clean(leg.label))
+            for leg in self.legs
+        ]

@@ -1,0 +1,181 @@
+"""What every trading board (arbitrage, value bets, dropping odds) lets the trader do with its
+rows: pick the sort key, pause it, hide the suspect rows, export what it shows.
+
+The order itself is `board_order.arrange`: live rows by the chosen key, the highlighted one held
+at its index, gone rows below every live one.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from oddstui.tui.boards.export import write_export
+from oddstui.tui.boards.marks import DEFAULT_SUSPECT_PROFIT, SUSPECT_MARK
+from oddstui.tui.boards.order import SORT_WORDS, Rank, arrange, next_sort_key
+from oddstui.tui.kit.board_screen import BoardScreen
+from oddstui.tui.kit.patch_table import PatchTable
+
+PAUSED_MARK = "⏸ PAUSED · p resumes"
+
+
+class TradingBoard(BoardScreen):
+    """A board of ranked rows.
+
+    | key | action |
+    |---|---|
+    | `o` | next sort key: profit, age, start, sport |
+    | `p` | pause the board (nothing moves until `p` again) |
+    | `h` | hide or show the suspect rows (⚠) |
+    | `e` / `E` | export the rows shown to CSV / JSON in the working folder |
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("o", "next_sort", "Sort", id="board-sort"),
+        Binding("p", "pause", "Pause", id="board-pause"),
+        Binding("h", "toggle_suspects", "Hide ⚠", id="board-suspects"),
+        Binding("e", "export('csv')", "Export", id="board-export"),
+        Binding("E", "export('json')", "JSON", show=False, id="board-export-json"),
+    ]
+
+    #: Seconds between two full sorts while prices move (0: on every draw).
+    RESORT_EVERY: ClassVar[float] = 0.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sort_by = "profit"
+        self.paused = False
+        self.hide_suspects = False
+        #: Rows hidden as suspect at the last draw.
+        self.suspects_hidden = 0
+        self._sorted_at = -math.inf
+        self._held = False
+        #: The trader asked for a new order: the next sort does not hold the highlighted row.
+        self._free_order = False
+        #: The highlighted row is held in place once the trader has moved the cursor (the
+        #: first row, highlighted by default, is not a choice). `_left` is where it was left.
+        self.holding = False
+        self._left: str | None = None
+
+    # ------------------------------------------------------------------ pausing
+
+    def _changes_published(self, changes: object) -> None:
+        if self.paused:
+            self._held = True
+            return
+        super()._changes_published(changes)  # type: ignore[arg-type]
+
+    def _ticked(self, now: float) -> None:
+        if not self.paused:
+            super()._ticked(now)
+        elif self.on_top:
+            self._show_status(now)  # the feed's health still moves
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self._show_heading()
+        if not self.paused and self._held:
+            self._held = False
+            self.redraw()
+
+    def _show_heading(self) -> None:
+        heading = Text(self.heading)
+        if self.paused:
+            heading.append("  ")
+            heading.append(PAUSED_MARK, "reverse bold")
+        self.query_one(".heading", Static).update(heading)
+
+    # ------------------------------------------------------------------ order
+
+    def sort_due(self, force: bool = False) -> bool:
+        return force or time.monotonic() - self._sorted_at >= self.RESORT_EVERY
+
+    def arrange_table(
+        self,
+        table: PatchTable,
+        ranks: Mapping[str, Rank],
+        *,
+        force: bool,
+        before: tuple[list[str], str | None] | None = None,
+    ) -> None:
+        """Order the rows: a full sort when `force` or due, else new rows slotted in place.
+
+        Between sorts prices patch in place, so the board does not churn under the trader's
+        eyes; the highlighted row keeps its index either way. `before` is (the order, the
+        highlighted key) as shown before this draw changed the rows, when it did.
+        """
+        due = self.sort_due(force)
+        if due:
+            self._sorted_at = time.monotonic()
+        current, cursor = before or (table.row_keys, table.highlighted_key())
+        # Rows change only in a draw: a cursor found elsewhere than it was left was moved.
+        moved = cursor is not None and self._left is not None and cursor != self._left
+        self.holding = self.holding or moved
+        free, self._free_order = self._free_order and due, self._free_order and not due
+        pinned = cursor if self.holding and not free else None
+        order = arrange(ranks, self.sort_by, current, pinned, resort=due)
+        table.order_rows(order)
+        if cursor is not None and cursor in table.rows:
+            index = table.get_row_index(cursor)
+            rank = ranks.get(cursor)
+            if rank is not None and rank.gone is not None and cursor in current and not free:
+                # The highlighted row went: it drops below the live rows, the cursor stays put.
+                index = min(current.index(cursor), table.row_count - 1)
+            if not self.holding and not free:
+                index = 0  # nothing chosen yet: the best row is the highlighted one
+            if table.cursor_row != index:  # into view when the trader asked for the order
+                table.move_cursor(row=index, animate=False, scroll=free)
+        self._left = table.highlighted_key()
+
+    def action_next_sort(self) -> None:
+        self.sort_by = next_sort_key(self.sort_by)
+        self.notify(f"Sorted by {SORT_WORDS[self.sort_by]}", timeout=2)
+        self.resort()
+
+    def resort(self) -> None:
+        """Draw again in a new order the trader asked for (the highlighted row goes with it)."""
+        self._sorted_at = -math.inf
+        self._free_order = True
+        self.redraw()
+
+    # ------------------------------------------------------------------ suspects
+
+    @property
+    def suspect_profit(self) -> float:
+        settings = getattr(self.app, "settings", None)
+        return float(getattr(settings, "suspect_profit", DEFAULT_SUSPECT_PROFIT))
+
+    def action_toggle_suspects(self) -> None:
+        self.hide_suspects = not self.hide_suspects
+        shown = "hidden" if self.hide_suspects else "shown"
+        self.notify(f"Suspect rows ({SUSPECT_MARK}) {shown}", timeout=2)
+        self.resort()
+
+    def order_words(self) -> Text:
+        """The summary's tail: the sort key, and whether suspects are hidden."""
+        text = Text(f" · by {self.sort_by}", "dim")
+        if self.hide_suspects:
+            text.append(f" · {SUSPECT_MARK} hidden", "dim")
+        return text
+
+    # ------------------------------------------------------------------ export
+
+    def action_export(self, fmt: str) -> None:
+        table = self.query_one(PatchTable)
+        keys = [str(key.value) for key in table.columns]
+        labels = [column.label.plain for column in table.columns.values()]
+        rows = [[table.cell_text(row, key) for key in keys] for row in table.row_keys]
+        try:
+            path = write_export(Path.cwd(), self.heading, labels, rows, fmt, datetime.now())
+        except OSError as error:
+            self.notify(f"Could not export: {error.strerror}", severity="error", markup=False)
+            return
+        self.notify(f"Exported {len(rows)} rows to {path.name}", timeout=6, markup=False)

@@ -1,0 +1,1 @@
+"""The value bets board: its rows and screen."""

@@ -1,0 +1,117 @@
+"""Value bets as the board shows them: EV, fair price and Kelly stake per item.
+
+The fair price is the service's (its sharp books with the margin removed) or, when the trader
+picks a method, one made here with `book.fair` from a sharp bookmaker's prices in the feed's
+book. No textual here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from oddstui.api.models import ValueBet
+from oddstui.book.fair import METHODS, fair_probabilities, worst_case_probability
+from oddstui.book.oddsbook import OddsBook
+from oddstui.book.value import ev_percent, kelly_stake
+
+#: "service" first, then the local methods of `book.fair`, then the cautious worst case.
+FAIR_CHOICES: tuple[str, ...] = ("service", *METHODS, "worst")
+#: Bookmakers whose prices make a local fair price, in order of preference.
+SHARP_BOOKS = ("Pinnacle", "SingBet", "Betfair Exchange")
+SHORT_NAMES = {"multiplicative": "mult", "additive": "add", "power": "power", "shin": "Shin"}
+
+
+@dataclass(frozen=True, slots=True)
+class ValueLine:
+    """One value bet, with the numbers the board shows."""
+
+    item: ValueBet
+    price: float | None
+    """The bookmaker's price on the bet side."""
+    fair: float | None
+    """The fair price of the bet side (None when the chosen method has no sharp quote)."""
+    method: str
+    """How `fair` was made: "service" or a `book.fair` method with its sharp bookmaker."""
+    ev: float | None
+    """EV in percent: the service's, or against the local fair price."""
+    kelly: float | None
+
+
+Quotes = Mapping[str, Mapping[str, float]]
+"""bookmaker -> side -> price for one market and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class SharpPrices:
+    """The sharp bookmakers' prices of each value bet's market and line, copied out of the
+    feed's book in one locked pass (the book's own dicts change under the feed's thread)."""
+
+    by_item: Mapping[str, Quotes]
+
+    def of(self, item: ValueBet) -> Quotes:
+        return self.by_item.get(item.id, {})
+
+
+def read_sharp_prices(book: OddsBook, items: Iterable[ValueBet]) -> SharpPrices:
+    """Run under the feed's lock: a private copy of the sharp books' prices for every item."""
+    by_item: dict[str, Quotes] = {}
+    for item in items:
+        quotes = book.quotes(item.event_id, item.market_name, (item.market_hdp, None))
+        by_item[item.id] = MappingProxyType(
+            {name: MappingProxyType(dict(quotes[name])) for name in SHARP_BOOKS if name in quotes}
+        )
+    return SharpPrices(MappingProxyType(by_item))
+
+
+def fair_from_sharp(
+    quotes: Mapping[str, Mapping[str, float]], sides: list[str], side: str, method: str
+) -> tuple[float, str] | None:
+    """(fair price of `side`, the sharp bookmaker used) from the first sharp book quoting every
+    side; None when none does (a fair line is never invented from half a market)."""
+    if side not in sides:
+        return None
+    for sharp in SHARP_BOOKS:
+        prices = quotes.get(sharp)
+        if prices is None or any(prices.get(s) is None for s in sides):
+            continue
+        row = [float(prices[s]) for s in sides]
+        index = sides.index(side)
+        try:
+            if method == "worst":
+                p = worst_case_probability(row, index)
+            else:
+                p = fair_probabilities(row, method)[index]  # type: ignore[arg-type]
+        except ValueError:
+            continue
+        if p > 0:
+            return 1.0 / p, sharp
+    return None
+
+
+def value_line(
+    item: ValueBet,
+    method: str,
+    bankroll: float,
+    fraction: float,
+    sharp_quotes: Mapping[str, Mapping[str, float]] | None = None,
+) -> ValueLine:
+    price = item.bookmaker_prices.get(item.bet_side)
+    fair: float | None
+    ev: float | None
+    if method == "service":
+        fair = item.market_prices.get(item.bet_side)
+        shown_method, ev = "service", item.expected_value
+    else:
+        sides = [s for s in item.market_prices]
+        found = fair_from_sharp(sharp_quotes or {}, sides, item.bet_side, method)
+        if found is None:
+            return ValueLine(item, price, None, "no sharp quote", None, None)
+        fair, sharp = found
+        shown_method = f"{SHORT_NAMES.get(method, method)} {sharp}"
+        ev = ev_percent(1.0 / fair, price) if price and price > 1 else None
+    kelly = None
+    if fair and price and price > 1 and fair > 1:
+        kelly = kelly_stake(min(1.0 / fair, 1.0), price, bankroll, fraction)
+    return ValueLine(item, price, fair, shown_method, ev, kelly)

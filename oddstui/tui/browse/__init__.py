@@ -1,0 +1,1 @@
+"""Finding events: sports, leagues, events, live, watchlist and search."""

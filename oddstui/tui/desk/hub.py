@@ -1,0 +1,280 @@
+"""The desk hub: the app's one connection to the service, and the board the screens read.
+
+It is the only part of the TUI that talks to the service:
+- REST (the catalog, event lists, live events and clocks) through one `ApiClient` (loads.py);
+- the feed through one `Feed` (feed.py: its own thread, its book, its lock).
+The book is the one store of scores and status: REST answers are merged into it, and the board
+takes them from its change sets.
+
+`flush()` takes the feed's change set, folds scores and status into the `Board`, and publishes
+ONE `ChangeSet` through the `changed` signal. The feed wakes the hub at the first change after
+each take: after a quiet spell it flushes at once (the leading edge); within an interval of the
+last change set it flushes when that interval ends (coalescing: one change set per interval).
+`tick()` publishes `ticked` once a second, for the clocks and ages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Any, TypeVar
+
+from textual.dom import DOMNode
+from textual.signal import Signal
+
+from oddstui import config
+from oddstui.api.pacing import RefreshSchedule
+from oddstui.api.rest import ApiClient
+from oddstui.book.oddsbook import OddsBook
+from oddstui.tui.desk.feed import Feed, FeedChanges
+from oddstui.tui.desk.rest_loads import RestLoads
+from oddstui.tui.desk.state import Board, ChangeSet, DeskStatus
+from oddstui.tui.desk.watchlist import Watchlist
+
+T = TypeVar("T")
+
+#: How often live events (and their clocks) are refetched over REST, in seconds, while the
+#: hourly budget is plentiful; at most LIVE_SHARE of what is left goes to it when it is not.
+LIVE_REFRESH = 20.0
+LIVE_SHARE = 0.25
+#: A kick-off the board has not listed asks for an early refetch: asks within KICKOFF_DEBOUNCE
+#: seconds make one, never sooner than KICKOFF_GAP after the last (each used to cost one).
+KICKOFF_DEBOUNCE, KICKOFF_GAP = 2.0, 10.0
+#: Change sets published per second at most, normally and on a slow link. 8 a second keeps a
+#: price's wait for its paint under 150 ms at the 95th percentile under a steady stream.
+FLUSH_HZ, SLOW_FLUSH_HZ = 8.0, 2.0
+#: How often the app flushes what did not come through the feed (REST loads, the catalog).
+POLL_HZ = 5.0
+
+
+class DeskHub(RestLoads):
+    """Owns the board, the feed and the REST client; screens subscribe to its two signals.
+
+    | attribute | what it is |
+    |---|---|
+    | `board` | everything the browsing screens show |
+    | `feed` | the feed (None without one): the book's reads go through it |
+    | `status` | the feed's health, for the status bar and banners |
+    | `changed` | `Signal[ChangeSet]`, published at most once per flush interval |
+    | `ticked` | `Signal[float]`, the local time once a second |
+    | `watch` | starred events, persisted through `oddstui.config` |
+    """
+
+    def __init__(
+        self,
+        owner: DOMNode,
+        api: ApiClient,
+        feed: Feed | None,
+        *,
+        now: Callable[[], float] = time.time,
+        watchlist: list[config.WatchedEvent] | None = None,
+        watchlist_path: Path | None = None,
+    ) -> None:
+        self.api = api
+        self.feed = feed
+        self.now = now
+        self.board = Board(scores_from_book=feed is not None)
+        self.status = DeskStatus(state="connecting" if feed else "offline")
+        self.changed: Signal[ChangeSet] = Signal(owner, "changed")
+        self.ticked: Signal[float] = Signal(owner, "ticked")
+        #: The starred events, each pinned to its match.
+        self.watch = Watchlist(list(watchlist or []), watchlist_path)
+        #: Watchlist entries found again under a new id (old -> new), for the alert rules.
+        self.rematched: dict[int, int] = {}
+        #: The last failure per load ("sports", "live", ("leagues", sport), ...), as plain text.
+        self.errors: dict[Any, str] = {}
+        #: True once the list of live events has been loaded at least once.
+        self.live_loaded = False
+        #: Seconds between two change sets at most (the settings' slow link lengthens it).
+        self.interval = 1 / FLUSH_HZ
+        self._feed_dirty = False
+        #: When the live events are refetched (paced by the budget, kick-offs debounced).
+        self.live_schedule = RefreshSchedule(
+            LIVE_REFRESH, min_gap=KICKOFF_GAP, debounce=KICKOFF_DEBOUNCE, share=LIVE_SHARE
+        )
+        #: Kick-offs seen on the feed before the live list had them (tests read it).
+        self.unlisted_kickoffs = 0
+        self._unlisted: set[int] = set()
+        self._last_publish = float("-inf")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._flush_timer: asyncio.TimerHandle | None = None
+        self._loading: dict[Any, asyncio.Task[Any]] = {}
+        #: How many change sets were published (tests and benchmarks read it).
+        self.flushes = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Start the feed, then load the catalog and the live events."""
+        if self.feed is not None:
+            loop = self._loop = asyncio.get_running_loop()
+
+            def wake() -> None:  # on the feed's thread
+                try:
+                    loop.call_soon_threadsafe(self.wake)
+                except RuntimeError:
+                    pass  # the app's loop has closed: nothing left to paint
+
+            self.feed.on_change(wake)
+            self.feed.start()
+        await asyncio.gather(self.load_sports(), self.load_live())
+        await self.load_sport_counts()
+
+    async def stop(self) -> None:
+        if self.feed is not None:
+            await asyncio.to_thread(self.feed.stop)
+        # A load whose screen went away runs on by itself (`_once` shields it): stop it before
+        # its client closes, or it fails unseen ("Task exception was never retrieved").
+        for task in self._loading.values():
+            task.cancel()
+        await asyncio.gather(*self._loading.values(), return_exceptions=True)
+        await self.api.aclose()
+
+    def track(self, event_ids: list[int]) -> None:
+        """Ask the feed to keep these events' odds (the Event screen calls it)."""
+        if self.feed is not None:
+            self.feed.track(event_ids)
+
+    def reconnect(self) -> None:
+        """After the feed was replaced: take it back (only ever on the trader's request)."""
+        if self.feed is not None:
+            self.feed.reconnect()
+
+    def set_slow_link(self, slow: bool) -> None:
+        self.interval = 1 / (SLOW_FLUSH_HZ if slow else FLUSH_HZ)
+
+    # ------------------------------------------------------------------ flushing
+
+    def wake(self) -> None:
+        """A change arrived after the last take: flush now after a quiet spell (the leading
+        edge), else when the interval since the last change set ends."""
+        wait = self._last_publish + self.interval - time.monotonic()
+        if wait <= 0 or self._loop is None:
+            self.flush()
+        elif self._flush_timer is None:
+            self._flush_timer = self._loop.call_later(wait, self._timed_flush)
+
+    def _timed_flush(self) -> None:
+        self._flush_timer = None
+        self.flush()
+
+    def flush_due(self) -> None:
+        """Flush if the last change set is at least one interval old (the app polls this for
+        changes that do not come through the feed)."""
+        if self._flush_timer is None and time.monotonic() - self._last_publish >= self.interval:
+            self.flush()
+
+    def flush(self) -> ChangeSet:
+        """Fold in what the feed brought and publish one change set (if anything changed)."""
+        prices: frozenset[Any] = frozenset()
+        if self.feed is not None:
+            taken = self.feed.take()
+            self._fold(taken)
+            prices = taken.prices
+            self._refresh_status(self.feed)
+        events, catalog = self.board.take_changes()
+        changes = ChangeSet(events=events, catalog=catalog, feed=self._feed_dirty, prices=prices)
+        self._feed_dirty = False
+        if changes:
+            self.flushes += 1
+            self._last_publish = time.monotonic()
+            self.changed.publish(changes)
+        return changes
+
+    def tick(self) -> float:
+        now = self.now()
+        if self.feed is not None:
+            self._refresh_status(self.feed)
+        self.ticked.publish(now)
+        return now
+
+    def live_refresh_due(self) -> bool:
+        return self.live_schedule.due(self.api.budget)
+
+    # ------------------------------------------------------------------ the feed
+
+    def _fold(self, taken: FeedChanges) -> None:
+        """Scores and status, as the book holds them, onto the board's events."""
+        board = self.board
+        if taken.reconnected:
+            # Scores and status are not replayed: none is current until refreshed.
+            board.mark_scores_stale()
+            self.live_schedule.ask()
+        for change in taken.scores:
+            if change.status is not None:
+                if change.event_id not in board.events and change.status == "live":
+                    self._unlisted_kickoff(change.event_id)
+                board.set_status(change.event_id, change.status)
+            scores = change.scores
+            board.set_score(change.event_id, scores.home, scores.away, scores.periods)
+
+    def _unlisted_kickoff(self, event_id: int) -> None:
+        """A live status for an event the board does not know: only the next live listing can
+        name it, so ask for one (debounced; its later scores ask again harmlessly)."""
+        if event_id not in self._unlisted:
+            self._unlisted.add(event_id)
+            self.unlisted_kickoffs += 1
+        self.live_schedule.ask()
+
+    def _refresh_status(self, feed: Feed) -> None:
+        health = feed.health()
+        last_receive = None
+        if health.last_receive is not None:
+            last_receive = self.now() - max(feed.monotonic() - health.last_receive, 0.0)
+        status = DeskStatus(
+            state=health.state,
+            last_seq=health.last_seq,
+            last_receive=last_receive,
+            requests_left=self.api.budget.remaining,
+            detail=health.detail,
+            relay=health.relay,
+            budget_note=self.live_schedule.note(self.api.budget),
+        )
+        shown = (status.state, status.detail, status.relay, status.budget_note)
+        was = (self.status.state, self.status.detail, self.status.relay, self.status.budget_note)
+        if shown != was:
+            self._feed_dirty = True
+        self.status = status
+
+    def note_budget(self) -> None:
+        self.status = DeskStatus(
+            state=self.status.state,
+            last_seq=self.status.last_seq,
+            last_receive=self.status.last_receive,
+            requests_left=self.api.budget.remaining,
+            detail=self.status.detail,
+            relay=self.status.relay,
+            budget_note=self.live_schedule.note(self.api.budget),
+        )
+
+    # ------------------------------------------------------------------ reading the book
+
+    def read(self, reader: Callable[[OddsBook], T]) -> T | None:
+        """`reader(book)` under the feed's lock (None without a feed): copy figures out and
+        format them after, so the feed's thread waits as little as possible."""
+        if self.feed is None:
+            return None
+        with self.feed.reading() as book:
+            return None if book is None else reader(book)
+
+    def reading(self) -> AbstractContextManager[OddsBook | None]:
+        """The book (or None) under the feed's lock while the block runs."""
+        return self.feed.reading() if self.feed is not None else nullcontext(None)
+
+    # ------------------------------------------------------------------ the watchlist
+
+    @property
+    def watchlist(self) -> list[config.WatchedEvent]:
+        return self.watch.entries
+
+    def is_watched(self, event_id: int) -> bool:
+        return self.watch.is_watched(event_id)
+
+    def toggle_watch(self, event_id: int) -> bool:
+        """Star or unstar an event and save the watchlist; returns True when now starred."""
+        starred = self.watch.toggle(event_id, self.board.events.get(event_id))
+        self.board.touch(event_id)
+        return starred

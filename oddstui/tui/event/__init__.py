@@ -1,0 +1,1 @@
+"""The Event screen: the price grid and its figures, scoreboard, crests, closing odds, movement."""

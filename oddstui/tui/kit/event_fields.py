@@ -1,0 +1,100 @@
+"""The text of each table cell, made from an `EventView`; every network string goes through
+`plain()`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.text import Text
+
+from oddstui.tui.desk.state import LIVE, EventView
+from oddstui.tui.text import clean, plain
+
+STALE_STYLE = "dim italic"
+STATUS_LABELS = {
+    "pending": "upcoming",
+    "live": "live",
+    "settled": "ended",
+    "cancelled": "cancelled",
+}
+_PERIOD_ORDER = ("p", "map", "ot", "ap")
+
+
+def start_text(event: EventView) -> Text:
+    if event.start is None:
+        return Text("–")
+    local: datetime = event.start.astimezone()
+    return Text(local.strftime("%a %d %H:%M"))
+
+
+def status_text(event: EventView) -> Text:
+    label = STATUS_LABELS.get(event.status, clean(event.status))
+    return Text(label, style="bold" if event.status == LIVE else "")
+
+
+def score_text(event: EventView, feed_trusted: bool = True) -> Text:
+    """The score, or nothing before kick-off; dimmed with a `?` when it may not be current."""
+    if event.status == "pending" or event.score_home is None or event.score_away is None:
+        return Text("")
+    shown = f"{event.score_home}-{event.score_away}"
+    if event.status == LIVE and not (event.score_fresh and feed_trusted):
+        return Text(shown + "?", style=STALE_STYLE)
+    return Text(shown, style="bold" if event.status == LIVE else "")
+
+
+def clock_text(event: EventView, now: float) -> Text:
+    if event.status != LIVE or event.clock is None:
+        return Text("")
+    return Text(event.clock.show(now))
+
+
+def detail_text(event: EventView) -> Text:
+    if event.status != LIVE:
+        return Text("")
+    if event.clock is None:
+        return Text("live")
+    return plain(event.clock.status_detail or f"P{event.clock.period}")
+
+
+def _period_key(name: str) -> tuple[int, int]:
+    for rank, prefix in enumerate(_PERIOD_ORDER):
+        if name.startswith(prefix) and name[len(prefix) :].isdigit():
+            return (rank, int(name[len(prefix) :]))
+        if name == prefix:
+            return (rank, 0)
+    return (len(_PERIOD_ORDER), 0)
+
+
+def periods_text(event: EventView) -> Text:
+    """Period scores in play order (`12 25 | 30 21`); `ft` and `currentgame` are left out."""
+    shown = [
+        f"{home}-{away}"
+        for name, (home, away) in sorted(
+            event.periods.items(), key=lambda item: _period_key(item[0])
+        )
+        if name not in ("ft", "currentgame")
+    ]
+    game = event.periods.get("currentgame")
+    if game is not None:
+        shown.append(f"({game[0]}-{game[1]})")
+    return Text(" ".join(shown))
+
+
+def books_text(event: EventView) -> Text:
+    if event.bookmaker_count is None:
+        return Text("–", justify="right")
+    if event.bookmaker_count == 0:
+        return Text("none", style="dim", justify="right")
+    return Text(str(event.bookmaker_count), justify="right")
+
+
+def star_text(watched: bool) -> Text:
+    return Text("★" if watched else " ")
+
+
+def event_text(event: EventView) -> Text:
+    return plain(event.title)
+
+
+def league_text(event: EventView) -> Text:
+    return plain(event.league_name)

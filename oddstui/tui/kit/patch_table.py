@@ -1,0 +1,178 @@
+"""A DataTable that is patched cell by cell, sorts by any column, filters by text and drops its
+least needed columns when the terminal is narrow."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import DataTable
+
+from oddstui.tui.kit.columns import Column, as_column, fit
+from oddstui.tui.kit.table_prefs import TablePrefs
+from oddstui.tui.kit.table_rows import TableRows
+
+
+class PatchTable(TableRows):
+    """Rows and columns have keys; `sync_row` rewrites only the cells whose text changed.
+
+    | method | does |
+    |---|---|
+    | `sync_row` | add a row, or patch the cells of an existing one that changed |
+    | `keep_rows` | remove every row whose key is not given |
+    | `order_rows` | the screen's own order; a sort the user chose applies on top of it |
+
+    | key | action |
+    |---|---|
+    | `o` / click a header | sort by the next column / the clicked one (▲ or ▼ in its header); |
+    |  | a second click reverses, a third goes back to the screen's order |
+    | `O` | reverse the sort |
+    | `F` | filter the rows by text |
+    | `c` | choose the columns |
+
+    A screen that binds one of these keys itself keeps it (`check_action`).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("o", "sort_next", "Sort by the next column", show=False, id="table-sort"),
+        Binding("O", "sort_reverse", "Reverse the sort", show=False, id="table-sort-reverse"),
+        Binding("F", "filter", "Find rows by text", show=False, id="table-filter"),
+        Binding("c", "choose_columns", "Choose the columns", show=False, id="table-columns"),
+    ]
+
+    #: The table's own actions, which give way to a screen that binds the same key.
+    TABLE_ACTIONS = frozenset({"sort_next", "sort_reverse", "filter", "choose_columns"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A screen's own binding of the same key wins (a board's `o` cycles its sort keys):
+        refusing here lets Textual pass the key on to the screen."""
+        if action in self.TABLE_ACTIONS:
+            mine = self._bindings.key_to_bindings.items()
+            keys = {key for key, bindings in mine if any(b.action == action for b in bindings)}
+            screen_keys = set(self.screen._bindings.key_to_bindings)
+            if keys & screen_keys:
+                return False
+        return True
+
+    def set_columns(self, columns: Iterable[Column | tuple[str, str, int | None]]) -> None:
+        """Declare the columns once: `Column`s, or (key, label, fixed width) always shown."""
+        self.specs = [as_column(column) for column in columns]
+        if self._laid_out:
+            self._relayout(force=True)
+            return
+        # Declared in compose: every column at its own width until the table's width is known.
+        self.column_layout = [(column.key, column.width) for column in self.specs]
+        for column in self.specs:
+            self.add_column(Text(column.label), key=column.key, width=column.width)
+
+    #: False until mounted: the user's choices are read then.
+    _laid_out = False
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._relayout()
+
+    def on_mount(self) -> None:
+        store = getattr(self.app, "table_prefs", None)
+        if store is not None:
+            known = {column.key for column in self.specs}
+            prefs = store.get(self.prefs_name)
+            if prefs.sort not in known:
+                prefs = TablePrefs(None, False, prefs.hidden & known)
+            self.prefs = TablePrefs(prefs.sort, prefs.descending, prefs.hidden & known)
+        self._laid_out = True
+        self._relayout(force=True)
+
+    @property
+    def prefs_name(self) -> str:
+        """The name the table's choices are kept under: its id, else its screen's class."""
+        return self.id or type(self.screen).__name__.lower()
+
+    # ------------------------------------------------------------------ columns
+
+    def _relayout(self, *, force: bool = False) -> None:
+        width = self.size.width - self.styles.scrollbar_size_vertical
+        chosen = fit(self.specs, width if width > 0 else 10_000, self.prefs.hidden)
+        layout = [(column.key, size) for column, size in chosen]
+        if not self._laid_out:
+            return
+        if force or layout != self.column_layout:
+            self.lay_out(layout)
+            self.apply_order()
+
+    def header_label(self, column: Column, width: int) -> Text:
+        if column.key != self.prefs.sort:
+            return Text(column.label)
+        arrow = "▼" if self.prefs.descending else "▲"
+        if len(column.label) + 2 <= width:
+            arrow = " " + arrow
+        return Text(column.label[: max(width - len(arrow), 1)] + arrow, style="bold")
+
+    def hide_columns(self, hidden: Iterable[str]) -> None:
+        self._choose(sort=self.prefs.sort, descending=self.prefs.descending, hidden=hidden)
+
+    # ------------------------------------------------------------------ sorting and filtering
+
+    def sort_by(self, column: str | None, descending: bool = False) -> None:
+        self._choose(sort=column, descending=descending, hidden=self.prefs.hidden)
+
+    def action_sort_next(self) -> None:
+        shown = self.shown_columns()
+        current = self.prefs.sort
+        following = shown.index(current) + 1 if current in shown else 0
+        self.sort_by(shown[following] if following < len(shown) else None)
+
+    def action_sort_reverse(self) -> None:
+        if self.prefs.sort is None:
+            self.sort_by(self.shown_columns()[0], descending=True)
+        else:
+            self.sort_by(self.prefs.sort, not self.prefs.descending)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        column = event.column_key.value
+        if column != self.prefs.sort:
+            self.sort_by(column)
+        elif not self.prefs.descending:
+            self.sort_by(column, descending=True)
+        else:
+            self.sort_by(None)
+
+    def filter_text(self, query: str) -> None:
+        """Show only the rows with every word of `query` in one of their cells."""
+        if query != self.query_text:
+            self.query_text = query
+            self.apply_order()
+
+    def action_filter(self) -> None:
+        from oddstui.tui.kit.table_filter import TableFilter
+
+        found = self.screen.query(TableFilter)
+        if found:
+            found.first().open(self)
+
+    class ColumnsWanted(Message):
+        """The trader asked to choose the table's columns: its screen opens the chooser."""
+
+        def __init__(self, table: PatchTable) -> None:
+            super().__init__()
+            self.table = table
+
+    def action_choose_columns(self) -> None:
+        self.post_message(self.ColumnsWanted(self))
+
+    def _choose(self, *, sort: str | None, descending: bool, hidden: Iterable[str]) -> None:
+        prefs = TablePrefs(sort, descending, frozenset(hidden))
+        if prefs == self.prefs:
+            return
+        self.prefs = prefs
+        store = getattr(self.app, "table_prefs", None)
+        if store is not None:
+            try:
+                store.put(self.prefs_name, prefs)
+            except OSError as error:
+                self.notify(f"Could not keep the table's choice: {error.strerror}", timeout=5)
+        self._relayout(force=True)

@@ -1,0 +1,103 @@
+"""The status bar (feed state, last seq, data age, requests left, clock) and the feed banner."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual.widgets import Static
+
+from oddstui.tui.desk.state import DeskStatus
+from oddstui.tui.text import clean
+
+STATE_LABELS = {
+    "connecting": "connecting",
+    "live": "live",
+    "replaying": "replaying",
+    "resyncing": "resyncing",
+    "stale": "stale",
+    "replaced": "replaced",
+    "offline": "offline",
+    "unauthorized": "unauthorized",
+}
+
+BANNERS = {
+    "connecting": "Connecting to the feed… scores and prices appear once it answers.",
+    "resyncing": "Resyncing: reloading prices after a gap. Figures shown may be out of date.",
+    "stale": "Stale: no data from the feed for a while. Figures shown may be out of date.",
+    "offline": "Offline: the feed is down, reconnecting. Scores and prices shown are old.",
+    "replaced": (
+        "Replaced: another client opened a feed with this key. Figures are frozen. "
+        "Press r to take the feed back."
+    ),
+    "unauthorized": "Unauthorized: the service refused this API key. Figures are not live.",
+}
+
+
+def data_age(status: DeskStatus, now: float) -> str:
+    if status.last_receive is None:
+        return "–"
+    age = max(now - status.last_receive, 0.0)
+    if age < 10:
+        return f"{age:.1f}s"
+    if age < 3600:
+        return f"{int(age)}s" if age < 120 else f"{int(age // 60)}m"
+    return f"{int(age // 3600)}h"
+
+
+class StatusBar(Static):
+    """One line at the bottom of every screen.
+
+    | class | when |
+    |---|---|
+    | `-healthy` | the feed is live |
+    | `-warning` | connecting, replaying, resyncing or stale |
+    | `-error` | offline, replaced or unauthorized |
+    """
+
+    DEFAULT_CSS = """
+    StatusBar { height: 1; padding: 0 1; }
+    """
+
+    def show(self, status: DeskStatus, now: float, clock_text: str) -> None:
+        state = STATE_LABELS.get(status.state, status.state)
+        # Behind a relay, a live link to it is only as good as the relay's own upstream.
+        upstream_down = status.relay is not None and status.relay != "live"
+        self.set_class(status.state == "live" and not upstream_down, "-healthy")
+        self.set_class(
+            status.state in ("connecting", "replaying", "resyncing", "stale")
+            or (status.state == "live" and upstream_down),
+            "-warning",
+        )
+        self.set_class(status.state in ("offline", "replaced", "unauthorized"), "-error")
+        seq = "–" if status.last_seq is None else str(status.last_seq)
+        left = "–" if status.requests_left is None else str(status.requests_left)
+        line = Text()
+        line.append(f"● {state}", style="bold")
+        if status.relay is not None:
+            line.append(f"  via relay, upstream {clean(status.relay)}")
+        line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
+        if status.budget_note:
+            line.append(f" ({status.budget_note})", style="bold")
+        line.append(f"  {clock_text}")
+        self.update(line, layout=False)  # one line high; a layout pass repaints the whole screen
+
+
+class FeedBanner(Static):
+    """A plain-words banner shown when the data on screen may not be current."""
+
+    DEFAULT_CSS = """
+    FeedBanner { height: auto; padding: 0 1; display: none; }
+    FeedBanner.-shown { display: block; }
+    """
+
+    def show(self, status: DeskStatus) -> None:
+        message = BANNERS.get(status.state)
+        self.set_class(message is not None, "-shown")
+        if message is not None:
+            detail = f" ({status.detail})" if status.detail else ""
+            self.update(Text(message + clean(detail)))
+
+
+def local_clock(now: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(now))

@@ -1,0 +1,145 @@
+"""Watchlist alerts against the real built-in service at high speed: goals and status changes
+fire exactly once each, and a price threshold set in the modal fires once and is kept."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from oddstui import config
+from oddstui.tui.alerts.rule_modal import AlertRuleModal
+from oddstui.tui.alerts.rules import PriceRule, Throttle
+from oddstui.tui.alerts.store import rules_path
+from oddstui.tui.browse.watchlist_screen import WatchlistScreen
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[Service]:
+    """90 simulated minutes in 45 s: goals, kick-offs and final whistles every few seconds."""
+    service = start_service("--speed", "120", "--seed", "17", "--updates-per-second", "300")
+    yield service
+    service.stop()
+
+
+def get(service: Service, path: str, **params: Any) -> Any:
+    response = httpx.get(service.base_url + path, params={**params, "apiKey": DEMO_KEY}, timeout=10)
+    response.raise_for_status()
+    return response.json()
+
+
+def star(events: list[dict[str, Any]], path: Path) -> None:
+    config.save_watchlist(
+        [
+            config.WatchedEvent(
+                e["id"], e["home"], e["away"], e["sport"]["slug"], e["league"]["name"], e["date"]
+            )
+            for e in events
+        ],
+        path,
+    )
+
+
+async def test_goals_and_status_changes_alert_exactly_once(service: Service, home: Path) -> None:
+    live = get(service, "/events/live")
+    star(live, config.watchlist_path())
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist")
+    async with app.run_test(size=(120, 40)) as pilot:
+        # Let every alert through, so that what fired is all that was seen.
+        app.alerts.throttle = Throttle(burst=10_000, every=0.001)
+        kinds = lambda: Counter(alert.kind for alert in app.alerts.fired)  # noqa: E731
+        await wait_for(lambda: kinds()["goal"] >= 1 and kinds()["status"] >= 1, pilot, timeout=30)
+        await pilot.pause(2.0)
+
+        fired = list(app.alerts.fired)
+        keys = [alert.key for alert in fired]
+        assert len(keys) == len(set(keys)), Counter(keys).most_common(3)
+        watched = {event["id"] for event in live}
+        assert {alert.event_id for alert in fired} <= watched
+        totals: dict[int, list[int]] = {}
+        for alert in fired:
+            if alert.kind == "goal":
+                _, event_id, home_goals, away_goals = alert.key
+                totals.setdefault(event_id, []).append(home_goals + away_goals)
+            elif alert.kind == "status":
+                assert alert.key[2] != "live"  # every starred event was live already
+        # Each event's scores were announced as they grew, never one twice.
+        assert all(seq == sorted(set(seq)) for seq in totals.values()), totals
+        shown = [n.message for n in app._notifications]
+        assert any(message.startswith("Score ") for message in shown)
+        # A status alert per event and new status, never the same twice.
+        statuses = [(a.event_id, a.key[2]) for a in fired if a.kind == "status"]
+        assert len(statuses) == len(set(statuses))
+
+
+async def test_a_price_threshold_set_in_the_modal_fires_once_and_is_kept(
+    service: Service, home: Path
+) -> None:
+    live = [
+        e
+        for e in get(service, "/events/live")
+        if e["sport"]["slug"] == "football" and (e.get("bookmakerCount") or 0) >= 5
+    ]
+    # The match least far on: at 120x a match lasts 45 s, and one near its end can finish (or
+    # have its home price suspended) before the test is through.
+    event = min(
+        live,
+        key=lambda e: ((e.get("clock") or {}).get("minute", 90), -(e.get("bookmakerCount") or 0)),
+    )
+    star([event], config.watchlist_path())
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist")
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert isinstance(app.screen, WatchlistScreen)
+        table = app.screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_keys == [str(event["id"])], pilot)
+        await pilot.press("a")
+        await wait_for(lambda: isinstance(app.screen, AlertRuleModal), pilot)
+        await pilot.press("1", ".", "0", "1", "enter")  # home rises to 1.01: it always holds
+        await wait_for(lambda: isinstance(app.screen, WatchlistScreen), pilot)
+        rule = PriceRule(event["id"], "ML", "home", 1.01, above=True)
+        assert app.alerts.rules.prices == [rule]
+
+        prices = lambda: [a for a in app.alerts.fired if a.kind == "price"]  # noqa: E731
+        await wait_for(lambda: bool(prices()), pilot, timeout=20)
+        await pilot.pause(2.0)  # more price changes arrive; the rule still holds
+        assert len(prices()) == 1
+        assert prices()[0].event_id == event["id"] and "ML home ≥ 1.01" in prices()[0].message
+
+        app.alerts.add_price_rule(PriceRule(event["id"], "ML", "home", 999.0))
+        await pilot.pause(1.0)
+        assert len(prices()) == 1  # nobody offers 999
+
+    path = rules_path(config.watchlist_path())
+    assert path.exists()
+    again = build_app(service.base_url, DEMO_KEY, config.Settings(), with_feed=False)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.1)
+        assert again.alerts.rules.prices == [rule, PriceRule(event["id"], "ML", "home", 999.0)]
+
+
+async def test_a_bad_threshold_is_refused_inline(service: Service, home: Path) -> None:
+    live = get(service, "/events/live")[:1]
+    star(live, config.watchlist_path())
+    app = build_app(
+        service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist", with_feed=False
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count == 1, pilot)
+        await pilot.press("a")
+        await wait_for(lambda: isinstance(app.screen, AlertRuleModal), pilot)
+        await pilot.press("0", ".", "5", "enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, AlertRuleModal)
+        error = app.screen.query_one(".alert-error")
+        assert "above 1" in str(error.render())
+        await pilot.press("escape")
+        await wait_for(lambda: isinstance(app.screen, WatchlistScreen), pilot)
+    assert not rules_path(config.watchlist_path()).exists()

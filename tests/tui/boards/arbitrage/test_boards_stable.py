@@ -1,0 +1,248 @@
+"""The arbitrage board against the real built-in service and its feed: rows that hold still
+under the cursor, gone rows below live ones, pause, suspect marks, counts, export."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oddstui.tui.boards.arbitrage.arb_cells import sport_names
+from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
+from oddstui.tui.boards.marks import SUSPECT_MARK
+from oddstui.tui.boards.trading_board import PAUSED_MARK
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import DEMO_KEY, Service, wait_for
+from tests.tui.screen_text import screen_text
+
+STALE = "a leg was quoted before the last score or status change"
+
+
+def live_first(screen: ArbitrageScreen, table: PatchTable) -> bool:
+    states = [screen.arbs.rows[key].vanished_at is None for key in table.row_keys]
+    return states == sorted(states, reverse=True)
+
+
+def arbitrage_board(app: Any) -> tuple[ArbitrageScreen, PatchTable]:
+    """The Arbitrage screen the app opened on, and its table."""
+    screen = app.screen
+    assert isinstance(screen, ArbitrageScreen)
+    return screen, screen.query_one(PatchTable)
+
+
+async def test_the_highlighted_row_stays_put_while_the_board_updates(
+    fast_service: Service,
+) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, table = arbitrage_board(app)
+        await wait_for(lambda: table.row_count > 12, pilot, timeout=30)
+        await pilot.press("j", "j", "j", "j", "j")
+        held, index = table.highlighted_key(), table.cursor_row
+        assert held is not None and index == 5
+        written, orders, held_still = table.cells_written, {tuple(table.row_keys)}, 0
+        for _ in range(40):  # 12 s: four re-sorts at least
+            await pilot.pause(0.3)
+            orders.add(tuple(table.row_keys))
+            row = screen.arbs.rows.get(held)
+            if row is None or row.vanished_at is not None:
+                # It went, below the live rows; the cursor stays where it was, on the next one.
+                assert table.cursor_row == index
+                held = table.highlighted_key()
+                continue
+            assert table.highlighted_key() == held
+            assert table.cursor_row == index, "the highlighted row moved"
+            held_still += 1
+        assert held_still >= 20, "the test watched a highlighted row long enough"
+        assert table.cells_written > written, "the board did update meanwhile"
+        assert len(orders) > 1, "and the rows around the cursor moved"
+
+
+async def test_a_gone_row_never_sits_above_a_live_one(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, table = arbitrage_board(app)
+        await wait_for(lambda: table.row_count > 5, pilot, timeout=30)
+        seen_gone = 0
+        for _ in range(100):
+            await pilot.pause(0.2)
+            assert live_first(screen, table), [table.cell_text(k, "source") for k in table.row_keys]
+            gone = [k for k in table.row_keys if screen.arbs.rows[k].vanished_at is not None]
+            seen_gone = max(seen_gone, len(gone))
+            for key in gone:
+                assert table.cell_text(key, "source") == "gone"
+            if seen_gone and _ > 30:
+                break
+        assert seen_gone, "some arbitrage went during the test"
+        # Every number of the counts line adds up.
+        rows = [screen.arbs.rows[key] for key in table.row_keys]
+        live = sum(1 for row in rows if row.vanished_at is None)
+        line = screen_text(app)
+        assert f"{len(rows)} shown: {live} live (" in line
+        assert f"+ {len(rows) - live} gone" in line
+
+
+async def test_pause_freezes_the_board_and_says_so(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, table = arbitrage_board(app)
+        await wait_for(lambda: table.row_count > 5, pilot, timeout=30)
+        await pilot.press("p")
+        assert PAUSED_MARK in screen_text(app)
+        frozen = (tuple(table.row_keys), table.cells_written)
+        await pilot.pause(4.0)  # a re-sort, many change sets, four ticks
+        assert (tuple(table.row_keys), table.cells_written) == frozen
+        await pilot.press("p")
+        assert PAUSED_MARK not in screen_text(app)
+        await wait_for(lambda: table.cells_written > frozen[1], pilot)
+
+
+async def test_suspect_rows_are_marked_and_can_be_hidden(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, table = arbitrage_board(app)
+        threshold = screen.suspect_profit
+
+        def a_leg_older_than_a_goal_is_marked() -> bool:
+            return any(
+                reason == STALE and table.cell_text(key, "profit").startswith(SUSPECT_MARK)
+                for key, reason in screen.suspects.items()
+            )
+
+        # At 60x speed a goal comes every few seconds; the slow books' legs then predate it.
+        await wait_for(a_leg_older_than_a_goal_is_marked, pilot, timeout=45)
+        for key in table.row_keys:
+            row = screen.arbs.rows[key]
+            marked = table.cell_text(key, "profit").startswith(SUSPECT_MARK)
+            assert marked == bool(screen.suspects[key])
+            if row.profit_pct > threshold:
+                assert marked
+        await pilot.press("h")
+
+        def no_suspect_shown() -> bool:
+            return screen.suspects_hidden > 0 and not any(
+                table.cell_text(key, "profit").startswith(SUSPECT_MARK) for key in table.row_keys
+            )
+
+        await wait_for(no_suspect_shown, pilot)
+        assert f"{screen.suspects_hidden} {SUSPECT_MARK} hidden" in screen_text(app)
+        await pilot.press("h")
+        await wait_for(lambda: screen.suspects_hidden == 0, pilot)
+
+
+async def test_sort_keys_and_export_of_what_is_shown(
+    fast_service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    # The service's arbitrages alone: no feed, so rows change only on a refetch.
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage", with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, table = arbitrage_board(app)
+        await wait_for(lambda: table.row_count > 5, pilot, timeout=30)
+        await pilot.press("o", "o", "o")  # profit -> age -> start -> sport
+        assert screen.sort_by == "sport"
+        await pilot.pause(0.3)
+        events = app.hub.board.events
+        live = [
+            sport_names(row, events.get(row.event_id))[0].casefold()
+            for row in (screen.arbs.rows[key] for key in table.row_keys)
+            if row.vanished_at is None
+        ]
+        assert live == sorted(live)
+        await pilot.press("p", "e")  # paused: what is exported is what is on screen
+        await wait_for(lambda: list(tmp_path.glob("oddstui-arbitrage-*.csv")), pilot)
+        (path,) = tmp_path.glob("oddstui-arbitrage-*.csv")
+        with path.open(newline="") as handle:
+            header, *rows = list(csv.reader(handle))
+        assert header[:3] == ["Profit", "Src", "Event"]
+        assert len(rows) == table.row_count
+        assert [row[0] for row in rows] == [table.cell_text(k, "profit") for k in table.row_keys]
+        assert path.name in " ".join(str(n.message) for n in app._notifications)
+
+
+@pytest.mark.parametrize(
+    ("mode", "slug", "first"),
+    [("value", "value-bets", "EV"), ("dropping", "dropping-odds", "Drop")],
+)
+async def test_value_and_dropping_boards_export_what_they_show_as_json(
+    fast_service: Service,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    mode: str,
+    slug: str,
+    first: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode=mode, with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: screen.loaded_at is not None and table.row_count, pilot, 20)
+        await pilot.press("p", "E")
+        await wait_for(lambda: list(tmp_path.glob(f"oddstui-{slug}-*.json")), pilot)
+        (path,) = tmp_path.glob(f"oddstui-{slug}-*.json")
+        records = json.loads(path.read_text())
+        assert len(records) == table.row_count
+        column = str(next(iter(table.columns)).value)
+        assert [r[first] for r in records] == [table.cell_text(k, column) for k in table.row_keys]
+
+
+async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(
+    fast_service: Service,
+) -> None:
+    from oddstui.tui.kit.prices import price_text
+
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen, table = arbitrage_board(app)
+        await wait_for(lambda: table.row_count > 3, pilot, timeout=30)
+        await pilot.press("p", "j", "j")  # paused: the row stays while the test reads it
+        key = table.highlighted_key()
+        assert key is not None
+        row = screen.arbs.rows[key]
+        event = app.hub.board.events.get(row.event_id)
+
+        def shown_whole() -> bool:
+            text = screen_text(app)
+            # The line under the table wraps at 80 columns: join its two lines.
+            joined = " ".join(line.strip() for line in text.splitlines()[-5:-2])
+            return (
+                row.line_text in joined
+                and (event is None or event.title in joined)
+                and all(f"{leg.bookmaker} " in joined for leg in row.legs)
+                and all(f" {price_text(leg.price, 'decimal')}" in joined for leg in row.legs)
+            )
+
+        await wait_for(shown_whole, pilot)
+        assert "legs" in table.shown_columns() and "market" not in table.shown_columns()
+
+
+@pytest.mark.parametrize("mode", ["value", "dropping"])
+async def test_the_line_under_a_narrow_board_names_the_columns_it_hid(
+    fast_service: Service, mode: str
+) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode=mode, with_feed=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 1, pilot, timeout=30)
+        await pilot.press("p", "j")
+        key = table.highlighted_key()
+        assert key is not None
+        hidden = [c for c in table.specs if c.key not in table.shown_columns()]
+        assert hidden, "at 80 columns the board hides some columns"
+        wanted = [
+            f"{column.label} {table.cell_text(key, column.key).strip()}"
+            for column in [table.specs[1], *hidden[:1]]  # the event, and the first one hidden
+            if table.cell_text(key, column.key).strip() not in ("", "–")
+        ]
+
+        def named() -> bool:
+            joined = " ".join(line.strip() for line in screen_text(app).splitlines()[-4:-2])
+            return all(part in joined for part in wanted)
+
+        await wait_for(named, pilot)

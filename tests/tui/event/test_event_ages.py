@@ -1,0 +1,153 @@
+"""True ages against the real built-in service at --speed 60: the Event grid's age of a price is
+the service's now minus the bookmaker's `updatedAt`, within 2 s, though the service's clock runs
+sixty times faster than the wall. The service's now is read by a second feed connection (another
+key), from the timestamp of the message it just received."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from oddstui import config
+from oddstui.api.feed_url import FeedFilters, feed_url
+from oddstui.api.models import parse_time
+from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import Service, start_service, wait_for
+
+pytestmark = pytest.mark.timeout(120)
+DESK, PROBE = "k-desk-ages", "k-probe-ages"
+
+
+@pytest.fixture(scope="module")
+def fast(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    accounts = tmp_path_factory.mktemp("ages") / "accounts.toml"
+    accounts.write_text(
+        "".join(
+            f'[[account]]\nkey = "{key}"\nplan = "paid"\nfeed = true\n' for key in (DESK, PROBE)
+        )
+    )
+    service = start_service(
+        "--speed",
+        str(int(SPEED)),
+        "--seed",
+        "13",
+        "--updates-per-second",
+        "300",
+        "--accounts",
+        str(accounts),
+    )
+    yield service
+    service.stop()
+
+
+SPEED = 60.0  # the service's --speed
+
+
+async def service_now(probe: object) -> tuple[float, float]:
+    """The newest timestamp the probe's feed carries, read as soon as it arrives, and the
+    monotonic time it arrived."""
+    while True:
+        text = await asyncio.wait_for(probe.recv(), timeout=10)  # type: ignore[attr-defined]
+        try:  # take what is queued already: the newest frame is the one that tells the time
+            while True:
+                text = await asyncio.wait_for(probe.recv(), timeout=0.001)  # type: ignore[attr-defined]
+        except TimeoutError:
+            pass
+        stamps = [json.loads(line).get("timestamp") for line in str(text).splitlines()]
+        stamps = [stamp for stamp in stamps if stamp]
+        if stamps:
+            return max(parse_time(stamp).timestamp() for stamp in stamps), time.monotonic()
+
+
+async def open_busiest_live_event(app: Any, pilot: Any) -> tuple[Any, EventScreen]:
+    """Open the live event most bookmakers quote; returns it and its Event screen."""
+    await wait_for(lambda: app.hub.board.live_ids, pilot, timeout=30)
+    live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
+    event = max(live, key=lambda e: e.bookmaker_count or 0)
+    app.open_event(event.id)
+    await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
+    return event, app.screen
+
+
+async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
+    fast: Service, home: Path
+) -> None:
+    app = build_app(fast.base_url, DESK, config.Settings(), watchlist_path=home / "w.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        event, screen = await open_busiest_live_event(app, pilot)
+        await wait_for(lambda: len(screen.rows) >= 2, pilot, timeout=30)
+        await pilot.pause(2.0)  # the desk's fit of the service's clock spans a second or more
+        url = feed_url(fast.base_url, PROBE, FeedFilters(markets=("ML",)), None)
+        # The reference clock: the probe's own samples of the service's time, taken on this
+        # loop, where frames wait their turn; the least delayed of them (the upper envelope of
+        # stamp - SPEED * receipt) puts the service's clock at any moment.
+        offsets: list[float] = []
+        readings: list[tuple[float, float, float]] = []  # (read at, age shown, updated at)
+        async with connect(url) as probe:
+            for _ in range(12):
+                stamp, received = await service_now(probe)
+                offsets.append(stamp - SPEED * received)
+                screen._show_prices()  # the grid as painted at this moment
+                read_at = time.monotonic()
+                with app.hub.reading() as book:
+                    for row in screen.rows:
+                        market = book.market(event.id, row.bookmaker, screen.market or "")
+                        if row.age is None or market is None or market.updated_at is None:
+                            continue
+                        readings.append((read_at, row.age, market.updated_at.timestamp()))
+                await pilot.pause(0.1)
+        offset = max(offsets)
+        errors = [age - (offset + SPEED * at - updated) for at, age, updated in readings]
+        assert len(errors) >= 12
+        assert abs(statistics.median(errors)) < 2.0, sorted(errors)
+        # Ages are in service seconds: at 60x, older than the real seconds the desk has run.
+        assert max(row.age or 0.0 for row in screen.rows) > time.monotonic() - screen._opened
+
+
+async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Path) -> None:
+    from textual.widgets import Input
+
+    from oddstui.tui.settings.settings_screen import SettingsScreen
+
+    app = build_app(fast.base_url, DESK, config.Settings(), watchlist_path=home / "w.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        _, screen = await open_busiest_live_event(app, pilot)
+        await wait_for(lambda: len(screen.rows) >= 2 and app.hub.status.trustworthy, pilot, 30)
+
+        async def set_stale_live(text: str) -> None:
+            await pilot.press("s")
+            await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
+            app.screen.query_one("#stale-live", Input).value = text
+            await wait_for(lambda: app.settings.stale_live == float(text), pilot)
+            await pilot.press("escape")
+            await wait_for(lambda: app.screen is screen, pilot)
+
+        def dimmed_by(limit: float) -> bool:
+            screen._show_prices()
+            aged = [row for row in screen.rows if row.age is not None]
+            return bool(aged) and all(row.stale == (row.age > limit) for row in aged)  # type: ignore[operator]
+
+        # At 60x a few real seconds are minutes of service time: a 1 s limit dims prices that
+        # the default 90 s does not.
+        await set_stale_live("1")
+
+        def a_price_dimmed_younger_than_the_default() -> bool:
+            default = config.Settings().stale_live
+            return dimmed_by(1.0) and any(
+                row.stale and (row.age or 0) < default for row in screen.rows
+            )
+
+        await wait_for(a_price_dimmed_younger_than_the_default, pilot, timeout=30)
+        await set_stale_live("1000000")
+        await wait_for(lambda: dimmed_by(1e6), pilot)
+        assert not any(row.stale for row in screen.rows if row.age is not None)
+    assert config.load_settings().stale_live == 1e6

@@ -1,0 +1,67 @@
+"""The price grid widget: literal network text, safe hyperlinks, and patching only what changed."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from oddstui.tui.event.price_grid import Cell, PriceGrid
+from oddstui.tui.kit.columns import Column
+from tests.tui.screen_text import screen_segments, screen_text
+
+COLUMNS = [
+    Column("book", "Bookmaker", 24),
+    Column("home", "Home", 9, justify="right"),
+    Column("away", "Away", 9, justify="right"),
+]
+HOSTILE = "[bold red]Evil[/]\x1b[2J"
+
+
+class GridApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield PriceGrid()
+
+    def on_mount(self) -> None:
+        self.query_one(PriceGrid).set_columns(COLUMNS)
+
+
+def row(book: str, home: str, away: str, link: str | None = None) -> dict[str, Cell]:
+    return {"book": Cell(book, link=link), "home": Cell(home), "away": Cell(away, ("best",))}
+
+
+async def test_names_are_literal_and_cells_are_patched_one_by_one() -> None:
+    app = GridApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        grid = app.query_one(PriceGrid)
+        written = grid.sync_rows({"a": row("Plain", "2.10", "3.40"), "b": row(HOSTILE, "1.9", "4")})
+        assert written == 6
+        await pilot.pause()
+        text = screen_text(app)
+        assert "[bold red]Evil[/][2J" in text and "\x1b" not in text
+        for segment, style in screen_segments(app):
+            if "Evil" in segment:
+                assert "bold" not in style and "red" not in style
+        # One price moves: one cell is written, the rest of the grid is left alone.
+        assert grid.sync_rows({"a": row("Plain", "▲ 2.20", "3.40"), "b": row(HOSTILE, "1.9", "4")})
+        assert grid.cells_written == 7
+        await pilot.pause()
+        assert "▲ 2.20" in screen_text(app)
+        # Rows that go away are removed; the order follows the keys given.
+        grid.sync_rows({"b": row(HOSTILE, "1.9", "4")})
+        assert grid.row_keys == ["b"]
+        await pilot.pause()
+        assert "Plain" not in screen_text(app)
+
+
+async def test_a_bookmaker_link_is_a_terminal_hyperlink_only_for_http() -> None:
+    app = GridApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        grid = app.query_one(PriceGrid)
+        grid.sync_rows({"a": row("Linked", "2.1", "3.4", link="https://book.example/e/1")})
+        await pilot.pause()
+        links = {
+            segment.style.link
+            for strip in app.screen._compositor.render_strips()
+            for segment in strip
+            if segment.style is not None and segment.style.link
+        }
+        assert links == {"https://book.example/e/1"}

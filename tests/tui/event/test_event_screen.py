@@ -1,0 +1,271 @@
+"""The Event screen against the real built-in service: prices, best, flashes, markets and lines,
+crests, stars, no coverage."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from oddstui import config
+from oddstui.tui.event.crest import Crest
+from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.event.price_grid import PriceGrid
+from oddstui.tui.event.scoreboard import Scoreboard
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import Service, start_service, wait_for
+
+KEYS = WIDE, NARROW = ("k-wide", "k-narrow")
+
+
+@pytest.fixture(scope="module")
+def busy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Service, str]]:
+    """A busy world (1,500 price changes a second) and two keys: the default bookmakers, and a
+    single bookmaker selected through the API (the narrow one, for events it does not cover)."""
+    accounts = tmp_path_factory.mktemp("accounts") / "accounts.toml"
+    accounts.write_text(
+        "".join(f'[[account]]\nkey = "{key}"\nplan = "paid"\nfeed = true\n' for key in KEYS)
+    )
+    service = start_service(
+        "--seed", "5", "--speed", "5", "--updates-per-second", "1500", "--accounts", str(accounts)
+    )
+    try:
+        books = httpx.get(service.base_url + "/bookmakers", timeout=10).json()
+        narrow = sorted(book["name"] for book in books if book.get("active", True))[-1]
+        selected = httpx.put(
+            service.base_url + "/bookmakers/selected/select",
+            params={"apiKey": NARROW, "bookmakers": narrow},
+            timeout=10,
+        )
+        selected.raise_for_status()
+        yield service, narrow
+    finally:
+        service.stop()
+
+
+def get(service: Service, path: str, key: str = WIDE, **params: Any) -> Any:
+    response = httpx.get(service.base_url + path, params={**params, "apiKey": key}, timeout=10)
+    response.raise_for_status()
+    return response.json()
+
+
+def busiest_live(service: Service) -> dict[str, Any]:
+    """The live football event with the most bookmakers quoting ML, Spread and Totals."""
+    live = [e for e in get(service, "/events/live") if e["sport"]["slug"] == "football"]
+    books = ",".join(get(service, "/bookmakers/selected")["bookmakers"])
+    for event in sorted(live, key=lambda e: -(e.get("bookmakerCount") or 0))[:8]:
+        record = get(service, "/odds", eventId=event["id"], bookmakers=books)
+        full = [
+            name
+            for name, markets in (record.get("bookmakers") or {}).items()
+            if {"ML", "Spread", "Totals"} <= {m["name"] for m in markets if m.get("odds")}
+        ]
+        if len(full) >= 3:
+            return event
+    raise AssertionError("no live football event with ML, Spread and Totals at 3 bookmakers")
+
+
+def app_for(service: Service, home: Path, key: str = WIDE, **settings: Any) -> Any:
+    return build_app(
+        service.base_url,
+        key,
+        config.Settings(**settings),
+        watchlist_path=home / "watchlist.toml",
+    )
+
+
+async def open_event(app: Any, pilot: Any, event_id: int) -> EventScreen:
+    await pilot.pause(0.2)
+    app.open_event(event_id)
+    await wait_for(
+        lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(Scoreboard)),
+        pilot,
+        timeout=30,
+    )
+    await pilot.pause(0.1)
+    screen: EventScreen = app.screen
+    return screen
+
+
+def side_keys(grid: PriceGrid) -> list[str]:
+    return [c.key for c in grid.columns if c.key not in ("book", "margin", "age")]
+
+
+def check_best_marked(app: Any, screen: EventScreen, grid: PriceGrid) -> None:
+    """The cells marked best are exactly the bookmakers at the book's best price per side."""
+    assert screen.market is not None and screen.line is not None
+    with app.hub.reading() as book:
+        for side in side_keys(grid):
+            prices = {
+                row: book.price(screen.event_id, row, screen.market, screen.line, side)
+                for row in grid.row_keys
+            }
+            top = max(value for value in prices.values() if value is not None)
+            best = {row for row in grid.row_keys if "best" in grid.cell(row, side).roles}
+            assert best == {row for row, value in prices.items() if value == top}
+
+
+async def test_prices_best_flashes_markets_lines_format_and_star(
+    busy: tuple[Service, str], home: Path
+) -> None:
+    service, _ = busy
+    event = busiest_live(service)
+    app = app_for(service, home)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_event(app, pilot, event["id"])
+        grid = screen.query_one(PriceGrid)
+        await wait_for(lambda: len(grid.row_keys) >= 3, pilot, timeout=30)
+
+        # Prices, the best of each side marked, margin and age columns.
+        assert screen.market == "ML" and side_keys(grid) == ["home", "draw", "away"]
+        with app.hub.reading():  # draw from the book as it is, and compare before it moves
+            screen.redraw()
+            check_best_marked(app, screen, grid)
+        assert all(grid.cell_text(row, "margin").endswith("%") for row in grid.row_keys)
+        assert all(grid.cell_text(row, "age")[-1:] in "smhd" for row in grid.row_keys)
+        assert event["home"] in screen.query_one(Scoreboard).shown
+
+        # A price move flashes ▲/▼ in its colour role, then settles on the app's tick.
+        flashing: list[tuple[str, str]] = []
+
+        def a_price_flashes() -> bool:
+            for row in grid.row_keys:
+                for side in side_keys(grid):
+                    cell = grid.cell(row, side)
+                    if cell.text[:1] in ("▲", "▼") and {"up", "down"} & set(cell.roles):
+                        flashing.append((row, side))
+                        return True
+            return False
+
+        await wait_for(a_price_flashes, pilot, timeout=30)
+        row, side = flashing[0]
+        arrow = grid.cell(row, side).text[:1]
+        assert ("up" if arrow == "▲" else "down") in grid.cell(row, side).roles
+        await wait_for(lambda: grid.cell(row, side).text[:1] not in ("▲", "▼"), pilot, timeout=10)
+
+        # Markets (m / M) and lines ([ / ]) from the keyboard.
+        await pilot.press("m")
+        await wait_for(lambda: screen.market == "Spread" and bool(grid.row_keys), pilot)
+        assert side_keys(grid) == ["home", "away"]
+        first_line = screen.line
+        assert first_line is not None and first_line[0] is not None
+        await pilot.press("right_square_bracket")
+        await wait_for(lambda: screen.line != first_line, pilot)
+        assert screen.line is not None
+        assert f"Line {screen.line[0]:+g}" in str(screen.query_one("#market-bar").render())
+        await pilot.press("left_square_bracket")
+        await wait_for(lambda: screen.line == first_line, pilot)
+        await pilot.press("m")
+        await wait_for(lambda: screen.market == "Totals", pilot)
+        assert side_keys(grid) == ["over", "under"]
+        await pilot.press("M", "M")
+        await wait_for(lambda: screen.market == "ML", pilot)
+
+        # The odds format from the settings, applied on the next tick.
+        app.settings.odds_format = "american"
+
+        def american() -> bool:
+            texts = [grid.cell_text(r, "home").lstrip("▲▼ ") for r in grid.row_keys]
+            quoted = [text for text in texts if text != "–"]
+            return bool(quoted) and all(t[:1] in "+-" and t[1:].isdigit() for t in quoted)
+
+        await wait_for(american, pilot, timeout=5)
+
+        # `w` stars the event, saved at once.
+        await pilot.press("w")
+        await wait_for(lambda: app.hub.is_watched(event["id"]), pilot)
+        assert str(event["id"]) in (home / "watchlist.toml").read_text()
+        await wait_for(lambda: str(screen.query_one(".heading").render()).startswith("★"), pilot)
+
+
+async def test_the_benchmarks_naive_grid_takes_every_feed_message(
+    busy: tuple[Service, str], home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # benchmarks/tui_live.py compares the real grid with this one: it must see the feed, and
+    # the desk's screen with a paint log must log its paints.
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[3] / "benchmarks"))
+    from bench_event import LoggedEventScreen, NaiveEventScreen  # type: ignore[import-not-found]
+    from naive_grid import NaiveGrid  # type: ignore[import-not-found]
+    from paint_log import PaintLog  # type: ignore[import-not-found]
+
+    service, _ = busy
+    event = busiest_live(service)
+    app = app_for(service, home)
+    log = tmp_path / "paint.log"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        app.push_screen(NaiveEventScreen(event["id"], PaintLog(str(log))))
+        await wait_for(lambda: bool(app.screen.query(NaiveGrid)), pilot, timeout=30)
+        grid = app.screen.query_one(NaiveGrid)
+        await wait_for(lambda: grid.messages_shown >= 3, pilot, timeout=30)
+        # Rows are the books quoting the market now: in play, sometimes only two.
+        await wait_for(lambda: grid.row_count >= 2, pilot, timeout=30)
+        # The naive grid logs a paint per message it shows (after the screen refreshes).
+        await wait_for(lambda: log.read_text().count("paint ") >= 3, pilot, timeout=30)
+        app.pop_screen()
+        before = log.read_text().count("paint ")
+        app.push_screen(LoggedEventScreen(event["id"], PaintLog(str(log))))
+        await wait_for(lambda: log.read_text().count("paint ") >= before + 3, pilot, timeout=30)
+
+
+async def test_crests_or_no_crest_and_literal_names(busy: tuple[Service, str], home: Path) -> None:
+    service, _ = busy
+    live = get(service, "/events/live")
+    without = None
+    for event in live[:40]:
+        logo = httpx.get(
+            f"{service.base_url}/participants/{event['homeId']}/logo", params={"apiKey": WIDE}
+        )
+        if logo.status_code == 404:
+            without = event
+            break
+    assert without is not None, "the world has participants without a crest"
+    app = app_for(service, home)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_event(app, pilot, without["id"])
+        crest_home = screen.query_one("#crest-home", Crest)
+        crest_away = screen.query_one("#crest-away", Crest)
+        await wait_for(
+            lambda: not crest_home.has_class("-loading") and not crest_away.has_class("-loading"),
+            pilot,
+            timeout=30,
+        )
+        assert crest_home.has_class("-missing") and not crest_home.has_image
+        shown = str(crest_home.render())
+        assert "no crest" in shown
+        away_logo = httpx.get(
+            f"{service.base_url}/participants/{without['awayId']}/logo", params={"apiKey": WIDE}
+        )
+        assert crest_away.has_image == (away_logo.status_code == 200)
+
+        # Team names with markup characters are shown as they are.
+        events = get(service, "/events", sport="football", limit=500)
+        hostile = next(e for e in events if "[" in e["home"] + e["away"])
+        await pilot.press("escape")
+        screen = await open_event(app, pilot, hostile["id"])
+        board = screen.query_one(Scoreboard)
+        await wait_for(lambda: hostile["home"] in board.shown, pilot, timeout=30)
+        assert hostile["away"] in board.shown
+
+
+async def test_an_event_no_selected_bookmaker_quotes_says_no_coverage(
+    busy: tuple[Service, str], home: Path
+) -> None:
+    service, narrow = busy
+    live = get(service, "/events/live", key=NARROW)
+    uncovered = None
+    for event in live:
+        record = get(service, "/odds", key=NARROW, eventId=event["id"], bookmakers=narrow)
+        if not record.get("bookmakers"):
+            uncovered = event
+            break
+    assert uncovered is not None, f"some live event has no {narrow} prices"
+    app = app_for(service, home, key=NARROW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_event(app, pilot, uncovered["id"])
+        notice = screen.query_one("#no-coverage")
+        await wait_for(lambda: "No coverage" in str(notice.render()), pilot, timeout=30)
+        assert notice.display and not screen.query_one(PriceGrid).display
