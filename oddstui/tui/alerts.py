@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from oddstui.book.match_clock import scoring_word
 from oddstui.tui.alert_rules import Alert, ArbitrageRule, PriceRule, Throttle
 from oddstui.tui.alert_store import load_rules_recovering, rules_path, save_rules
 from oddstui.tui.state import ChangeSet
@@ -20,6 +21,8 @@ from oddstui.tui.text import clean
 if TYPE_CHECKING:
     from oddstui.tui.app import OddsApp
 
+#: The feed's state once it streams and the book is current (`DeskStatus.state`).
+LIVE_FEED = "live"
 #: Longest text sent in a desktop notification.
 DESKTOP_LIMIT = 200
 
@@ -143,9 +146,13 @@ class AlertCenter:
                 score = (event.score_home, event.score_away)
             if not (trusted and event.score_fresh):
                 score = None
-            alerts += self.rules.observe_event(event_id, event.title, event.status, score)
+            alerts += self.rules.observe_event(
+                event_id, event.title, event.status, score, scoring_word(event.sport_slug)
+            )
         touched = {key[0] for key in changes.prices} & watched
-        if touched:
+        # Prices loaded before the feed is live (a REST snapshot at launch, a replay) may be
+        # stale or partial: no price rule is judged on them.
+        if touched and self.hub.status.state == LIVE_FEED:
             alerts += self._price_alerts(changes, touched)
         for alert in alerts:
             if self.throttle.admit(alert):
@@ -162,9 +169,12 @@ class AlertCenter:
             for rule in self.rules.prices:
                 if rule.event_id not in touched:
                     continue
+                # The book holds only the account's selected bookmakers.
                 best = book.best(rule.event_id, rule.market, rule.line, [rule.side])
                 price, bookmaker = best.get(rule.side, (None, ""))
-                alert = self.rules.observe_price(rule, price, bookmaker)
+                event = self.hub.board.events.get(rule.event_id)
+                title = event.title if event is not None else f"event {rule.event_id}"
+                alert = self.rules.observe_price(rule, price, bookmaker, title)
                 if alert is not None:
                     alerts.append(alert)
             arb_events = {r.event_id for r in self.rules.arbitrages} & touched

@@ -48,7 +48,7 @@ ARB_COLUMNS: list[Column] = [
     Column("legs", "Legs", 38, grow=38),
     Column("age", "Age", 4, priority=1),
     Column("score", "Score", 5, priority=2),
-    Column("clock", "Clock", 6, priority=2),
+    Column("clock", "Clock", 8, priority=2),
 ]
 
 
