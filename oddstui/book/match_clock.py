@@ -26,7 +26,15 @@ import re
 from dataclasses import dataclass
 
 UP, DOWN, INNINGS, ENDS, OVERS, SETS, HOLE, ROUNDS, RACE = (
-    "up", "down", "innings", "ends", "overs", "sets", "hole", "rounds", "race"
+    "up",
+    "down",
+    "innings",
+    "ends",
+    "overs",
+    "sets",
+    "hole",
+    "rounds",
+    "race",
 )
 
 

@@ -64,8 +64,12 @@ def test_a_service_counting_each_period_from_zero_reads_the_same() -> None:
 
 @pytest.mark.parametrize(
     ("detail", "played", "shown"),
-    [("Top 7th", 0, "▲7"), ("Bottom 7th", 0, "▼7"), ("7th inning", 6 * 1200 + 100, "▲7"),
-     ("7th inning", 6 * 1200 + 700, "▼7")],
+    [
+        ("Top 7th", 0, "▲7"),
+        ("Bottom 7th", 0, "▼7"),
+        ("7th inning", 6 * 1200 + 100, "▲7"),
+        ("7th inning", 6 * 1200 + 700, "▼7"),
+    ],
 )
 def test_baseball_shows_the_half_inning(detail: str, played: int, shown: str) -> None:
     assert clock_text("baseball", 7, played, True, detail) == shown
