@@ -53,15 +53,22 @@ ARB_COLUMNS: list[Column] = [
 
 
 def leg_times(book: Any, row: ArbRow, now: float, clock: float) -> list[float | None]:
-    """Unix time each shown leg was quoted: the book's when it holds the price, else the
-    service's; None when neither knows."""
+    """The time each shown leg was quoted, on the service's clock (`now` is the service's time,
+    `clock` the book's): the bookmaker's `updatedAt` of the market when the book holds the
+    price, as the Event grid counts it, else the service's stamp; None when neither knows."""
     times: list[float | None] = []
+    line = (row.hdp, row.label)
     for leg in row.legs:
-        age = None
+        quoted = None
         if book is not None and LOCAL in row.sources:
-            line = (row.hdp, row.label)
-            age = book.price_age(row.event_id, leg.bookmaker, row.market, line, leg.side, clock)
-        times.append(now - age if age is not None else leg.quoted)
+            held = book.market(row.event_id, leg.bookmaker, row.market)
+            if held is not None and held.price(line, leg.side) is not None:
+                updated = held.updated_at
+                if updated is not None:
+                    quoted = updated.timestamp()
+                else:
+                    quoted = now - (clock - held.changed_at(line, leg.side))
+        times.append(quoted if quoted is not None else leg.quoted)
     return times
 
 

@@ -55,6 +55,29 @@ def book_clock(hub: Any) -> Callable[[], float]:
     return clock if callable(clock) else time.monotonic
 
 
+def service_time(book: Any, clock_now: float, wall_now: float) -> float:
+    """The service's time now (epoch seconds), by the clock fitted to its feed messages
+    (`clock_now` on the book's clock); the wall clock's until the feed has sent a stamp. Every
+    age on the boards, the ticket and the exports counts against it, as the Event grid's do."""
+    clock = getattr(book, "service_clock", None)
+    found = None if clock is None else clock.now(clock_now)
+    return wall_now if found is None else found
+
+
+def hub_service_time(hub: Any) -> float:
+    """`service_time` of the hub's book now."""
+    wall = hub.now()
+    clock_now = book_clock(hub)()
+    found = hub.read(lambda book: service_time(book, clock_now, wall))
+    return wall if found is None else float(found)
+
+
+def stale_after(settings: Any, live: bool) -> float | None:
+    """Seconds after which a price is stale: the settings' `stale_live` or `stale_prematch`."""
+    value = getattr(settings, "stale_live" if live else "stale_prematch", None)
+    return None if value is None else float(value)
+
+
 def reading_book(hub: Any) -> contextlib.AbstractContextManager[Any]:
     """The feed's book while the block runs (the feed holds its own lock), or None."""
     return hub.reading()

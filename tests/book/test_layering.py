@@ -17,6 +17,7 @@ ALLOWED_STDLIB = {
     "functools",
     "collections",
     "dataclasses",
+    "re",
     "datetime",
     "decimal",
     "fractions",

@@ -29,13 +29,20 @@ from oddstui.tui.arb_cells import (
     ticket_legs,
 )
 from oddstui.tui.arb_rows import ArbRow, ArbRows, scan_book
-from oddstui.tui.board_cells import age_text, book_clock, odds_format, reading_book
+from oddstui.tui.board_cells import (
+    age_text,
+    book_clock,
+    odds_format,
+    reading_book,
+    service_time,
+    stale_after,
+)
 from oddstui.tui.board_filters import ArbFilter
 from oddstui.tui.board_marks import suspicion
 from oddstui.tui.columns import Column
 from oddstui.tui.screens.rest_board import RestBoardScreen
 from oddstui.tui.screens.stake_ticket import StakeTicketModal
-from oddstui.tui.state import ChangeSet
+from oddstui.tui.state import LIVE, ChangeSet
 from oddstui.tui.text import clean
 from oddstui.tui.ticket import StakePlan, TicketLeg
 from oddstui.tui.widgets.board_table import BoardTable, visible_keys
@@ -155,6 +162,7 @@ class ArbitrageScreen(RestBoardScreen):
         now = self.hub.now()
         clock = book_clock(self.hub)()
         events, changed = self.hub.board.events, self.hub.board.match_changed
+        settings = self.app.settings
         trusted = self.hub.status.trustworthy
         before = (table.row_keys, table.highlighted_key())
         shown = set(before[0])
@@ -162,12 +170,16 @@ class ArbitrageScreen(RestBoardScreen):
         every_age = self.filter.max_age is not None or self.sort_by == "age"
         threshold = self.suspect_profit
         with reading_book(self.hub) as book:
+            # Ages count on the service's clock; a match's last change was stamped on ours.
+            service_now = service_time(book, clock, now)
+            shift = service_now - now
             ages_of: dict[str, float | None] = {}
             self.suspects = suspects = {}
 
             def age_of(row: ArbRow) -> float | None:
                 if row.key not in ages_of:
-                    ages_of[row.key] = oldest_age(leg_times(book, row, now, clock), now)
+                    times = leg_times(book, row, service_now, clock)
+                    ages_of[row.key] = oldest_age(times, service_now)
                 return ages_of[row.key]
 
             wanted: dict[str, ArbRow] = {}
@@ -177,8 +189,16 @@ class ArbitrageScreen(RestBoardScreen):
                 if not self.filter.accepts(row, sport, age_of(row) if every_age else None):
                     continue
                 at = changed.get(row.event_id)
-                times = leg_times(book, row, now, clock) if at is not None else []
-                suspects[key] = suspicion(row.profit_pct, times, at, threshold)
+                times = leg_times(book, row, service_now, clock) if at is not None else []
+                event = events.get(row.event_id)
+                suspects[key] = suspicion(
+                    row.profit_pct,
+                    times,
+                    None if at is None else at + shift,
+                    threshold,
+                    age_of(row),
+                    stale_after(settings, event is not None and event.status == LIVE),
+                )
                 if suspects[key] and self.hide_suspects:
                     self.suspects_hidden += 1
                     continue
@@ -291,7 +311,8 @@ class ArbitrageScreen(RestBoardScreen):
     def ticket_legs(self, row: ArbRow) -> list[TicketLeg]:
         event = self.hub.board.events.get(row.event_id)
         with reading_book(self.hub) as book:
-            return ticket_legs(book, row, event, self.hub.now(), book_clock(self.hub)())
+            clock = book_clock(self.hub)()
+            return ticket_legs(book, row, event, service_time(book, clock, self.hub.now()), clock)
 
     def _ticket_closed(self, plan: StakePlan | None) -> None:
         if plan is not None:

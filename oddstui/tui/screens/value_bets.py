@@ -11,16 +11,19 @@ from textual.widgets import DataTable, Input
 from oddstui.api.models import ValueBet
 from oddstui.tui.board_cells import (
     age_text,
+    hub_service_time,
     odds_format,
     percent_text,
     price_text,
     reading_book,
+    stale_after,
 )
 from oddstui.tui.board_filters import parse_number
 from oddstui.tui.board_marks import suspicion
 from oddstui.tui.board_order import Rank
 from oddstui.tui.columns import Column
 from oddstui.tui.screens.rest_board import BoardRow, RestBoardScreen
+from oddstui.tui.state import LIVE
 from oddstui.tui.text import clean, plain
 from oddstui.tui.value_rows import FAIR_CHOICES, ValueLine, value_line
 from oddstui.tui.widgets.patch_table import PatchTable
@@ -120,7 +123,9 @@ class ValueBetsScreen(RestBoardScreen):
 
     def show_rows(self) -> None:
         fmt = odds_format(self.app)
-        now = self.hub.now()
+        # Ages count on the service's clock; a match's last change was stamped on ours.
+        now = hub_service_time(self.hub)
+        shift = now - self.hub.now()
         rows: dict[str, BoardRow] = {}
         for line in self.lines():
             item = line.item
@@ -160,7 +165,15 @@ class ValueBetsScreen(RestBoardScreen):
             )
             rank = Rank(line.ev, age, start.timestamp() if start else None, sport)
             changed = self.hub.board.match_changed.get(item.event_id)
-            suspect = suspicion(line.ev, [quoted_at], changed, self.suspect_profit)
+            live = event is not None and event.status == LIVE
+            suspect = suspicion(
+                line.ev,
+                [quoted_at],
+                None if changed is None else changed + shift,
+                self.suspect_profit,
+                age,
+                stale_after(self.app.settings, live),
+            )
             rows[item.id] = BoardRow(cells, rank, suspect)
         self.shown = self.place(rows)
         self.show_table(bool(rows) or bool(self.shown[1]), self._empty_text())
