@@ -242,6 +242,10 @@ class AlertRules:
             price,
         )
 
+    def holding(self, rule: PriceRule) -> bool | None:
+        """Whether the rule held at its last observation; None before the first."""
+        return self._holding.get(rule)
+
     def observe_arbitrage(
         self,
         event_id: int,

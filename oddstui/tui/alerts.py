@@ -8,7 +8,7 @@ them from the hub and delivers what they return.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,6 +60,7 @@ class AlertCenter:
         self.throttle = throttle or Throttle()
         self.fired: list[Alert] = []
         self.history: list[Firing] = []
+        self._feed_live = False
 
     def start(self) -> None:
         """Subscribe to the hub and take each watched event's baseline."""
@@ -151,8 +152,14 @@ class AlertCenter:
             )
         touched = {key[0] for key in changes.prices} & watched
         # Prices loaded before the feed is live (a REST snapshot at launch, a replay) may be
-        # stale or partial: no price rule is judged on them.
-        if touched and self.hub.status.state == LIVE_FEED:
+        # stale or partial: no price rule is judged on them. Once it is live, every rule takes
+        # its baseline at once.
+        live = self.hub.status.state == LIVE_FEED
+        if live and not self._feed_live:
+            touched |= {rule.event_id for rule in self.rules.prices} & watched
+            changes = replace(changes, prices=changes.prices | self._rule_keys(watched))
+        self._feed_live = live
+        if touched and live:
             alerts += self._price_alerts(changes, touched)
         for alert in alerts:
             if self.throttle.admit(alert):
@@ -160,6 +167,11 @@ class AlertCenter:
         held = self.throttle.take_held()
         if held:
             self.app.notify(f"{held} more alerts held back (too many at once)", timeout=5)
+
+    def _rule_keys(self, watched: set[int]) -> frozenset[tuple[int, str, str]]:
+        """A change key per market that a rule of a watched event names."""
+        rules = [rule for rule in self.rules.prices if rule.event_id in watched]
+        return frozenset((rule.event_id, "", rule.market) for rule in rules)
 
     def _price_alerts(self, changes: ChangeSet, touched: set[int]) -> list[Alert]:
         alerts: list[Alert] = []

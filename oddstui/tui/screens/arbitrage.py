@@ -174,6 +174,8 @@ class ArbitrageScreen(RestBoardScreen):
             service_now = service_time(book, clock, now)
             shift = service_now - now
             ages_of: dict[str, float | None] = {}
+            # A leg's age can make a row suspect with no price moving: such a row is redrawn.
+            was_suspect = {key for key, why in self.suspects.items() if why}
             self.suspects = suspects = {}
 
             def age_of(row: ArbRow) -> float | None:
@@ -218,7 +220,8 @@ class ArbitrageScreen(RestBoardScreen):
                 keep_only(table, wanted, draw)
                 shown = set(table.row_keys)
             for key in wanted:
-                if full or key in dirty or key not in shown:
+                turned = bool(suspects[key]) != (key in was_suspect)
+                if full or key in dirty or key not in shown or turned:
                     table.sync_row(key, draw(key))
             if ages:
                 # Clocks and ages move every second: patch only the rows on screen (the others

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Input
 from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
-from oddstui.tui.board_cells import odds_format, percent_text, price_text
+from oddstui.tui.board_cells import hub_service_time, odds_format, percent_text, price_text
 from oddstui.tui.board_filters import parse_names, parse_number
 from oddstui.tui.board_order import Rank
 from oddstui.tui.columns import Column
@@ -133,7 +133,7 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def show_rows(self) -> None:
         fmt = odds_format(self.app)
-        now = self.hub.now()
+        now = hub_service_time(self.hub)  # a move's age counts on the service's clock
         rows: dict[str, BoardRow] = {}
         for item in self.items:
             key = "|".join(

@@ -162,12 +162,9 @@ class TradingBoard(BoardScreen):
         self.resort()
 
     def order_words(self) -> Text:
-        """The summary's tail: the sort key, and that suspects are shown when asked for (the
-        count of hidden ones is the summary's own)."""
-        text = Text(f" · by {self.sort_by}", "dim")
-        if not self.hide_suspects:
-            text.append(f" · {SUSPECT_MARK} shown", "dim")
-        return text
+        """The summary's tail: the sort key (the suspects hidden are counted once, by the
+        summary's own numbers; shown, each carries its mark)."""
+        return Text(f" · by {self.sort_by}", "dim")
 
     # ------------------------------------------------------------------ export
 
