@@ -49,12 +49,14 @@ def ml_home_prices(service: Service, event_id: int) -> list[float]:
     return prices
 
 
-def upcoming_event_with_spread(service: Service) -> tuple[dict[str, Any], float]:
-    """A pre-match football event (slow prices) whose books' home prices spread widely, and a
-    threshold between its worst and best home price."""
+def live_event_with_spread(service: Service) -> tuple[dict[str, Any], float]:
+    """A live event whose books' home prices spread widely (the feed's book holds live events
+    from the start), and a threshold between its worst and best home price: at `--speed 1` the
+    best takes more than one score to cross it."""
     best: tuple[float, dict[str, Any], float] | None = None
-    events = get(service, "/events", sport="football", status="pending")
-    assert events, "no upcoming football"
+    events = get(service, "/events/live")
+    assert events, "no live event"
+    events.sort(key=lambda e: -(e.get("bookmakerCount") or 0))
     for event in events[:12]:
         prices = ml_home_prices(service, event["id"])
         if len(prices) < 5:
@@ -63,7 +65,7 @@ def upcoming_event_with_spread(service: Service) -> tuple[dict[str, Any], float]
         spread = (high - low) / high
         if best is None or spread > best[0]:
             best = (spread, event, (low + high) / 2)
-    assert best is not None and best[0] > 0.02, "no event with a spread of prices"
+    assert best is not None and best[0] > 0.04, "no event with a spread of prices"
     return best[1], best[2]
 
 
@@ -72,7 +74,7 @@ def star(event: dict[str, Any], rules: list[PriceRule]) -> None:
         event["id"],
         event["home"],
         event["away"],
-        "football",
+        event["sport"]["slug"],
         event["league"]["name"],
         event["date"],
     )
@@ -86,7 +88,7 @@ def star(event: dict[str, Any], rules: list[PriceRule]) -> None:
 async def test_uncrossed_and_already_holding_rules_never_fire_over_three_launches(
     service: Service, home: Path
 ) -> None:
-    event, threshold = upcoming_event_with_spread(service)
+    event, threshold = live_event_with_spread(service)
     # Some books are below the threshold, the best is above: `≤` has not been crossed.
     uncrossed = PriceRule(event["id"], "ML", "home", round(threshold, 3), above=False)
     holding = PriceRule(event["id"], "ML", "home", 1.01, above=True)  # always holds
@@ -111,7 +113,7 @@ async def test_uncrossed_and_already_holding_rules_never_fire_over_three_launche
 async def test_a_rule_made_now_that_holds_fires_once_naming_the_event(
     service: Service, home: Path
 ) -> None:
-    event, _threshold = upcoming_event_with_spread(service)
+    event, _threshold = live_event_with_spread(service)
     star(event, [])
     app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist")
     async with app.run_test(size=(120, 40)) as pilot:
