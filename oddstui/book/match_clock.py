@@ -146,6 +146,8 @@ def clock_text(
     if not running and _HALFTIME.search(status_detail or ""):
         return "HT"
     style = spec.style
+    if not running and style in (UP, DOWN, ROUNDS) and "break" in (status_detail or "").casefold():
+        return "Break"  # between periods: the last period's 0:00 would read as play
     if style == UP:
         return _count_up(spec, period, played)
     if style in (DOWN, ROUNDS):

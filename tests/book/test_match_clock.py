@@ -36,6 +36,12 @@ def test_football_at_half_time_says_so() -> None:
     assert clock_text("football", 1, 2700, False, "Halftime") == "HT"
 
 
+def test_a_break_between_periods_says_so() -> None:
+    assert clock_text("beach-soccer", 1, 720, False, "Break") == "Break"
+    assert clock_text("ice-hockey", 2, 2400, False, "Break before overtime") == "Break"
+    assert clock_text("tennis", 2, 900, False, "2nd set", {"p2": (0, 0)}) == "S2 0-0"
+
+
 @pytest.mark.parametrize(
     ("sport", "period", "played", "shown"),
     [

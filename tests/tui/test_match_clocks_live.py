@@ -22,9 +22,9 @@ MATCHES = 10
 
 #: What each style of clock looks like on the board.
 FORMATS = {
-    UP: re.compile(r"^(\d+(\+\d+)?'|HT)$"),
-    DOWN: re.compile(r"^([A-Z]\d|OT\d?) \d{1,2}:\d\d$|^HT$"),
-    ROUNDS: re.compile(r"^R\d+ \d{1,2}:\d\d$"),
+    UP: re.compile(r"^(\d+(\+\d+)?'|HT|Break)$"),
+    DOWN: re.compile(r"^([A-Z]\d|OT\d?) \d{1,2}:\d\d$|^HT$|^Break$"),
+    ROUNDS: re.compile(r"^R\d+ \d{1,2}:\d\d$|^Break$"),
     INNINGS: re.compile(r"^[▲▼]\d+$"),
     OVERS: re.compile(r"^\d+\.[0-5] ov$"),
     SETS: re.compile(r"^[A-Z]\d+( \d+-\d+)?$"),
@@ -43,7 +43,7 @@ def real_time_service() -> Iterator[Service]:
 def progress(style: str, text: str) -> float | None:
     """How far into its period a clock text is, as a number that only grows; None for a text
     that is no time (a set score, a break)."""
-    if text in ("", "HT"):
+    if text in ("", "HT", "Break"):
         return None
     if style == UP:
         minute, _, added = text.rstrip("'").partition("+")
