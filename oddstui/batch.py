@@ -1,9 +1,12 @@
 """Batch commands for scripts and tmux status lines:
-`oddstui arbs|value|odds|dropping|movements [--json]`.
+`oddstui live|arbs|value|odds|dropping|movements [--json]`.
 
-Exit status: 0 on success, 2 on bad input (flags, config), 1 when the service fails. Errors are
-one line on stderr. With no API key and no service named (`--base-url` or the config), the
-commands ask the built-in service, as the desk does, and say so in one line on stderr.
+Exit status: 0 on success, 2 on bad input (flags, config, an event, market, bookmaker or sport
+the service does not know), 1 when the service fails. Errors are one line on stderr; flags are
+checked before any service is asked or started. With no API key and no service named
+(`--base-url` or the config), the commands ask the built-in service at the desk's seed (1, or
+`--seed`), so they see the desk's world, and say so in one line on stderr. `odds` and
+`movements` take an event id or `live` (the busiest live match, of `--sport` if given).
 `--json` prints the SDK's records (snake_case fields, times in ISO-8601 UTC); without it a
 compact plain-text table is printed (`batch_output`).
 """
@@ -16,7 +19,9 @@ import sys
 from typing import Any
 
 from oddstui.api.errors import (
+    BadRequest,
     MalformedRecord,
+    NotFound,
     OddsApiError,
     RequestRejected,
     ServiceError,
@@ -26,10 +31,12 @@ from oddstui.api.models import OddsRecord
 from oddstui.api.redact import plain
 from oddstui.api.rest import ApiClient, check_base_url
 from oddstui.api.validate import MAX_BOOKMAKERS
+from oddstui.batch_checks import BadInput, check_arguments, names, resolve_event
 from oddstui.batch_output import (
     arb_rows,
     dropping_rows,
     emit,
+    live_rows,
     movement_rows,
     odds_rows,
     value_rows,
@@ -44,32 +51,33 @@ from oddstui.config import (
 )
 
 #: The batch commands, as `oddstui <command>` names them.
-COMMANDS = ("arbs", "value", "odds", "dropping", "movements")
+COMMANDS = ("live", "arbs", "value", "odds", "dropping", "movements")
 BUILT_IN_NOTE = (
     "oddstui: no API key: asking the built-in service (simulated data); "
     f"set {KEY_ENV} for a real one"
 )
 
-
-class BadInput(Exception):
-    """Bad flags or configuration: one line, exit status 2."""
+__all__ = ["COMMANDS", "BadInput", "run_batch"]
 
 
 def run_batch(args: argparse.Namespace) -> int:
     service: Any = None
     try:
+        check_arguments(args)
         base_url, key = _connection(args)
         if base_url is None:
+            from oddstui.service.assembly import Options
             from oddstui.service.embedded import start_embedded
 
             try:
-                service = start_embedded()
+                service = start_embedded(Options(seed=args.seed))
             except Exception as error:  # noqa: BLE001 - one line, never a traceback
                 return _fail(f"the built-in service did not start: {error}", 1)
             sys.stderr.write(BUILT_IN_NOTE + "\n")
             base_url, key = service.base_url, service.api_key
         return asyncio.run(_run(args, base_url, key or ""))
-    except (BadInput, ConfigError, RequestRejected) as error:
+    except (BadInput, ConfigError, RequestRejected, BadRequest, NotFound) as error:
+        # 400 and 404: an event, market, bookmaker or sport the service does not know.
         return _fail(str(error), 2)
     except (ServiceError, ServiceUnavailable, MalformedRecord, OddsApiError) as error:
         return _fail(str(error), 1)
@@ -101,7 +109,9 @@ def _connection(args: argparse.Namespace) -> tuple[str | None, str | None]:
 
 async def _run(args: argparse.Namespace, base_url: str, key: str) -> int:
     async with ApiClient(base_url, key) as api:
-        if args.command == "arbs":
+        if args.command == "live":
+            emit(args, await api.live_events(args.sport), live_rows)
+        elif args.command == "arbs":
             books = await _bookmakers(api, args.bookmakers)
             arbs = await api.arbitrage_bets(books, limit=args.limit, include_event_details=True)
             emit(args, arbs, arb_rows)
@@ -112,12 +122,13 @@ async def _run(args: argparse.Namespace, base_url: str, key: str) -> int:
             emit(args, bets, value_rows)
         elif args.command == "odds":
             books = await _bookmakers(api, args.bookmakers)
-            record = await _odds(api, args.event_id, books)
+            event_id = await resolve_event(api, args.event_id, args.sport)
+            record = await _odds(api, event_id, books)
             emit(args, record, odds_rows)
         elif args.command == "dropping":
             items = await api.dropping_odds(
                 sport=args.sport,
-                markets=None if args.markets is None else _names(args.markets, "--markets"),
+                markets=None if args.markets is None else names(args.markets, "--markets"),
                 time_window=args.window,
                 min_drop=args.min_drop,
                 limit=args.limit,
@@ -125,8 +136,9 @@ async def _run(args: argparse.Namespace, base_url: str, key: str) -> int:
             )
             emit(args, items, dropping_rows)
         elif args.command == "movements":
+            event_id = await resolve_event(api, args.event_id, args.sport)
             moves = await api.odds_movements(
-                args.event_id, args.bookmaker, args.market, market_line=args.line
+                event_id, args.bookmaker, args.market, market_line=args.line
             )
             emit(args, moves, movement_rows)
         else:
@@ -134,16 +146,9 @@ async def _run(args: argparse.Namespace, base_url: str, key: str) -> int:
     return 0
 
 
-def _names(flag_value: str, flag: str) -> list[str]:
-    names = [name.strip() for name in flag_value.split(",")]
-    if not all(names):
-        raise BadInput(f"{flag}: a comma-separated list of names, none empty")
-    return names
-
-
 async def _bookmakers(api: ApiClient, flag: str | None) -> list[str]:
     if flag is not None:
-        return _names(flag, "--bookmakers")
+        return names(flag, "--bookmakers")
     selection = await api.selected_bookmakers()
     if not selection.bookmakers:
         raise BadInput("no bookmakers selected on this account; pass --bookmakers A,B")

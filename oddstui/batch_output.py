@@ -18,6 +18,7 @@ import msgspec
 from oddstui.api.models import (
     ArbitrageBet,
     DroppingOdds,
+    Event,
     EventSummary,
     Movements,
     OddsRecord,
@@ -25,6 +26,7 @@ from oddstui.api.models import (
 )
 from oddstui.api.redact import plain
 from oddstui.book.formats import book_places, format_price
+from oddstui.book.match_clock import clock_text
 
 
 def jsonable(value: Any) -> Any:
@@ -188,3 +190,35 @@ def movement_rows(movements: Movements) -> list[str]:
         rows.append([_tick_time(tick.timestamp_ms), what, line, prices])
     header = plain(f"event {movements.event_id} at {movements.bookmaker}", 120)
     return [header, *_table(rows)] if len(rows) > 1 else []
+
+
+def live_rows(events: Iterable[Event]) -> list[str]:
+    """The live matches with their ids, the busiest (most bookmakers) first."""
+    rows = [["ID", "SPORT", "EVENT", "SCORE", "CLOCK", "BOOKS", "LEAGUE"]]
+    ordered = sorted(events, key=lambda e: (-(e.bookmaker_count or 0), e.sport.slug, e.id))
+    for event in ordered:
+        clock = event.clock
+        shown = (
+            clock_text(
+                event.sport.slug,
+                clock.period,
+                clock.played_seconds,
+                clock.running,
+                clock.status_detail,
+                dict(event.scores.periods),
+            )
+            if clock
+            else ""
+        )
+        rows.append(
+            [
+                str(event.id),
+                event.sport.slug,
+                f"{event.home} v {event.away}",
+                f"{event.scores.home}-{event.scores.away}",
+                shown,
+                "-" if event.bookmaker_count is None else str(event.bookmaker_count),
+                event.league.name,
+            ]
+        )
+    return _table(rows) if len(rows) > 1 else []

@@ -217,11 +217,17 @@ def add_client_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_EVENT_HELP = "an event id, or live: the live match most bookmakers quote (see `oddstui live`)"
+
+
 def add_batch_commands(commands: argparse._SubParsersAction) -> None:
     """Commands for scripts and tmux status lines; the key comes from ODDSTUI_API_KEY or config
     (with neither, nor a --base-url, they ask the built-in service, as the desk does)."""
     from oddstui.api.validate import TIME_WINDOWS
+    from oddstui.batch_checks import event_ref, line_value
 
+    live = commands.add_parser("live", help="print the live matches with their ids")
+    live.add_argument("--sport", metavar="SLUG")
     arbs = commands.add_parser("arbs", help="print current arbitrage bets")
     arbs.add_argument("--bookmakers", metavar="A,B", help="bookmakers (default: the selection)")
     arbs.add_argument("--limit", type=_int_in("--limit", 1, 500), default=50)
@@ -229,8 +235,9 @@ def add_batch_commands(commands: argparse._SubParsersAction) -> None:
     value.add_argument("--bookmaker", metavar="NAME", required=True)
     value.add_argument("--sport", metavar="SLUG")
     odds = commands.add_parser("odds", help="print one event's odds")
-    odds.add_argument("event_id", metavar="EVENT_ID", type=_int_in("EVENT_ID", 1, 2**63 - 1))
+    odds.add_argument("event_id", metavar="EVENT_ID", type=event_ref, help=_EVENT_HELP)
     odds.add_argument("--bookmakers", metavar="A,B", help="bookmakers (default: the selection)")
+    odds.add_argument("--sport", metavar="SLUG", help="with EVENT_ID live: a match of this sport")
     dropping = commands.add_parser("dropping", help="print prices that dropped (paid plans)")
     dropping.add_argument("--window", choices=TIME_WINDOWS, default="opening")
     dropping.add_argument("--min-drop", metavar="PCT", type=_non_negative_float("--min-drop"))
@@ -238,13 +245,22 @@ def add_batch_commands(commands: argparse._SubParsersAction) -> None:
     dropping.add_argument("--markets", metavar="A,B", help="e.g. ML,Totals (default: all)")
     dropping.add_argument("--limit", type=_int_in("--limit", 1, 200), default=50)
     movements = commands.add_parser("movements", help="print one price's moves since opening")
-    movements.add_argument("event_id", metavar="EVENT_ID", type=_int_in("EVENT_ID", 1, 2**63 - 1))
+    movements.add_argument("event_id", metavar="EVENT_ID", type=event_ref, help=_EVENT_HELP)
+    movements.add_argument("--sport", metavar="SLUG", help="with EVENT_ID live: of this sport")
     movements.add_argument("--bookmaker", metavar="NAME", required=True)
     movements.add_argument("--market", metavar="NAME", default="ML", help="default: ML")
-    movements.add_argument("--line", metavar="HDP", help="the line of a Spread or Totals")
-    for command in (arbs, value, odds, dropping, movements):
+    movements.add_argument(
+        "--line", metavar="HDP", type=line_value, help="the line of a Spread or Totals"
+    )
+    for command in (live, arbs, value, odds, dropping, movements):
         add_client_arguments(command)
         command.add_argument("--json", action="store_true", help="print JSON")
+        command.add_argument(
+            "--seed",
+            type=_int_in("--seed", 0, 2**63 - 1),
+            default=1,
+            help="with no key: the built-in world's seed, the desk's (default 1)",
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -259,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.relay.server import relay_command
 
             return relay_command(args)
-        if args.command in ("arbs", "value", "odds", "dropping", "movements"):
+        if args.command in ("live", "arbs", "value", "odds", "dropping", "movements"):
             from oddstui.batch import run_batch
 
             return run_batch(args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from oddstui.book._validate import check_positive
 
@@ -183,17 +184,23 @@ def find_arbitrage(best: Mapping[str, tuple[float, str]]) -> Arbitrage | None:
     """An ``Arbitrage`` when the best prices (side -> (price, bookmaker)) sum below 1, else None.
 
     This only checks the sum; the caller checks that the sides are exhaustive
-    (``exhaustive_sides``) or uses ``market_arbitrage``.
+    (``exhaustive_sides``) or uses ``market_arbitrage``. Legs all at one bookmaker are no
+    arbitrage: that book's own line sums under 100 %, a misprice it voids or corrects.
     """
     if len(best) < 2:
         return None
     legs = tuple(ArbLeg(side, float(price), bookmaker) for side, (price, bookmaker) in best.items())
-    if not all(_usable(leg.price) for leg in legs):
+    if not all(_usable(leg.price) for leg in legs) or one_bookmaker(legs):
         return None
     s = sum(1.0 / leg.price for leg in legs)
     if s >= 1.0:
         return None
     return Arbitrage(legs=legs, implied_probability=s)
+
+
+def one_bookmaker(legs: Iterable[Any]) -> bool:
+    """True when every leg (anything with a `bookmaker`) is at the same bookmaker."""
+    return len({leg.bookmaker for leg in legs}) < 2
 
 
 def market_arbitrage(

@@ -138,10 +138,10 @@ def test_odds_json_and_table(service: Service, home, capsys, monkeypatch):
     assert all(line.startswith("Pinnacle") for line in lines[2:]) and len(lines) > 2
 
 
-def test_unknown_event_is_exit_1(service: Service, home, capsys, monkeypatch):
+def test_unknown_event_is_bad_input_exit_2(service: Service, home, capsys, monkeypatch):
     monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
     status, out, err = run(capsys, "odds", "987654321987", "--base-url", service.base_url)
-    assert status == 1 and out == "" and err.count("\n") == 1 and "404" in err
+    assert status == 2 and out == "" and err.count("\n") == 1 and "404" in err
 
 
 def test_the_real_entry_point(service: Service, tmp_path: Path):

@@ -97,8 +97,17 @@ def test_arbitrage_profit_matches_its_stakes(prices: list[float], total: float) 
 @settings(deadline=None)
 @given(price_lists())
 def test_find_arbitrage_agrees_with_the_booksum(prices: list[float]) -> None:
-    best = {f"side{i}": (d, "book") for i, d in enumerate(prices)}
+    best = {f"side{i}": (d, f"book{i}") for i, d in enumerate(prices)}
     assert (find_arbitrage(best) is not None) == (sum(1 / d for d in prices) < 1)
+
+
+def test_legs_all_at_one_bookmaker_are_no_arbitrage() -> None:
+    # DraftKings Over 26.5 1.72 | DraftKings Under 26.5 2.39: one book's misprice, not an arb.
+    assert find_arbitrage({"over": (1.72, "DraftKings"), "under": (2.39, "DraftKings")}) is None
+    quotes = {"DraftKings": {"over": 1.72, "under": 2.39}, "Bet365": {"over": 1.6, "under": 2.2}}
+    assert market_arbitrage("Totals", quotes, sport_has_draw=False) is None
+    found = find_arbitrage({"over": (1.72, "DraftKings"), "under": (2.39, "Bet365")})
+    assert found is not None and found.profit_pct > 0
 
 
 def test_market_arbitrage_needs_every_side() -> None:

@@ -42,7 +42,7 @@ def session(app: OddsApp, state: dict[str, Any]) -> None:
     arb = app.alerts.rules.arbitrages[0]
     title = app.hub.board.events[event].title
     for ago, alert in (
-        (300, Alert(("goal", event, 1, 0), event, "goal", "Goal", f"Score {title} 1–0")),
+        (300, Alert(("goal", event, 1, 0), event, "goal", "Goal", f"Goal: {title} 1–0")),
         (120, Alert(("price", price, 1), event, "price", "Price alert", "", price, 2.62)),
         (30, Alert(("arbitrage", event), event, "arbitrage", "Arbitrage", "", arb, 2.31)),
     ):

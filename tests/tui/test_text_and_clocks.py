@@ -75,3 +75,24 @@ def test_rate_is_estimated_from_two_readings() -> None:
     assert estimate_rate([(at(600, 0.0), at(621, 20.0))]) == 1.0
     # A stopped clock or a new period tells nothing.
     assert estimate_rate([(reading(600, False, 0.0), at(900, 20.0))]) is None
+
+
+def test_a_refetched_clock_behind_the_shown_one_holds_until_the_wire_catches_up() -> None:
+    from oddstui.tui.desk.state import Board, EventView
+
+    board = Board()
+
+    def event(played: int, arrived: float, period: int = 1) -> EventView:
+        clock = ClockReading(played // 60, played, period, True, "1st quarter", 0, arrived)
+        return EventView(1, "basketball", "Basketball", "nba", "NBA", "A", "B", None, "live",
+                         clock=clock)
+
+    board.put_event(event(100, arrived=0.0))
+    shown = board.events[1].clock
+    assert shown is not None and shown.played_at(10.0) == 110
+    board.put_event(event(106, arrived=10.0))  # the wire ran slower than the desk's tick
+    held = board.events[1].clock
+    assert held is not None
+    assert [held.played_at(t) for t in (10.0, 12.0, 14.0, 15.0)] == [110, 110, 110, 111]
+    board.put_event(event(5, arrived=20.0, period=2))  # a new period starts from the wire
+    assert board.events[1].clock is not None and board.events[1].clock.played_at(20.0) == 5

@@ -8,10 +8,11 @@ them from the hub and delivers what they return.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
 from oddstui.tui.alerts.rules import Alert, ArbitrageRule, PriceRule, Throttle
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 FoundArb = tuple[int, str, LineKey, float, list[tuple[str, float, str]]]
 """An arbitrage found in the book: event, market, line, profit %, (side, price, book) legs."""
 
+#: The feed's state once it streams and the book is current (`DeskStatus.state`).
+LIVE_FEED = "live"
 #: Longest text sent in a desktop notification.
 DESKTOP_LIMIT = 200
 
@@ -62,6 +65,7 @@ class AlertCenter:
         self.throttle = throttle or Throttle()
         self.fired: list[Alert] = []
         self.history: list[Firing] = []
+        self._feed_live = False
 
     def start(self) -> None:
         """Subscribe to the hub and take each watched event's baseline."""
@@ -148,9 +152,19 @@ class AlertCenter:
                 score = (event.score_home, event.score_away)
             if not (trusted and event.score_fresh):
                 score = None
-            alerts += self.rules.observe_event(event_id, event.title, event.status, score)
+            alerts += self.rules.observe_event(
+                event_id, event.title, event.status, score, scoring_word(event.sport_slug)
+            )
         touched = {key[0] for key in changes.prices} & watched
-        if touched:
+        # Prices loaded before the feed is live (a REST snapshot at launch, a replay) may be
+        # stale or partial: no price rule is judged on them. Once it is live, every rule takes
+        # its baseline at once.
+        live = self.hub.status.state == LIVE_FEED
+        if live and not self._feed_live:
+            touched |= {rule.event_id for rule in self.rules.prices} & watched
+            changes = replace(changes, prices=changes.prices | self._rule_keys(watched))
+        self._feed_live = live
+        if touched and live:
             alerts += self._price_alerts(changes, touched)
         for alert in alerts:
             if self.throttle.admit(alert):
@@ -158,6 +172,11 @@ class AlertCenter:
         held = self.throttle.take_held()
         if held:
             self.app.notify(f"{held} more alerts held back (too many at once)", timeout=5)
+
+    def _rule_keys(self, watched: set[int]) -> frozenset[tuple[int, str, str]]:
+        """A change key per market that a rule of a watched event names."""
+        rules = [rule for rule in self.rules.prices if rule.event_id in watched]
+        return frozenset((rule.event_id, "", rule.market) for rule in rules)
 
     def _price_alerts(self, changes: ChangeSet, touched: set[int]) -> list[Alert]:
         rules = [rule for rule in self.rules.prices if rule.event_id in touched]
@@ -168,6 +187,7 @@ class AlertCenter:
             """Under the feed's lock: the best prices and the arbitrages, copied out."""
             bests: list[tuple[float | None, str]] = []
             for rule in rules:
+                # The book holds only the account's selected bookmakers.
                 best = book.best(rule.event_id, rule.market, rule.line, [rule.side])
                 bests.append(best.get(rule.side, (None, "")))
             arbs: list[FoundArb] = []
@@ -182,7 +202,9 @@ class AlertCenter:
         bests, arbs = read_out
         alerts: list[Alert] = []
         for rule, (price, bookmaker) in zip(rules, bests, strict=True):
-            alert = self.rules.observe_price(rule, price, bookmaker)
+            event = self.hub.board.events.get(rule.event_id)
+            title = event.title if event is not None else f"event {rule.event_id}"
+            alert = self.rules.observe_price(rule, price, bookmaker, title)
             if alert is not None:
                 alerts.append(alert)
         for event_id, market, line, profit, legs in arbs:

@@ -1,7 +1,11 @@
 """Watchlist alerts without textual: the rules, what fires, de-duplication and throttling.
 
-Per starred event the trader is told of a goal (a score change), a status change, a price
-crossing a threshold they set, and a new arbitrage above a profit they set. `AlertRules` turns
+Per starred event the trader is told of a score change (named as the sport scores: goal, run,
+set, game...), a status change, a price crossing a threshold they set, and a new arbitrage above
+a profit they set. A price rule fires once per crossing: the price must go back over the
+threshold before it fires again. A rule kept from an earlier session first takes a baseline (a
+price that already held when the desk started is no crossing); a rule made now fires at once
+when it already holds, since the trader asked. `AlertRules` turns
 observations into `Alert`s; `Throttle` lets each alert through once and rate-limits bursts.
 Rules are kept next to the watchlist (`alerts.toml`, see `alert_store`).
 """
@@ -88,12 +92,18 @@ class AlertRules:
     _seen: dict[int, _Seen] = field(default_factory=dict)
     _holding: dict[PriceRule, bool] = field(default_factory=dict)
     _crossings: dict[PriceRule, int] = field(default_factory=dict)
+    #: Rules made this session: their first observation fires when it holds.
+    _asked: set[PriceRule] = field(default_factory=set)
 
     # ------------------------------------------------------------------ rules
 
-    def add_price(self, rule: PriceRule) -> None:
+    def add_price(self, rule: PriceRule, *, asked: bool = True) -> None:
+        """Add a rule; `asked` (made by the trader now, not loaded) fires at first sight when
+        it holds."""
         if rule not in self.prices:
             self.prices.append(rule)
+        if asked:
+            self._asked.add(rule)
 
     def set_arbitrage(self, rule: ArbitrageRule) -> None:
         self.arbitrages = [r for r in self.arbitrages if r.event_id != rule.event_id] + [rule]
@@ -103,6 +113,7 @@ class AlertRules:
         if isinstance(rule, PriceRule):
             self.prices = [r for r in self.prices if r != rule]
             self._holding.pop(rule, None)
+            self._asked.discard(rule)
         else:
             self.arbitrages = [r for r in self.arbitrages if r != rule]
 
@@ -112,6 +123,8 @@ class AlertRules:
         if type(old) is type(new) and old in rules:
             index = rules.index(old)
             rules[index] = new
+            if isinstance(new, PriceRule):
+                self._asked.add(new)
             # An edit into a rule that exists already leaves one of it, in the edited place.
             for other in [i for i, rule in enumerate(rules) if rule == new and i != index][::-1]:
                 del rules[other]
@@ -154,10 +167,12 @@ class AlertRules:
         title: str,
         status: str,
         score: tuple[int, int] | None,
+        scoring: str = "goal",
     ) -> list[Alert]:
         """A watched event as it is now; the first sight of an event only sets its baseline.
 
-        `score` is None when it is unknown or not trusted (after a reconnect).
+        `score` is None when it is unknown or not trusted (after a reconnect); `scoring` is
+        what the sport calls a score (goal, run, set, game...).
         """
         seen = self._seen.get(event_id)
         if seen is None:
@@ -186,39 +201,50 @@ class AlertRules:
                         ("goal", event_id, home, away),
                         event_id,
                         "goal",
-                        "Goal",
-                        f"Score {name} {home}–{away}",
+                        clean(scoring).capitalize(),
+                        f"{clean(scoring).capitalize()}: {name} {home}–{away}",
                     )
                 )
             seen.score = score
         return alerts
 
     def observe_price(
-        self, rule: PriceRule, price: float | None, bookmaker: str = ""
+        self, rule: PriceRule, price: float | None, bookmaker: str = "", title: str = ""
     ) -> Alert | None:
-        """The best price of the rule's side now; fires when the condition starts to hold.
+        """The best price of the rule's side now (among the selected books, once the feed is
+        live); fires when the condition starts to hold. `title` names the event.
 
-        A rule that already holds when first observed fires once too: the trader asked to know.
+        A rule made this session that already holds when first observed fires once: the trader
+        asked to know. A rule loaded from disk takes its first observation as a baseline.
         """
         if price is None or not math.isfinite(price):
             return None
         holds = rule.holds(price)
-        before = self._holding.get(rule, False)
+        if rule in self._holding:
+            before = self._holding[rule]
+        else:
+            before = holds and rule not in self._asked
+        self._asked.discard(rule)
         self._holding[rule] = holds
         if not holds or before:
             return None
         crossing = self._crossings.get(rule, 0) + 1
         self._crossings[rule] = crossing
         at = f" at {clean(bookmaker)}" if bookmaker else ""
+        name = f"{clean(title)}: " if title else ""
         return Alert(
             ("price", rule, crossing),
             rule.event_id,
             "price",
             "Price alert",
-            f"{rule.describe()}: now {format_price(price)}{at}",
+            f"{name}{rule.describe()}: now {format_price(price)}{at}",
             rule,
             price,
         )
+
+    def holding(self, rule: PriceRule) -> bool | None:
+        """Whether the rule held at its last observation; None before the first."""
+        return self._holding.get(rule)
 
     def observe_arbitrage(
         self,

@@ -27,7 +27,7 @@ def load_rules(path: Path) -> AlertRules:
     rules = AlertRules()
     try:
         for entry in _tables(raw, "price"):
-            rules.add_price(_price_rule(entry))
+            rules.add_price(_price_rule(entry), asked=False)
         for entry in _tables(raw, "arbitrage"):
             rules.set_arbitrage(
                 ArbitrageRule(_positive_int(entry.get("event")), _number(entry.get("min_profit")))

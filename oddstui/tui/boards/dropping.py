@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Input
 from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
-from oddstui.tui.boards.board_cells import percent_text
+from oddstui.tui.boards.board_cells import hub_service_time, percent_text
 from oddstui.tui.boards.filters import parse_names, parse_number
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
@@ -134,7 +134,7 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def show_rows(self) -> None:
         fmt = odds_format(self.app)
-        now = self.hub.now()
+        now = hub_service_time(self.hub)  # a move's age counts on the service's clock
         rows: dict[str, BoardRow] = {}
         for item in self.items:
             key = "|".join(

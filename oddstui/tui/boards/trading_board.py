@@ -34,14 +34,14 @@ class TradingBoard(BoardScreen):
     |---|---|
     | `o` | next sort key: profit, age, start, sport |
     | `p` | pause the board (nothing moves until `p` again) |
-    | `h` | hide or show the suspect rows (⚠) |
+    | `h` | show or hide the suspect rows (⚠): hidden by default, and counted |
     | `e` / `E` | export the rows shown to CSV / JSON in the working folder |
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "next_sort", "Sort", id="board-sort"),
         Binding("p", "pause", "Pause", id="board-pause"),
-        Binding("h", "toggle_suspects", "Hide ⚠", id="board-suspects"),
+        Binding("h", "toggle_suspects", "⚠ rows", id="board-suspects"),
         Binding("e", "export('csv')", "Export", id="board-export"),
         Binding("E", "export('json')", "JSON", show=False, id="board-export-json"),
     ]
@@ -53,7 +53,9 @@ class TradingBoard(BoardScreen):
         super().__init__()
         self.sort_by = "profit"
         self.paused = False
-        self.hide_suspects = False
+        # Edges no trader believes (a stale leg, a leg quoted before the match changed, a
+        # profit too good) are hidden until asked for.
+        self.hide_suspects = True
         #: Rows hidden as suspect at the last draw.
         self.suspects_hidden = 0
         self._sorted_at = -math.inf
@@ -160,11 +162,9 @@ class TradingBoard(BoardScreen):
         self.resort()
 
     def order_words(self) -> Text:
-        """The summary's tail: the sort key, and whether suspects are hidden."""
-        text = Text(f" · by {self.sort_by}", "dim")
-        if self.hide_suspects:
-            text.append(f" · {SUSPECT_MARK} hidden", "dim")
-        return text
+        """The summary's tail: the sort key (the suspects hidden are counted once, by the
+        summary's own numbers; shown, each carries its mark)."""
+        return Text(f" · by {self.sort_by}", "dim")
 
     # ------------------------------------------------------------------ export
 

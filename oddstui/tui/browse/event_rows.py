@@ -19,7 +19,7 @@ from oddstui.tui.text import plain
 STAR = Column("star", "★", 1)
 EVENT = Column("event", "Event", 22, grow=22)
 SCORE = Column("score", "Score", 7)
-CLOCK = Column("clock", "Clock", 6)
+CLOCK = Column("clock", "Clock", 8)
 START = Column("start", "Start", 12)
 LEAGUE = Column("league", "League", 14, priority=1, grow=16)
 PERIODS = Column("periods", "Periods", 16, priority=2, grow=14)

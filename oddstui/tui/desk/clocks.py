@@ -23,13 +23,16 @@ class ClockReading:
     arrived_at: float
     serve: str | None = None
     rate: float = 1.0  # seconds of play per local second (a built-in service may run faster)
+    # The played seconds already shown in this period when this clock arrived: a wire value
+    # behind it holds the shown clock until the wire catches up (a clock never steps back).
+    floor: int = 0
 
     def played_at(self, now: float, rate: float | None = None) -> int:
         """Seconds played at local time `now`; a stopped clock stays where it was."""
         if not self.running:
-            return self.played_seconds
+            return max(self.played_seconds, self.floor)
         speed = self.rate if rate is None else rate
-        return self.played_seconds + max(int((now - self.arrived_at) * speed), 0)
+        return max(self.played_seconds + max(int((now - self.arrived_at) * speed), 0), self.floor)
 
     def show(self, now: float, rate: float | None = None) -> str:
         """`mm:ss` of play, or the status detail alone when the clock is stopped at zero."""

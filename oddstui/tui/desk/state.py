@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from oddstui.book.match_clock import held_played
 from oddstui.tui.desk.clocks import ClockReading, estimate_rate
 
 LIVE, PENDING, SETTLED, CANCELLED = "live", "pending", "settled", "cancelled"
@@ -135,6 +136,8 @@ class Board:
             self.match_changed[event.id] = time.time()
         if event.clock is not None and event.clock.rate != self.clock_rate:
             event.clock = replace(event.clock, rate=self.clock_rate)
+        if old is not None and old.clock is not None and event.clock is not None:
+            event.clock = _held(old.clock, event.clock)
         self.events[event.id] = event
         if event.status == LIVE:
             self.live_ids.add(event.id)
@@ -256,6 +259,15 @@ class Board:
                 counts[event.sport_slug] = counts.get(event.sport_slug, 0) + 1
         for slug, sport in self.sports.items():
             sport.live = counts.get(slug, 0)
+
+
+def _held(old: ClockReading, new: ClockReading) -> ClockReading:
+    """The new clock, holding what the old one showed when it is behind it in the same period."""
+    if new is old:
+        return new
+    shown = old.played_at(new.arrived_at)
+    floor = held_played(shown, new.played_seconds, old.period == new.period)
+    return new if floor <= new.played_seconds else replace(new, floor=floor)
 
 
 def _live_order(event: EventView) -> tuple[str, str, float, int]:

@@ -15,8 +15,9 @@ from oddstui.tui.desk.state import LIVE, EventView
 from oddstui.tui.kit import event_fields
 from oddstui.tui.text import plain
 
-#: Cells kept for the clock (`mm:ss`, up to `999:59`), so a tick never changes the layout.
-CLOCK_WIDTH = 6
+#: Cells kept for the clock (`45+2'`, `Q4 7:12`, `P3 12:40`, `F5 45-12`), so a tick never
+#: changes the layout.
+CLOCK_WIDTH = 8
 
 
 def teams_text(event: EventView, trusted: bool) -> Text:

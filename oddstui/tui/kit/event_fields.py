@@ -7,6 +7,7 @@ from datetime import datetime
 
 from rich.text import Text
 
+from oddstui.book import match_clock
 from oddstui.tui.desk.state import LIVE, EventView
 from oddstui.tui.text import clean, plain
 
@@ -45,7 +46,17 @@ def score_text(event: EventView, feed_trusted: bool = True) -> Text:
 def clock_text(event: EventView, now: float) -> Text:
     if event.status != LIVE or event.clock is None:
         return Text("")
-    return Text(event.clock.show(now))
+    clock = event.clock
+    return Text(
+        match_clock.clock_text(
+            event.sport_slug,
+            clock.period,
+            clock.played_at(now),
+            clock.running,
+            clock.status_detail,
+            event.periods,
+        )
+    )
 
 
 def detail_text(event: EventView) -> Text:

@@ -35,11 +35,39 @@ def test_first_sight_is_a_baseline_then_goals_and_status_fire() -> None:
     goal = rules.observe_event(7, "A v B", "live", (1, 0))
     assert [a.kind for a in goal] == ["goal"]
     assert goal[0].key == ("goal", 7, 1, 0)
-    assert goal[0].message == "Score A v B 1–0"
+    assert goal[0].message == "Goal: A v B 1–0" and goal[0].title == "Goal"
     ended = rules.observe_event(7, "A v B", "settled", (1, 0))
     assert [(a.kind, a.key) for a in ended] == [("status", ("status", 7, "settled"))]
     assert "live → settled" in ended[0].message
     assert rules.observe_event(7, "A v B", "live", (1, 0)) == []  # a stale listing after the end
+
+
+def test_a_score_is_named_as_the_sport_scores_it() -> None:
+    rules = AlertRules()
+    rules.observe_event(7, "Axelsen v Momota", "live", (0, 0), "game")
+    game = rules.observe_event(7, "Axelsen v Momota", "live", (1, 0), "game")
+    assert [(a.title, a.message) for a in game] == [("Game", "Game: Axelsen v Momota 1–0")]
+
+
+def test_a_loaded_rule_takes_a_baseline_and_fires_only_on_a_crossing() -> None:
+    rules = AlertRules()
+    rule = PriceRule(3, "ML", "home", 2.7, above=False)
+    rules.add_price(rule, asked=False)  # as loaded from alerts.toml at launch
+    assert rules.observe_price(rule, 2.49, "FanDuel", "A v B") is None  # held already: baseline
+    assert rules.observe_price(rule, 2.5) is None
+    assert rules.observe_price(rule, 2.74) is None  # went back above
+    crossed = rules.observe_price(rule, 2.68, "Bet365", "A v B")
+    assert crossed is not None and crossed.message == "A v B: ML home ≤ 2.7: now 2.68 at Bet365"
+    assert rules.observe_price(rule, 2.6) is None  # still below: the same crossing
+
+
+def test_an_edited_rule_fires_at_first_sight_like_a_new_one() -> None:
+    rules = AlertRules()
+    old = PriceRule(3, "ML", "home", 2.0)
+    rules.add_price(old, asked=False)
+    new = PriceRule(3, "ML", "home", 2.1)
+    rules.replace(old, new)
+    assert rules.observe_price(new, 2.2) is not None
 
 
 def test_untrusted_score_neither_fires_nor_resets_the_baseline() -> None:
@@ -70,6 +98,7 @@ def test_price_rule_fires_on_crossing_only_and_rearms() -> None:
 def test_price_rule_below_and_missing_prices() -> None:
     rules = AlertRules()
     rule = PriceRule(3, "Totals", "over", 1.8, above=False, hdp=2.5)
+    rules.add_price(rule)  # made now: it fires at first sight when it holds
     assert rules.observe_price(rule, None) is None
     assert rules.observe_price(rule, float("nan")) is None
     alert = rules.observe_price(rule, 1.75)
@@ -195,8 +224,10 @@ def test_rules_are_edited_in_place_and_deleted() -> None:
 def test_an_alert_names_its_rule_and_price() -> None:
     rules = AlertRules()
     rule = PriceRule(1, "ML", "home", 2.0)
-    alert = rules.observe_price(rule, 2.1, "Bet365")
+    rules.add_price(rule)
+    alert = rules.observe_price(rule, 2.1, "Bet365", "Lyon v Nice")
     assert alert is not None and alert.rule == rule and alert.price == 2.1
+    assert alert.message.startswith("Lyon v Nice: ML home ≥ 2")
     rules.set_arbitrage(ArbitrageRule(1, 1.0))
     arb = rules.observe_arbitrage(1, "ML", (None, None), 2.5, [("home", 2.1, "A")])
     assert arb is not None and arb.rule == ArbitrageRule(1, 1.0) and arb.price == 2.5
@@ -204,8 +235,10 @@ def test_an_alert_names_its_rule_and_price() -> None:
 def test_alert_prices_keep_the_books_precision() -> None:
     rules = AlertRules()
     rule = PriceRule(3, "ML", "home", 1.85, above=True)
+    rules.add_price(rule)
     alert = rules.observe_price(rule, 1.9, "Unibet")
     assert alert is not None and "now 1.90 " in alert.message + " "
     rule = PriceRule(4, "ML", "away", 7.0, above=True)
+    rules.add_price(rule)
     alert = rules.observe_price(rule, 7.007, "Pinnacle")
     assert alert is not None and "now 7.007" in alert.message

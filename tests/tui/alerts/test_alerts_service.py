@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from oddstui import config
+from oddstui.book.match_clock import scoring_word
 from oddstui.tui.alerts.rule_modal import AlertRuleModal
 from oddstui.tui.alerts.rules import PriceRule, Throttle
 from oddstui.tui.alerts.store import rules_path
@@ -73,7 +74,13 @@ async def test_goals_and_status_changes_alert_exactly_once(service: Service, hom
         # Each event's scores were announced as they grew, never one twice.
         assert all(seq == sorted(set(seq)) for seq in totals.values()), totals
         shown = [n.message for n in app._notifications]
-        assert any(message.startswith("Score ") for message in shown)
+        # Each score is named as its sport scores: a goal, a basket, a set, a game...
+        sports = {event["id"]: event["sport"]["slug"] for event in live}
+        for alert in fired:
+            if alert.kind == "goal":
+                word = scoring_word(sports[alert.event_id]).capitalize()
+                assert alert.title == word and alert.message.startswith(f"{word}: ")
+        assert {alert.message for alert in fired if alert.kind == "goal"} & set(shown)
         # A status alert per event and new status, never the same twice.
         statuses = [(a.event_id, a.key[2]) for a in fired if a.kind == "status"]
         assert len(statuses) == len(set(statuses))

@@ -32,6 +32,7 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         assert isinstance(screen, ArbitrageScreen)
+        screen.hide_suspects = False  # every row, suspect or not: not what this test is about
         table = screen.query_one(PatchTable)
 
         def both_sources_shown() -> bool:
@@ -143,6 +144,7 @@ async def test_value_bets_show_ev_fair_price_and_kelly(fast_service: Service) ->
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         assert isinstance(screen, ValueBetsScreen)
+        screen.hide_suspects = False  # every row, suspect or not: not what this test is about
         table = screen.query_one(PatchTable)
         await until_a_bookmaker_has_value_bets(screen, table, pilot)
         first = screen.items[0]

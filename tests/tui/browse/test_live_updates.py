@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from oddstui.book.match_clock import DOWN, RACE, sport_clock
 from oddstui.tui.browse.live import LiveScreen
 from oddstui.tui.desk import hub
 from oddstui.tui.desk.hub import FLUSH_HZ
@@ -15,7 +16,8 @@ from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
 
 def seconds(clock: str) -> int:
-    minutes, secs = clock.split(":")
+    """The seconds of a clock that shows them: `Q4 7:12` -> 432, `14:05` -> 845."""
+    minutes, secs = clock.split(" ")[-1].split(":")[-2:]
     return int(minutes) * 60 + int(secs)
 
 
@@ -60,19 +62,25 @@ async def test_match_clocks_advance_every_second(fast_service: Service) -> None:
         table = app.screen.query_one(PatchTable)
 
         def running_clock() -> str | None:
+            """A running match whose clock shows seconds (a period counting down, a race)."""
             for key in table.row_keys:
                 event = app.hub.board.events.get(int(key))
                 if event and event.clock and event.clock.running:
-                    return key
+                    style = sport_clock(event.sport_slug).style
+                    if style in (DOWN, RACE) and ":" in table.cell_text(key, "clock"):
+                        return key
             return None
 
         await wait_for(running_clock, pilot)
         key = running_clock()
         assert key is not None
         first = table.cell_text(key, "clock")
+        event = app.hub.board.events[int(key)]
+        counts_down = sport_clock(event.sport_slug).style == DOWN
         await pilot.pause(3.2)  # the cell is rewritten on whole-second ticks
         later = table.cell_text(key, "clock")
-        assert seconds(later) >= seconds(first) + 2, (first, later)
+        moved = seconds(first) - seconds(later) if counts_down else seconds(later) - seconds(first)
+        assert moved >= 2, (first, later)
 
 
 async def test_hidden_screen_catches_up_once_shown(fast_service: Service) -> None:

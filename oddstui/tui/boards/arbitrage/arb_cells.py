@@ -43,11 +43,11 @@ ARB_COLUMNS: list[Column] = [
     Column("profit", "Profit", 9),
     Column("source", "Src", 5, priority=4),
     Column("event", "Event", 20, grow=20),
-    Column("market", "Market", 14, priority=3, grow=14),
+    Column("market", "Market", 12, priority=3, grow=16),
     Column("legs", "Legs", 38, grow=38),
     Column("age", "Age", 4, priority=1),
     Column("score", "Score", 5, priority=2),
-    Column("clock", "Clock", 6, priority=2),
+    Column("clock", "Clock", 8, priority=2),
 ]
 
 

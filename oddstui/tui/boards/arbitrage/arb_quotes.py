@@ -2,8 +2,9 @@
 
 No textual, no Rich here. The board calls these inside `hub.read` (the feed's lock held) and
 formats what they return after the lock is released, so the socket reader never waits on a
-redraw. A leg's quote time is the feed's (when its book holds the price: the moment the price
-last changed) or else the service's `updatedAt` for that leg.
+redraw. A leg's quote time is the bookmaker's `updatedAt` when the feed's book holds the price
+(else the moment the price last changed, on the service's clock), or else the service's
+`updatedAt` for that leg.
 """
 
 from __future__ import annotations
@@ -47,15 +48,23 @@ class LegQuote:
 
 
 def leg_times(book: OddsBook | None, row: ArbRow, now: float, clock: float) -> QuoteTimes:
-    """Unix time each shown leg was quoted: the book's when it holds the price, else the
-    service's; None when neither knows. `clock` is the book's receive clock."""
+    """The time each shown leg was quoted, on the service's clock (`now` is the service's time,
+    `clock` the book's receive clock): the bookmaker's `updatedAt` of the market when the book
+    holds the price, as the Event grid counts it, else the service's stamp; None when neither
+    knows."""
     times: list[float | None] = []
+    line = (row.hdp, row.label)
     for leg in row.legs:
-        age = None
+        quoted = None
         if book is not None and LOCAL in row.sources:
-            line = (row.hdp, row.label)
-            age = book.price_age(row.event_id, leg.bookmaker, row.market, line, leg.side, clock)
-        times.append(now - age if age is not None else leg.quoted)
+            held = book.market(row.event_id, leg.bookmaker, row.market)
+            if held is not None and held.price(line, leg.side) is not None:
+                updated = held.updated_at
+                if updated is not None:
+                    quoted = updated.timestamp()
+                else:
+                    quoted = now - (clock - held.changed_at(line, leg.side))
+        times.append(quoted if quoted is not None else leg.quoted)
     return tuple(times)
 
 

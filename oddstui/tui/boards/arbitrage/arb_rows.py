@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oddstui.api.models import ArbitrageBet
-from oddstui.book.arbitrage import Arbitrage
+from oddstui.book.arbitrage import Arbitrage, one_bookmaker
 from oddstui.book.exchange import is_exchange, net_back
 
 SVC, LOCAL = "svc", "local"
@@ -135,8 +135,9 @@ class ArbRows:
                 )
                 for leg in item.legs
             )
-            if len(legs) < 2 or _implied(legs) >= 1.0:
-                continue  # not an arbitrage once the exchanges' commission is paid
+            if len(legs) < 2 or _implied(legs) >= 1.0 or one_bookmaker(legs):
+                # Not an arbitrage once the exchanges' commission is paid, or one book's line.
+                continue
             market, hdp, label = item.market_name, item.market_hdp, item.market_label
             key = row_key(item.event_id, market, hdp, label)
             fresh.add(key)

@@ -17,7 +17,7 @@ from textual.widgets import DataTable
 
 from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
-from oddstui.book.oddsbook import ChangeKey
+from oddstui.book.oddsbook import ChangeKey, OddsBook
 from oddstui.tui.boards.arbitrage.arb_cells import (
     ARB_COLUMNS,
     arb_counts,
@@ -29,14 +29,19 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     ticket_legs,
 )
 from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
-from oddstui.tui.boards.arbitrage.arb_quotes import read_leg_quotes, read_leg_times
+from oddstui.tui.boards.arbitrage.arb_quotes import (
+    LegQuote,
+    LegTimes,
+    read_leg_quotes,
+    read_leg_times,
+)
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
-from oddstui.tui.boards.board_cells import age_text, book_clock
+from oddstui.tui.boards.board_cells import age_text, book_clock, service_time, stale_after
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.rest_board import RestBoardScreen
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
 from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
-from oddstui.tui.desk.state import ChangeSet
+from oddstui.tui.desk.state import LIVE, ChangeSet
 from oddstui.tui.kit.board_table import BoardTable, visible_keys
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
@@ -155,30 +160,37 @@ class ArbitrageScreen(RestBoardScreen):
         now = self.hub.now()
         clock = book_clock(self.hub)()
         events, changed = self.hub.board.events, self.hub.board.match_changed
+        settings = self.app.settings
         trusted = self.hub.status.trustworthy
         before = (table.row_keys, table.highlighted_key())
         shown = set(before[0])
         rows = self.arbs.rows
-        # Leg ages cost a book lookup per leg: only the age filter and sort need every row's.
-        every_age = self.filter.max_age is not None or self.sort_by == "age"
-        visible = set(visible_keys(table)) if ages else set()
-        timed = self._timed_keys(dirty, shown, visible, full=full or every_age)
-        # The one locked pass: quote times out, everything below runs with the lock released.
-        quotes = self.hub.read(lambda book: read_leg_times(book, rows, timed, now, clock))
-        if quotes is None:
-            quotes = read_leg_times(None, rows, timed, now, clock)
+        settings = self.app.settings
+        # Leg ages count on the service's clock; the age filter, the sort and the stale check
+        # need every row's. The one locked pass: quote times out, the rest with the lock released.
+        service_now, quotes = self._read_quotes(rows, now, clock)
+        # A match's last change was stamped on our clock: moved onto the service's.
+        shift = service_now - now
         threshold = self.suspect_profit
+        # A leg's age can make a row suspect with no price moving: such a row is redrawn.
+        was_suspect = {key for key, why in self.suspects.items() if why}
         self.suspects = suspects = {}
         wanted: dict[str, ArbRow] = {}
         self.suspects_hidden = 0
         for key, row in rows.items():
-            sport = sport_names(row, events.get(row.event_id))
-            age = quotes.oldest_age(key, now) if every_age else None
-            if not self.filter.accepts(row, sport, age):
+            event = events.get(row.event_id)
+            age = quotes.oldest_age(key, service_now)
+            if not self.filter.accepts(row, sport_names(row, event), age):
                 continue
             at = changed.get(row.event_id)
-            times = list(quotes.times(key)) if at is not None else []
-            suspects[key] = suspicion(row.profit_pct, times, at, threshold)
+            suspects[key] = suspicion(
+                row.profit_pct,
+                list(quotes.times(key)) if at is not None else [],
+                None if at is None else at + shift,
+                threshold,
+                age,
+                stale_after(settings, event is not None and event.status == LIVE),
+            )
             if suspects[key] and self.hide_suspects:
                 self.suspects_hidden += 1
                 continue
@@ -190,7 +202,7 @@ class ArbitrageScreen(RestBoardScreen):
         def draw(key: str) -> dict[str, Text]:
             row = wanted[key]
             return row_cells(
-                row, events.get(row.event_id), quotes.oldest_age(key, now), now, fmt,
+                row, events.get(row.event_id), quotes.oldest_age(key, service_now), now, fmt,
                 suspect=suspects[key], trusted=trusted, legs_width=legs_width,
             )
 
@@ -198,16 +210,17 @@ class ArbitrageScreen(RestBoardScreen):
             keep_only(table, wanted, draw)
             shown = set(table.row_keys)
         for key in wanted:
-            if full or key in dirty or key not in shown:
+            turned = bool(suspects[key]) != (key in was_suspect)
+            if full or key in dirty or key not in shown or turned:
                 table.sync_row(key, draw(key))
         if ages:
             # Clocks and ages move every second: patch only the rows on screen (the others
             # catch up on the next tick once scrolled into view).
-            for key in visible:
+            for key in visible_keys(table):
                 if key in wanted:
                     row = wanted[key]
                     event = events.get(row.event_id)
-                    age = quotes.oldest_age(key, now)
+                    age = quotes.oldest_age(key, service_now)
                     table.sync_row(key, moving_cells(row, event, age, now, trusted=trusted))
         # Between sorts the order changes only when rows come, go or vanish.
         layout = (frozenset(wanted), frozenset(k for k, r in wanted.items() if r.vanished_at))
@@ -217,7 +230,7 @@ class ArbitrageScreen(RestBoardScreen):
                 key: row_rank(
                     row,
                     events.get(row.event_id),
-                    quotes.oldest_age(key, now) if every_age else None,
+                    quotes.oldest_age(key, service_now) if self.sort_by == "age" else None,
                 )
                 for key, row in wanted.items()
             }
@@ -225,20 +238,17 @@ class ArbitrageScreen(RestBoardScreen):
         self._counts = arb_counts(wanted.values(), len(rows), self.suspects_hidden)
         self.show_table(bool(wanted), self._empty_text())
 
-    def _timed_keys(
-        self, dirty: set[str], shown: set[str], visible: set[str], *, full: bool
-    ) -> set[str] | dict[str, ArbRow]:
-        """The rows whose leg times a redraw needs: those it draws, the ones on screen when ages
-        move, and those whose match just changed (the suspect check); every row when `full`."""
-        rows = self.arbs.rows
-        if full:
-            return rows
-        changed = self.hub.board.match_changed
-        return {
-            key
-            for key, row in rows.items()
-            if key in dirty or key not in shown or key in visible or row.event_id in changed
-        }
+    def _read_quotes(
+        self, rows: dict[str, ArbRow], now: float, clock: float
+    ) -> tuple[float, LegTimes]:
+        """Under the feed's lock: the service's time now and every row's leg quote times."""
+
+        def read(book: OddsBook) -> tuple[float, LegTimes]:
+            service_now = service_time(book, clock, now)
+            return service_now, read_leg_times(book, rows, rows, service_now, clock)
+
+        found = self.hub.read(read)
+        return found if found is not None else (now, read_leg_times(None, rows, rows, now, clock))
 
     def _empty_text(self) -> str:
         if self.arbs.rows:
@@ -309,10 +319,16 @@ class ArbitrageScreen(RestBoardScreen):
     def ticket_legs(self, row: ArbRow) -> list[TicketLeg]:
         event = self.hub.board.events.get(row.event_id)
         now, clock = self.hub.now(), book_clock(self.hub)()
-        quotes = self.hub.read(lambda book: read_leg_quotes(book, row, now, clock))
-        if quotes is None:
-            quotes = read_leg_quotes(None, row, now, clock)
-        return ticket_legs(quotes, row, event, now)
+
+        def read(book: OddsBook) -> tuple[float, tuple[LegQuote, ...]]:
+            service_now = service_time(book, clock, now)
+            return service_now, read_leg_quotes(book, row, service_now, clock)
+
+        found = self.hub.read(read)
+        if found is None:
+            found = now, read_leg_quotes(None, row, now, clock)
+        service_now, quotes = found
+        return ticket_legs(quotes, row, event, service_now)
 
     def _ticket_closed(self, plan: StakePlan | None) -> None:
         if plan is not None:

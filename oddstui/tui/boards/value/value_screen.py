@@ -9,7 +9,12 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input
 
 from oddstui.api.models import ValueBet
-from oddstui.tui.boards.board_cells import age_text, percent_text
+from oddstui.tui.boards.board_cells import (
+    age_text,
+    hub_service_time,
+    percent_text,
+    stale_after,
+)
 from oddstui.tui.boards.filters import parse_number
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.order import Rank
@@ -20,6 +25,7 @@ from oddstui.tui.boards.value.value_rows import (
     read_sharp_prices,
     value_line,
 )
+from oddstui.tui.desk.state import LIVE
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format, price_text
@@ -122,7 +128,9 @@ class ValueBetsScreen(RestBoardScreen):
 
     def show_rows(self) -> None:
         fmt = odds_format(self.app)
-        now = self.hub.now()
+        # Ages count on the service's clock; a match's last change was stamped on ours.
+        now = hub_service_time(self.hub)
+        shift = now - self.hub.now()
         rows: dict[str, BoardRow] = {}
         for line in self.lines():
             item = line.item
@@ -162,7 +170,15 @@ class ValueBetsScreen(RestBoardScreen):
             )
             rank = Rank(line.ev, age, start.timestamp() if start else None, sport)
             changed = self.hub.board.match_changed.get(item.event_id)
-            suspect = suspicion(line.ev, [quoted_at], changed, self.suspect_profit)
+            live = event is not None and event.status == LIVE
+            suspect = suspicion(
+                line.ev,
+                [quoted_at],
+                None if changed is None else changed + shift,
+                self.suspect_profit,
+                age,
+                stale_after(self.app.settings, live),
+            )
             rows[item.id] = BoardRow(cells, rank, suspect)
         self.shown = self.place(rows)
         self.show_table(bool(rows) or bool(self.shown[1]), self._empty_text())

@@ -40,6 +40,7 @@ async def test_the_highlighted_row_stays_put_while_the_board_updates(
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(120, 40)) as pilot:
         screen, table = arbitrage_board(app)
+        screen.hide_suspects = False  # every row, suspect or not: not what this test is about
         await wait_for(lambda: table.row_count > 12, pilot, timeout=30)
         await pilot.press("j", "j", "j", "j", "j")
         held, index = table.highlighted_key(), table.cursor_row
@@ -101,11 +102,25 @@ async def test_pause_freezes_the_board_and_says_so(fast_service: Service) -> Non
         await wait_for(lambda: table.cells_written > frozen[1], pilot)
 
 
-async def test_suspect_rows_are_marked_and_can_be_hidden(fast_service: Service) -> None:
+async def test_suspect_rows_are_hidden_by_default_and_h_shows_them_marked(
+    fast_service: Service,
+) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
     async with app.run_test(size=(120, 40)) as pilot:
         screen, table = arbitrage_board(app)
         threshold = screen.suspect_profit
+
+        def no_suspect_shown() -> bool:
+            return screen.suspects_hidden > 0 and not any(
+                table.cell_text(key, "profit").startswith(SUSPECT_MARK) for key in table.row_keys
+            )
+
+        # At 60x speed a goal comes every few seconds; the slow books' legs then predate it.
+        await wait_for(no_suspect_shown, pilot, timeout=45)
+        assert screen.hide_suspects
+        shown = screen_text(app)
+        assert shown.count(f"{SUSPECT_MARK} hidden") == 1
+        await pilot.press("h")
 
         def a_leg_older_than_a_goal_is_marked() -> bool:
             return any(
@@ -113,8 +128,8 @@ async def test_suspect_rows_are_marked_and_can_be_hidden(fast_service: Service) 
                 for key, reason in screen.suspects.items()
             )
 
-        # At 60x speed a goal comes every few seconds; the slow books' legs then predate it.
         await wait_for(a_leg_older_than_a_goal_is_marked, pilot, timeout=45)
+        assert screen.suspects_hidden == 0 and f"{SUSPECT_MARK} hidden" not in screen_text(app)
         for key in table.row_keys:
             row = screen.arbs.rows[key]
             marked = table.cell_text(key, "profit").startswith(SUSPECT_MARK)
@@ -122,16 +137,7 @@ async def test_suspect_rows_are_marked_and_can_be_hidden(fast_service: Service) 
             if row.profit_pct > threshold:
                 assert marked
         await pilot.press("h")
-
-        def no_suspect_shown() -> bool:
-            return screen.suspects_hidden > 0 and not any(
-                table.cell_text(key, "profit").startswith(SUSPECT_MARK) for key in table.row_keys
-            )
-
         await wait_for(no_suspect_shown, pilot)
-        assert f"{screen.suspects_hidden} {SUSPECT_MARK} hidden" in screen_text(app)
-        await pilot.press("h")
-        await wait_for(lambda: screen.suspects_hidden == 0, pilot)
 
 
 async def test_sort_keys_and_export_of_what_is_shown(
@@ -142,6 +148,7 @@ async def test_sort_keys_and_export_of_what_is_shown(
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage", with_feed=False)
     async with app.run_test(size=(120, 40)) as pilot:
         screen, table = arbitrage_board(app)
+        screen.hide_suspects = False  # every row, suspect or not: not what this test is about
         await wait_for(lambda: table.row_count > 5, pilot, timeout=30)
         await pilot.press("o", "o", "o")  # profit -> age -> start -> sport
         assert screen.sort_by == "sport"

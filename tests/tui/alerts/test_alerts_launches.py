@@ -1,0 +1,132 @@
+"""Price alerts over launches of the desk against the real built-in service: a rule on a
+threshold the best price has not crossed never fires, however many times the desk starts (no
+firing from a snapshot loaded before the feed is live, nor from a price at one book that is not
+the best), and a rule that already holds when the desk starts is no crossing either; a rule made
+in the session that holds fires once, naming the event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from oddstui import config
+from oddstui.tui.alerts.rules import AlertRules, PriceRule, Throttle
+from oddstui.tui.alerts.store import rules_path, save_rules
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+
+LAUNCHES = 3
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[Service]:
+    service = start_service("--speed", "1", "--seed", "5")
+    yield service
+    service.stop()
+
+
+def get(service: Service, path: str, **params: Any) -> Any:
+    response = httpx.get(service.base_url + path, params={**params, "apiKey": DEMO_KEY}, timeout=10)
+    response.raise_for_status()
+    return response.json()
+
+
+def ml_home_prices(service: Service, event_id: int) -> list[float]:
+    books = get(service, "/bookmakers/selected")["bookmakers"][:30]
+    record = get(service, "/odds", eventId=event_id, bookmakers=",".join(books))
+    prices = []
+    for markets in record["bookmakers"].values():
+        for market in markets:
+            if market["name"] == "ML":
+                for line in market["odds"]:
+                    price = line.get("home")
+                    if price is not None:
+                        prices.append(float(price))
+    return prices
+
+
+def live_event_with_spread(service: Service) -> tuple[dict[str, Any], float]:
+    """A live event whose books' home prices spread widely (the feed's book holds live events
+    from the start), and a threshold between its worst and best home price: at `--speed 1` the
+    best takes more than one score to cross it."""
+    best: tuple[float, dict[str, Any], float] | None = None
+    events = get(service, "/events/live")
+    assert events, "no live event"
+    events.sort(key=lambda e: -(e.get("bookmakerCount") or 0))
+    for event in events[:12]:
+        prices = ml_home_prices(service, event["id"])
+        if len(prices) < 5:
+            continue
+        low, high = min(prices), max(prices)
+        spread = (high - low) / high
+        if best is None or spread > best[0]:
+            best = (spread, event, (low + high) / 2)
+    assert best is not None and best[0] > 0.04, "no event with a spread of prices"
+    return best[1], best[2]
+
+
+def star(event: dict[str, Any], rules: list[PriceRule]) -> None:
+    watched = config.WatchedEvent(
+        event["id"],
+        event["home"],
+        event["away"],
+        event["sport"]["slug"],
+        event["league"]["name"],
+        event["date"],
+    )
+    config.save_watchlist([watched], config.watchlist_path())
+    kept = AlertRules()
+    for rule in rules:
+        kept.add_price(rule, asked=False)
+    save_rules(kept, rules_path(config.watchlist_path()))
+
+
+async def test_uncrossed_and_already_holding_rules_never_fire_over_three_launches(
+    service: Service, home: Path
+) -> None:
+    event, threshold = live_event_with_spread(service)
+    # Some books are below the threshold, the best is above: `≤` has not been crossed.
+    uncrossed = PriceRule(event["id"], "ML", "home", round(threshold, 3), above=False)
+    holding = PriceRule(event["id"], "ML", "home", 1.01, above=True)  # always holds
+    star(event, [uncrossed, holding])
+    for _launch in range(LAUNCHES):
+        app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist")
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.alerts.throttle = Throttle(burst=10_000, every=0.001)
+            rules = app.alerts.rules
+
+            def both_rules_observed(rules: AlertRules = rules) -> bool:
+                return rules.holding(uncrossed) is False and rules.holding(holding) is True
+
+            await wait_for(both_rules_observed, pilot, timeout=60)
+            await pilot.pause(3.0)  # more prices arrive
+            best = app.hub.read(lambda book: book.best(event["id"], "ML", (None, None), ["home"]))
+            assert best and best["home"][0] > uncrossed.threshold, best
+            fired = [alert for alert in app.alerts.fired if alert.kind == "price"]
+            assert fired == [], [alert.message for alert in fired]
+
+
+async def test_a_rule_made_now_that_holds_fires_once_naming_the_event(
+    service: Service, home: Path
+) -> None:
+    event, _threshold = live_event_with_spread(service)
+    star(event, [])
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist")
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.alerts.throttle = Throttle(burst=10_000, every=0.001)
+        await wait_for(lambda: app.hub.status.state == "live", pilot, timeout=30)
+        rule = PriceRule(event["id"], "ML", "home", 1.01, above=True)
+        app.alerts.add_price_rule(rule)
+
+        def price_alerts() -> list[Any]:
+            return [alert for alert in app.alerts.fired if alert.kind == "price"]
+
+        await wait_for(lambda: bool(price_alerts()), pilot, timeout=60)
+        await pilot.pause(3.0)
+        assert len(price_alerts()) == 1
+        message = price_alerts()[0].message
+        assert message.startswith(f"{event['home']} v {event['away']}: ML home ≥ 1.01: now ")
