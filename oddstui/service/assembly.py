@@ -14,6 +14,7 @@ from oddstui.service.openapi import build_document
 from oddstui.service.ratelimit import RateLimiter
 
 log = logging.getLogger("oddstui.service")
+WARM_BUDGET = 0.25  # real seconds spent opening quotes before the ready line; steps do the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +50,10 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
         updates_per_second=options.updates_per_second,
         replay_window=options.replay_window,
         start=options.start,
+        background=True,  # the rest of the world's days are laid out after the ready line
     )
     accounts.resolve(world.bookmakers, list(world.default_selection))
-    world.warm()
+    world.warm(WARM_BUDGET)
     svc = ServiceContext(world, accounts, RateLimiter(), Indexes.attach(world))
     svc.openapi = build_document
     svc.background.append(svc.indexes.run)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from oddstui.service.world import sports as S
-from oddstui.service.world.engine_base import Engine, ordinal
+from oddstui.service.world.engines.base import Engine, ordinal
 from oddstui.service.world.engines import make_engine
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.schedule import sport_duration

@@ -59,6 +59,8 @@ Also provided (world.py):
 """
 
 from oddstui.service.world.journal import Journal, JournalEntry
-from oddstui.service.world.world import WindowPrices, World, WorldListener
+from oddstui.service.world.reads import WindowPrices
+from oddstui.service.world.state import WorldListener
+from oddstui.service.world.world import World
 
 __all__ = ["Journal", "JournalEntry", "WindowPrices", "World", "WorldListener"]

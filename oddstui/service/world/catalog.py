@@ -30,7 +30,10 @@ class Catalog:
     default_selection: list[str] = field(default_factory=list)
 
 
-def build_catalog(rng: random.Random, bookmakers: int) -> Catalog:
+def build_catalog(
+    rng: random.Random, bookmakers: int, sizes: dict[str, int] | None = None
+) -> Catalog:
+    """`sizes`: the least number of members of each sport's leagues (by sport slug)."""
     cat = Catalog()
     next_id = FIRST_PARTICIPANT_ID
     used_names: set[str] = set()
@@ -42,6 +45,7 @@ def build_catalog(rng: random.Random, bookmakers: int) -> Catalog:
             if knockout:
                 cat.knockout.add(slug)
             size = rng.randint(16, 20) if spec.slug == "football" else rng.randint(10, 16)
+            size = max(size, (sizes or {}).get(spec.slug, 0))
             members: list[int] = []
             for _ in range(size):
                 if spec.slug == "football" and specials:
@@ -74,7 +78,10 @@ def _new_name(rng: random.Random, sport: str, individual: bool, used: set[str]) 
                                rng.random() < 0.25)
         if f"{sport}:{name}" not in used:
             return name
-    return f"{name} {rng.randint(2, 99)}"
+    number = 2
+    while f"{sport}:{name} {number}" in used:
+        number += 1
+    return f"{name} {number}"
 
 
 def _book_names(rng: random.Random, count: int) -> list[str]:

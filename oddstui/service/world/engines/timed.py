@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 
 from oddstui.service.world import sports as S
-from oddstui.service.world.engine_base import Engine, ordinal
+from oddstui.service.world.engines.base import Engine, ordinal
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.sports import SportSpec
 

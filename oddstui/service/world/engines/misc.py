@@ -8,7 +8,7 @@ starts, and a stoppage ends the fight early, leaving that round at 0-0. The top-
 
 from __future__ import annotations
 
-from oddstui.service.world.engine_base import Engine
+from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.sports import SportSpec
 
