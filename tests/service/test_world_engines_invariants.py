@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from oddstui.service.world import sports as S
-from oddstui.service.world.engines.base import Engine, ordinal
 from oddstui.service.world.engines import make_engine
+from oddstui.service.world.engines.base import Engine, ordinal
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.schedule import sport_duration
 from oddstui.service.world.sports import SPORT_BY_SLUG, SPORTS, SportSpec
