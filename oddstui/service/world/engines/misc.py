@@ -114,4 +114,6 @@ class RaceEngine(Engine):
     def _clock(self) -> Clock | None:
         seconds = int(self.elapsed)
         label = self.spec.period_word.capitalize()
+        if self.spec.slug == "golf":  # a round of 18 holes: the desk shows the hole
+            label = f"Hole {min(18, int(self.elapsed / (self.spec.real_s / 18)) + 1)}"
         return Clock(seconds // 60 + 1, seconds, 1, True, label, 0)
