@@ -16,6 +16,7 @@ DEFAULT_SELECTION = [
 SHARP = ("Pinnacle", "SingBet")
 FIRST_PARTICIPANT_ID = 100
 NO_CREST_SHARE = 0.1
+ESPORTS_SUFFIXES = ("Esports", "Gaming", "Academy", "Five", "Club", "Nation", "Squad")
 
 
 @dataclass(slots=True)
@@ -72,7 +73,8 @@ def _new_name(rng: random.Random, sport: str, individual: bool, used: set[str]) 
         if individual:
             name = N.person(rng.choice(N.FIRST_NAMES), rng.choice(N.LAST_NAMES))
         elif sport == "esports":
-            name = rng.choice(N.ESPORTS_TEAMS)
+            name = rng.choice(N.ESPORTS_TEAMS) if rng.random() < 0.3 else \
+                f"{rng.choice(N.TOWNS)} {rng.choice(ESPORTS_SUFFIXES)}"
         else:
             name = N.town_team(rng.choice(N.TOWNS), rng.choice(N.TEAM_SUFFIXES),
                                rng.random() < 0.25)

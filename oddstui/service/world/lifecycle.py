@@ -191,10 +191,20 @@ class Lifecycle(PriceMaking):
             if event_id in self._transition_ids:  # created this very step: kick off next step
                 upcoming[:0] = ready[index:]
                 break
-            self._ensure_quotes(event)
-            self._quoter.truths[event_id].tier_cap = 3
             engine = self._start_engine(event)
             engine.advance(now - event.start)
+            if engine.finished:  # played out within this step (a jump in time): one transition
+                del self._engines[event_id]
+                self._quoter.views.pop(event_id, None)
+                event.status = SETTLED
+                self._transition(event)
+                self._close_books(event)
+                self._quoter.drop_event(event_id)
+                self._quoter.truths.pop(event_id, None)
+                event.quotes.clear()
+                continue
+            self._ensure_quotes(event)
+            self._quoter.truths[event_id].tier_cap = 3
             self._refresh_view(event, engine)
             event.status = LIVE
             event.clock = engine.clock

@@ -45,7 +45,7 @@ BOOKS_PER_EVENT = {
     "handball": (12, 38), "volleyball": (12, 36), "darts": (12, 36), "table-tennis": (10, 30),
 }
 DEFAULT_BOOKS = (10, 28)
-BOOK_SETS = 97  # the different sets of bookmakers a sport's fixtures are quoted by
+BOOK_SETS = 31  # the different sets of bookmakers a sport's fixtures are quoted by
 
 
 def sport_duration(spec: SportSpec) -> float:
@@ -147,9 +147,13 @@ class Scheduler:
         fillers = self._fillers(day, times)
         out: list[Fixture] = []
         for spec in SPORTS:
-            out += self._pair(spec, day, times[spec.slug], self._id_offsets[spec.slug], keep)
-        out += self._pair(SPORT_BY_SLUG[FILLER_SPORT], day, fillers, self._filler_offset, keep,
-                          salt=1)
+            base = FIRST_EVENT_ID + (day - ID_EPOCH_DAY) * self._stride
+            slots = [(t, base + self._id_offsets[spec.slug] + k)
+                     for k, t in enumerate(times[spec.slug])]
+            if spec.slug == FILLER_SPORT:  # the fillers share the sport's day and players
+                slots += [(t, base + self._filler_offset + k) for k, t in enumerate(fillers)]
+                slots.sort()
+            out += self._pair(spec, day, slots, keep)
         out.sort(key=lambda f: (f.start, f.id))
         return out
 
@@ -158,46 +162,53 @@ class Scheduler:
         return _hash(self.seed, event_id, 4) % HISTORY_KEEP == 0
 
     def _fillers(self, day: int, times: dict[str, list[float]]) -> list[float]:
-        """Kick-offs that fill every quiet stretch of the day longer than MAX_QUIET."""
+        """Kick-offs that fill every quiet stretch of the day longer than MAX_QUIET (the day's
+        first and last kick-offs lie within MAX_QUIET / 2 of its ends, so no stretch across
+        midnight is longer either)."""
         begin = day * DAY
+        half = MAX_QUIET / 2
         starts = sorted(t for slots in times.values() for t in slots)
         rng = random.Random(mix(self.seed, 8, day))
         fillers: list[float] = []
-        last = begin
-        for t in [*starts, begin + DAY]:
+        last = begin - half
+        for t in [*starts, begin + DAY + half]:
             while t - last > MAX_QUIET and len(fillers) < FILLER_SLOTS:
-                last += (0.4 + 0.5 * rng.random()) * MAX_QUIET
+                last = max(begin, last + (0.4 + 0.5 * rng.random()) * MAX_QUIET)
+                if last >= begin + DAY:
+                    break
                 fillers.append(last)
             last = max(last, t)
         return fillers
 
-    def _pair(self, spec: SportSpec, day: int, slots: list[float], id_offset: int,
-              keep: Callable[[int], bool] | None, salt: int = 0) -> list[Fixture]:
-        """League and participants of each kick-off: the day's half of the league, shuffled,
-        taken two by two in kick-off order (a kick-off its league has no pair left for is
-        dropped)."""
+    def _pair(self, spec: SportSpec, day: int, slots: list[tuple[float, int]],
+              keep: Callable[[int], bool] | None) -> list[Fixture]:
+        """League and participants of each (kick-off, id): the day's half of the league,
+        in a day's order, taken two by two in kick-off order (when a league has no pair left,
+        the next one with room takes the kick-off)."""
         leagues = [slug for slug, _name, _ko in spec.leagues]
         sport_index = self._index[spec.slug]
         capacity = [len(self.catalog.league_members[lg]) // 4 for lg in leagues]
         taken = [0] * len(leagues)
         halves: dict[int, tuple[list[int], int, int]] = {}
         out = []
-        base = FIRST_EVENT_ID + (day - ID_EPOCH_DAY) * self._stride + id_offset
-        for k, start in enumerate(slots):
-            event_id = base + k
+        for start, event_id in slots:
             which = _hash(self.seed, event_id, 9) % len(leagues)
+            for _ in range(len(leagues)):
+                if taken[which] < capacity[which]:
+                    break
+                which = (which + 1) % len(leagues)
+            else:
+                continue  # every league has played its day
             pair = taken[which]
-            if pair >= capacity[which]:
-                continue
             taken[which] += 1
             if keep is not None and not keep(event_id):
                 continue
             found = halves.get(which)
             if found is None:
                 members = self.catalog.league_members[leagues[which]]
-                half = members[(day + salt) % 2::2]
+                half = members[day % 2::2]
                 # The day's order of the half: an affine permutation i -> (a + b i) mod n.
-                h = _hash(self.seed, 10, sport_index, which, day, salt)
+                h = _hash(self.seed, 10, sport_index, which, day)
                 found = halves[which] = (half, h % len(half), _coprime(len(half), h >> 8))
             half, a, b = found
             n = len(half)
