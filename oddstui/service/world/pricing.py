@@ -151,13 +151,18 @@ def is_exchange(book: Bookmaker) -> bool:
 
 def _held(raws: list[float], floor: float, keep: int | None, factor: float) -> list[float]:
     """Prices whose implied probabilities sum to at least `floor`: the sides other than `keep`
-    (a misprice the book means to offer) are shortened, then every price is rounded down."""
-    fixed = 1.0 / raws[keep] if keep is not None else 0.0
-    others = sum(1.0 / r for i, r in enumerate(raws) if i != keep)
-    if keep is None or floor - fixed <= others * 0.5:
-        keep, fixed, others = None, 0.0, sum(1.0 / r for r in raws)
-    k = others / (floor - fixed)  # dividing the other sides' prices by k (< 1 shortens)
-    held = [r if i == keep else max(MIN_PRICE, r / k) for i, r in enumerate(raws)]
+    (a misprice the book means to offer) are shortened, or every side when that cannot do it
+    within reason; then every price is rounded down (which only adds to the sum)."""
+    held = raws
+    if keep is not None:
+        fixed = 1.0 / raws[keep]
+        others = sum(1.0 / r for i, r in enumerate(raws) if i != keep)
+        k = (floor - fixed) / others  # the other sides' implied probabilities times k
+        if 1.0 <= k <= 1.5:
+            held = [r if i == keep else max(MIN_PRICE, r / k) for i, r in enumerate(raws)]
+    total = sum(1.0 / r for r in held)
+    if total < floor:
+        held = [max(MIN_PRICE, r * total / floor) for r in held]
     return [max(MIN_PRICE, math.floor(r * factor + 1e-9) / factor) for r in held]
 
 
