@@ -14,7 +14,7 @@ from oddstui.service.openapi import build_document
 from oddstui.service.ratelimit import RateLimiter
 
 log = logging.getLogger("oddstui.service")
-WARM_BUDGET = 0.25  # real seconds spent opening quotes before the ready line; steps do the rest
+WARM_BUDGET = 0.3  # real seconds spent opening quotes before the ready line; steps do the rest
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,3 +110,24 @@ def test_a_match_live_in_both_is_at_the_same_point_of_play(worlds: tuple[World, 
         assert (a.scores.home, a.scores.away, a.scores.periods) == \
             (b.scores.home, b.scores.away, b.scores.periods), a.sport.slug
         assert a.clock == b.clock, (a.sport.slug, a.clock, b.clock)
+
+
+def test_a_world_laid_out_in_the_background_ends_as_one_built_at_once() -> None:
+    clock = [0.0]
+    background = World(seed=3, start=START, updates_per_second=1.0, background=True,
+                       real_clock=lambda: clock[0])
+    # What the first requests need is there at once: live matches and the next kick-offs.
+    assert background.live_events()
+    assert any(0 < e.start - START < 3600 for e in background.events.values())
+    assert not background.laid_out
+    steps = 0
+    while not background.laid_out:
+        clock[0] += 0.001
+        background.step()
+        steps += 1
+        assert steps < 100_000
+    assert steps > 1  # it was spread over steps
+    whole = World(seed=3, start=START + clock[0], updates_per_second=1.0,
+                  real_clock=lambda: 0.0)
+    assert len(whole.events) > 5000
+    assert set(background.events) ^ set(whole.events) == set()

@@ -26,6 +26,7 @@ from oddstui.service.world.truth import LiveView, mix
 
 FORGET_EVERY = 3600.0  # simulated seconds between sweeps of events past the history window
 NEAR_BEFORE, NEAR_AFTER = 8 * 3600.0, 6 * 3600.0  # what building lays out first, around now
+BACKFILL_CHUNK = 40  # fixtures laid out between two looks at the clock
 LATE_PUBLISH = 600.0  # a fixture published this close to kick-off (after a jump) is skipped
 
 Task = tuple[int, float, float]  # (day, lo, hi): lay out the day's fixtures starting in [lo, hi)
@@ -35,6 +36,7 @@ class Lifecycle(PriceMaking):
     _publish: list[tuple[float, int, Fixture]]  # heap of fixtures not yet published
     _generated_to: int  # the last day whose fixtures are laid out or queued
     _backlog: deque[Task]
+    _backlog_fixtures: deque[Fixture]  # of the task being laid out
     _next_forget: float
 
     # -- laying out ---------------------------------------------------------------------------
@@ -42,6 +44,7 @@ class Lifecycle(PriceMaking):
         """Lay out the hours around `now`; queue the rest of the 45 past days and the future."""
         self._publish = []
         self._backlog = deque()
+        self._backlog_fixtures = deque()
         past = now - HISTORY_DAYS * DAY
         near_lo, near_hi = now - NEAR_BEFORE, now + NEAR_AFTER
         self._generated_to = day_of(now + self._scheduler.horizon)
@@ -57,27 +60,37 @@ class Lifecycle(PriceMaking):
         self._created.clear()
 
     def _lay_out_task(self, task: Task, now: float) -> None:
+        for fixture in self._task_fixtures(task, now):
+            self._materialize(fixture, now)
+
+    def _task_fixtures(self, task: Task, now: float) -> list[Fixture]:
         day, lo, hi = task
         # Settled long ago: only the share kept as history is laid out.
         old = min(hi, (day + 1) * DAY) <= now - RECENT_PAST
-        for fixture in self._scheduler.day(day, self._scheduler.kept_in_history if old else None):
-            if lo <= fixture.start < hi:
-                self._materialize(fixture, now)
+        keep = self._scheduler.kept_in_history if old else None
+        return [f for f in self._scheduler.day(day, keep) if lo <= f.start < hi]
 
     def _backfill(self, budget: float) -> None:
-        """Lay out queued days for about `budget` real seconds (math.inf: all of them)."""
-        if not self._backlog:
+        """Lay out queued days for about `budget` real seconds (math.inf: all of them), a few
+        fixtures at a time so that no step takes long."""
+        if not self._backlog and not self._backlog_fixtures:
             return
         deadline = time.perf_counter() + budget
         now = self._sim
-        while self._backlog and time.perf_counter() < deadline:
-            self._lay_out_task(self._backlog.popleft(), now)
+        while time.perf_counter() < deadline:
+            if not self._backlog_fixtures:
+                if not self._backlog:
+                    break
+                self._backlog_fixtures.extend(self._task_fixtures(self._backlog.popleft(), now))
+                continue
+            for _ in range(min(BACKFILL_CHUNK, len(self._backlog_fixtures))):
+                self._materialize(self._backlog_fixtures.popleft(), now)
         self._upcoming.sort()
 
     @property
     def laid_out(self) -> bool:
         """Whether every day of the world's span is laid out (building is done)."""
-        return not self._backlog
+        return not self._backlog and not self._backlog_fixtures
 
     def _materialize(self, fixture: Fixture, now: float) -> Event | None:
         """The fixture's event as it stands at `now`; None when it is not listed (not yet

@@ -28,7 +28,7 @@ from oddstui.service.world.truth import Line3, mix
 
 MIN_PRICE, MAX_PRICE = 1.01, 501.0
 IN_PLAY_MARGIN = 2.5
-MISPRICED_SHARE = 0.012  # of a soft book's lines, at any time
+MISPRICED_SHARE = 0.02  # of a soft book's lines, at any time
 MISPRICING_EPOCH = 1800.0  # simulated seconds a mispricing lasts at most
 FLOOR_SHARE = 0.5  # the least hold of any line, as a share of the book's margin
 EXCHANGE_NAMES = ("Betdaq", "Matchbook", "Smarkets")

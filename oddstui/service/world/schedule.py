@@ -148,12 +148,12 @@ class Scheduler:
         out: list[Fixture] = []
         for spec in SPORTS:
             base = FIRST_EVENT_ID + (day - ID_EPOCH_DAY) * self._stride
-            slots = [(t, base + self._id_offsets[spec.slug] + k)
-                     for k, t in enumerate(times[spec.slug])]
+            kickoffs = [(t, base + self._id_offsets[spec.slug] + k)
+                        for k, t in enumerate(times[spec.slug])]
             if spec.slug == FILLER_SPORT:  # the fillers share the sport's day and players
-                slots += [(t, base + self._filler_offset + k) for k, t in enumerate(fillers)]
-                slots.sort()
-            out += self._pair(spec, day, slots, keep)
+                kickoffs += [(t, base + self._filler_offset + k) for k, t in enumerate(fillers)]
+                kickoffs.sort()
+            out += self._pair(spec, day, kickoffs, keep)
         out.sort(key=lambda f: (f.start, f.id))
         return out
 
