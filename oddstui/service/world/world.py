@@ -34,7 +34,7 @@ from oddstui.service.world.truth import mix
 log = logging.getLogger(__name__)
 
 OPEN_PER_STEP = 2  # events kicking off soon whose quotes a step opens
-BACKFILL_PER_STEP = 0.012  # real seconds a step may spend laying out days in the background
+BACKFILL_PER_STEP = 0.02  # real seconds a step may spend laying out days in the background
 
 
 class World(Lifecycle, Reads):
