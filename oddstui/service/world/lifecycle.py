@@ -50,10 +50,15 @@ class Lifecycle(PriceMaking):
         self._generated_to = day_of(now + self._scheduler.horizon)
         for day in range(day_of(near_lo), day_of(near_hi) + 1):
             self._lay_out_task((day, near_lo, near_hi), now)
+        # Then the rest of the last two days (the default window of /events reaches a day
+        # back), the days ahead, and the older history last.
+        recent = now - 2 * DAY
+        self._backlog.extend((d, recent, near_lo)
+                             for d in range(day_of(near_lo), day_of(recent) - 1, -1))
         self._backlog.extend((d, near_hi, math.inf)
                              for d in range(day_of(near_hi), self._generated_to + 1))
-        self._backlog.extend((d, past, near_lo)
-                             for d in range(day_of(near_lo), day_of(past) - 1, -1))
+        self._backlog.extend((d, past, recent)
+                             for d in range(day_of(recent), day_of(past) - 1, -1))
         self._upcoming.sort()
         # What building touched is the starting state, not a change.
         self._changed.clear()
