@@ -156,7 +156,6 @@ class World(Lifecycle, Reads):
         self._quoter.clear_step_cache()
         self._budget += self.updates_per_second * dt / self.speed
         self._add_new_events(target)
-        self._backfill(BACKFILL_PER_STEP)
         self._forget_past(target)
         self._cancel_due(target)
         kicked = self._kickoffs(target)
@@ -170,6 +169,8 @@ class World(Lifecycle, Reads):
         # Lifecycle entries (created, deleted) are owed too; the debt is capped at 2 seconds.
         owed = sum(1 for e in entries if e.type in (J.CREATED, J.DELETED))
         self._budget = max(self._budget - owed, -2 * self.updates_per_second)
+        # Last, so that it never delays what this step tells its listeners.
+        self._backfill(BACKFILL_PER_STEP)
         return entries
 
     # -- the end of a step ----------------------------------------------------------------
