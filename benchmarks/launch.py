@@ -1,7 +1,9 @@
 """How long a launch takes: `oddstui serve` to its ready line, and the desk to its first live rows.
 
 - serve: starts `python -m oddstui serve --port 0` and times launch -> the ready line
-  (`serving http://...`), `--runs` times, then stops it with SIGINT.
+  (`serving http://...`), `--runs` times, then stops it with SIGINT; also the CPU time the
+  process had used by its ready line (Linux), which a busy machine inflates far less than the
+  wall time (on an idle machine the two are close).
 - desk: starts `python -m oddstui` with no API key (it starts the built-in service) in a
   pseudo-terminal of 120x40 with a fresh data folder, and times launch -> the first live row on
   the screen that opens (the Live screen: a row with a score and a running clock, `2-1  63:12`),
@@ -44,7 +46,16 @@ def environment(home: str) -> dict[str, str]:
     return env
 
 
-def time_serve() -> float:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc); NaN elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def time_serve(cpu: list[float]) -> float:
     launched = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "oddstui", "serve", "--port", "0"],
@@ -54,6 +65,7 @@ def time_serve() -> float:
     try:
         line = process.stdout.readline().decode()
         ready = time.monotonic() - launched
+        cpu.append(cpu_seconds(process.pid))
         if not line.startswith("serving http://"):
             raise SystemExit(f"no ready line: {line!r}")
         return ready
@@ -122,7 +134,9 @@ def main() -> None:
     parser.add_argument("--desk-runs", type=int, default=3, help="desk launches")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
-    report("oddstui serve: launch -> ready line", [time_serve() for _ in range(args.runs)])
+    cpu: list[float] = []
+    report("oddstui serve: launch -> ready line", [time_serve(cpu) for _ in range(args.runs)])
+    report("oddstui serve: CPU used by the ready line", cpu)
     if args.desk_runs:
         report("desk (no key): launch -> first live row",
                [time_desk() for _ in range(args.desk_runs)])
