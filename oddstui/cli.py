@@ -175,8 +175,8 @@ def add_tui_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed",
         type=_int_in("--seed", 0, 2**63 - 1),
-        default=None,
-        help="built-in world seed: a new world (default: the world of the last run, else 1)",
+        default=1,
+        help="built-in world seed (default 1); the world is a function of its seed and the time",
     )
     parser.add_argument(
         "--speed",
@@ -305,11 +305,9 @@ def run_desk(args: argparse.Namespace) -> int:
     if base is None and key is None:
         from oddstui.service.assembly import Options
         from oddstui.service.embedded import start_embedded
-        from oddstui.world_memory import remembered_world
 
-        world = remembered_world(args.seed)
         try:
-            service = start_embedded(Options(seed=world.seed, speed=args.speed, start=world.start))
+            service = start_embedded(Options(seed=args.seed, speed=args.speed))
         except Exception as error:  # noqa: BLE001 - one line, never a traceback
             sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
             return 1

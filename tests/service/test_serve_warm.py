@@ -34,6 +34,7 @@ def test_first_request_finds_value_bets_and_arbitrage(
     assert arbitrage, "no arbitrage among ten of the busiest bookmakers"
     for arb in arbitrage:
         assert {leg["bookmaker"] for leg in arb["legs"]} <= set(books[:10])
+        assert len({leg["bookmaker"] for leg in arb["legs"]}) == len(arb["legs"]), arb
         assert arb["profitMargin"] > 0
 
     # Each item says how old its quote is; none is from the future of the item itself.

@@ -314,6 +314,9 @@ class ArbitrageIndex:
             state.arbs.pop(key, None)
             return
         legs = tuple((side, slot[side]) for side in sides)
+        if len({best[1] for _side, best in legs}) < len(legs):  # never two legs at one book
+            state.arbs.pop(key, None)
+            return
         existing = state.arbs.get(key)
         if existing is not None and existing.legs == legs:
             return

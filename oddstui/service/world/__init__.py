@@ -3,8 +3,13 @@
 Contract shared by the world (which owns this package), the REST routes and the feed:
 
 `World(seed=1, speed=1.0, bookmakers=265, updates_per_second=50.0, replay_window=600.0,
-start=None)` builds a deterministic world for `seed`; simulated time starts at `start` (wall
-clock by default) and runs `speed` times faster than real time.
+start=None, background=False)` builds a deterministic world for `seed`; simulated time starts at
+`start` (wall clock by default) and runs `speed` times faster than real time. What the world
+holds at a time is a function of the seed and that time alone (schedule.py: fixtures by UTC
+day, ids from the day, sport and slot), so worlds started at different moments agree on every
+fixture, its id and the play of a live match. With `background=True` (the service) it lays out
+the hours around `start` at once and the rest of its 45 past and 14 coming days a little per
+step (`laid_out` tells when done); otherwise all at construction.
 
 Catalog (read-only after construction, apart from new events being added):
 - `sports: dict[str, Sport]` (34, in the seed's order), `leagues: dict[str, League]`,
@@ -27,7 +32,10 @@ Evolution:
   `on_score(event)` per score change and `on_status(event)` per status transition.
 - `async run(interval=0.05)`: calls `step()` forever.
 
-Also provided (world.py):
+The World is one object in layers, a file each (state.py, prices.py, lifecycle.py, reads.py,
+world.py; each only calls the ones before it); the match engines are the `engines` package.
+
+Also provided:
 - `advance(seconds)`: move simulated time on by `seconds` and step (tests; with
   `real_clock=lambda: 0.0` the world is fully deterministic).
 - `subscribe(listener)` (alias `add_listener`), `unsubscribe(listener)`; a listener has
@@ -53,12 +61,18 @@ Also provided (world.py):
   (opening, h12, h24, h48, current, last_moved_at) for dropping odds; `open_ts(event_id)`.
 - Settled/cancelled events keep no live quotes (`event.quotes` is emptied); their closing prices
   come from `markets_wire`/`odds_record`.
+- `warm(budget=inf)`: open the quotes of live events, then of the soonest kick-offs, for up to
+  `budget` real seconds (the service calls it before its ready line).
+- Prices: no book's line sums under 100 %; exchanges also quote `lay<Side>` one or two ladder
+  ticks above the back (pricing.py).
 - `freeze_heap()`: GC tuning for the service loop (`run()` calls it).
 - Score keys: `ot` holds the cumulative score after overtime (so a match decided in overtime
   has top-level == `ot`); after a shoot-out top-level == `ft` and `ap` holds the tally.
 """
 
 from oddstui.service.world.journal import Journal, JournalEntry
-from oddstui.service.world.world import WindowPrices, World, WorldListener
+from oddstui.service.world.reads import WindowPrices
+from oddstui.service.world.state import WorldListener
+from oddstui.service.world.world import World
 
 __all__ = ["Journal", "JournalEntry", "WindowPrices", "World", "WorldListener"]

@@ -16,6 +16,7 @@ DEFAULT_SELECTION = [
 SHARP = ("Pinnacle", "SingBet")
 FIRST_PARTICIPANT_ID = 100
 NO_CREST_SHARE = 0.1
+ESPORTS_SUFFIXES = ("Esports", "Gaming", "Academy", "Five", "Club", "Nation", "Squad")
 
 
 @dataclass(slots=True)
@@ -30,7 +31,10 @@ class Catalog:
     default_selection: list[str] = field(default_factory=list)
 
 
-def build_catalog(rng: random.Random, bookmakers: int) -> Catalog:
+def build_catalog(
+    rng: random.Random, bookmakers: int, sizes: dict[str, int] | None = None
+) -> Catalog:
+    """`sizes`: the least number of members of each sport's leagues (by sport slug)."""
     cat = Catalog()
     next_id = FIRST_PARTICIPANT_ID
     used_names: set[str] = set()
@@ -42,6 +46,7 @@ def build_catalog(rng: random.Random, bookmakers: int) -> Catalog:
             if knockout:
                 cat.knockout.add(slug)
             size = rng.randint(16, 20) if spec.slug == "football" else rng.randint(10, 16)
+            size = max(size, (sizes or {}).get(spec.slug, 0))
             members: list[int] = []
             for _ in range(size):
                 if spec.slug == "football" and specials:
@@ -68,13 +73,17 @@ def _new_name(rng: random.Random, sport: str, individual: bool, used: set[str]) 
         if individual:
             name = N.person(rng.choice(N.FIRST_NAMES), rng.choice(N.LAST_NAMES))
         elif sport == "esports":
-            name = rng.choice(N.ESPORTS_TEAMS)
+            name = rng.choice(N.ESPORTS_TEAMS) if rng.random() < 0.3 else \
+                f"{rng.choice(N.TOWNS)} {rng.choice(ESPORTS_SUFFIXES)}"
         else:
             name = N.town_team(rng.choice(N.TOWNS), rng.choice(N.TEAM_SUFFIXES),
                                rng.random() < 0.25)
         if f"{sport}:{name}" not in used:
             return name
-    return f"{name} {rng.randint(2, 99)}"
+    number = 2
+    while f"{sport}:{name} {number}" in used:
+        number += 1
+    return f"{name} {number}"
 
 
 def _book_names(rng: random.Random, count: int) -> list[str]:

@@ -6,6 +6,7 @@ These are the shared vocabulary of the world (which mutates them), the REST rout
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -153,11 +154,24 @@ class Event:
     away: Participant
     start: float  # simulated seconds
     status: str = PENDING
-    scores: Scores = field(default_factory=Scores)
+    _scores: Scores = field(default_factory=Scores)
     clock: Clock | None = None
     bookmakers: list[str] = field(default_factory=list)  # names of the books that quote it
     # bookmaker name -> market name -> Market; the world mutates it in place
     quotes: dict[str, dict[str, Market]] = field(default_factory=dict)
+    # A settled result not played out yet: played the first time `scores` is read (most of
+    # the historical events are never read).
+    final: Callable[[], Scores] | None = None
+
+    @property
+    def scores(self) -> Scores:
+        if self.final is not None:
+            self._scores, self.final = self.final(), None
+        return self._scores
+
+    @scores.setter
+    def scores(self, value: Scores) -> None:
+        self._scores, self.final = value, None
 
     def header_wire(self) -> dict[str, Any]:
         """The fields an Event and an odds record share."""

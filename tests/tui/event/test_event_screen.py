@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from oddstui import config
+from oddstui.book.exchange import is_lay
 from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.event_screen import EventScreen
 from oddstui.tui.event.price_grid import PriceGrid
@@ -91,7 +92,11 @@ async def open_event(app: Any, pilot: Any, event_id: int) -> EventScreen:
 
 
 def side_keys(grid: PriceGrid) -> list[str]:
-    return [c.key for c in grid.columns if c.key not in ("book", "margin", "age")]
+    """The back sides' columns (an exchange in the book adds its lay columns after them)."""
+    keys = [c.key for c in grid.columns if c.key not in ("book", "margin", "age")]
+    backs = [key for key in keys if not is_lay(key)]
+    assert keys[: len(backs)] == backs
+    return backs
 
 
 def check_best_marked(app: Any, screen: EventScreen, grid: PriceGrid) -> None:

@@ -8,7 +8,7 @@ starts, and a stoppage ends the fight early, leaving that round at 0-0. The top-
 
 from __future__ import annotations
 
-from oddstui.service.world.engine_base import Engine
+from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.sports import SportSpec
 
@@ -114,4 +114,6 @@ class RaceEngine(Engine):
     def _clock(self) -> Clock | None:
         seconds = int(self.elapsed)
         label = self.spec.period_word.capitalize()
+        if self.spec.slug == "golf":  # a round of 18 holes: the desk shows the hole
+            label = f"Hole {min(18, int(self.elapsed / (self.spec.real_s / 18)) + 1)}"
         return Clock(seconds // 60 + 1, seconds, 1, True, label, 0)

@@ -10,7 +10,7 @@ end. The set in play always has its key (0-0 when it starts). The top-level scor
 
 from __future__ import annotations
 
-from oddstui.service.world.engine_base import Engine, ordinal
+from oddstui.service.world.engines.base import Engine, ordinal
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.sports import SportSpec
 

@@ -26,6 +26,7 @@ class Engine:
         self, spec: SportSpec, seed: int, scores: Scores, rating: float, knockout: bool
     ) -> None:
         self.spec = spec
+        self.seed = seed
         self.rng = random.Random(seed)
         self.scores = scores
         self.rating = rating  # expected home margin, in the sport's main score units

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oddstui.service.world.engine_base import Engine
-from oddstui.service.world.engine_misc import RaceEngine, RoundsEngine
-from oddstui.service.world.engine_sets import TennisEngine, UnitEngine
-from oddstui.service.world.engine_timed import TimedEngine
+from oddstui.service.world.engines.base import Engine
+from oddstui.service.world.engines.misc import RaceEngine, RoundsEngine
+from oddstui.service.world.engines.sets import TennisEngine, UnitEngine
+from oddstui.service.world.engines.timed import TimedEngine
 from oddstui.service.world.model import Scores
 from oddstui.service.world.sports import SportSpec
 

@@ -14,17 +14,23 @@ Extra innings and ends are labelled by number ("10th inning"); in curling one si
 
 from __future__ import annotations
 
+import bisect
 import math
+import random
 from dataclasses import dataclass
 
 from oddstui.service.world import sports as S
-from oddstui.service.world.engine_base import Engine, ordinal
+from oddstui.service.world.engines.base import Engine, ordinal
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.sports import SportSpec
+from oddstui.service.world.truth import mix
 
 PLAY, BREAK, SHOOTOUT = "play", "break", "shootout"
 KICK_INTERVAL = 45.0  # simulated seconds between shoot-out attempts
 KICK_SUCCESS = 0.74
+RUN_MIN, RUN_MAX = 15.0, 110.0  # game-clock seconds the clock runs between two stoppages
+MIN_STOPPAGE = 2.0  # simulated seconds
+OVER_SECONDS = 270.0  # a T20 over: 6 balls, 45 simulated seconds each
 
 
 @dataclass(slots=True)
@@ -39,7 +45,10 @@ class Phase:
     injury: int = 0  # announced added minutes
     game_before: float = 0.0  # game-clock seconds played before it
     minute_end: int = 0  # the minute shown at the end of regulation time of the period
-    ratio: float = 1.0  # game-clock seconds per simulated second
+    ratio: float = 1.0  # game-clock seconds per simulated second, over the whole phase
+    # The clock's runs within the phase: (start offset, game seconds before it, length); the
+    # gaps between runs are stoppages, when the clock stands (see `_runs`).
+    runs: list[tuple[float, float, float]] | None = None
 
 
 class TimedEngine(Engine):
@@ -274,19 +283,79 @@ class TimedEngine(Engine):
     def _clock(self) -> Clock | None:
         phase = self.phases[self._index]
         if phase.kind != PLAY:
-            played = int(phase.game_before) if self.clocked else int(self._played_before())
-            minute = phase.minute_end if self.clocked else played // 60
+            played = int(self._played_before())
+            if self.clocked:
+                # The clock stands where the period ended (its added time included).
+                last = self.phases[self._index - 1] if self._index else phase
+                played = int(last.game_before + last.game + last.injury * 60.0) \
+                    if last.kind == PLAY else int(phase.game_before)
+            minute = max(phase.minute_end, played // 60) if self.clocked else played // 60
             return Clock(minute, played, phase.period, False, phase.label, 0)
         into = max(0.0, self.elapsed - phase.start)
         if not self.clocked:
             played = int(self._played_before() + into)
-            return Clock(played // 60 + 1, played, phase.period, True, phase.label, 0)
-        played_here = into * phase.ratio
+            label = phase.label
+            if self.spec.slug == "baseball" and phase.key.startswith("p"):
+                label = f"{'Top' if into < phase.real / 2 else 'Bottom'} {label}"
+            return Clock(played // 60 + 1, played, phase.period, True, label, 0)
+        played_here, running = self._game_clock(phase, into)
         total_played = phase.game_before + played_here
         minute = min(int(total_played // 60) + 1, phase.minute_end)
         stoppage = played_here >= phase.game and phase.injury > 0
-        return Clock(minute, int(total_played), phase.period, True, phase.label,
+        label = phase.label
+        if self.batting and phase.key.startswith("p"):
+            balls = int(played_here // (OVER_SECONDS / 6))
+            label = f"{label} · {balls // 6}.{balls % 6} ov"
+        return Clock(minute, int(total_played), phase.period, running, label,
                      phase.injury if stoppage else 0)
+
+    def _game_clock(self, phase: Phase, into: float) -> tuple[float, bool]:
+        """Game-clock seconds played `into` a play phase, and whether the clock runs: it runs
+        one second a second, and stands still in stoppages."""
+        runs = self._runs(phase)
+        i = bisect.bisect_right(runs, (into, math.inf, math.inf)) - 1
+        if i < 0:
+            return 0.0, False
+        start, before, length = runs[i]
+        if into - start < length:
+            return before + (into - start), True
+        return before + length, False
+
+    def _runs(self, phase: Phase) -> list[tuple[float, float, float]]:
+        """The clock's runs in a play phase, drawn once from the match's seed and the phase.
+        A phase whose clock covers its whole length (football) is one run; one with stoppages
+        (basketball, hockey) alternates runs of RUN_MIN-RUN_MAX game seconds with stoppages
+        that share the rest of its length."""
+        if phase.runs is not None:
+            return phase.runs
+        added = phase.injury * 60.0  # added time runs on without stoppages, after the last one
+        covered = phase.game
+        stopped = phase.real - covered - added
+        if stopped < 1.0:
+            phase.runs = [(0.0, 0.0, phase.real)]
+            return phase.runs
+        rng = random.Random(mix(self.seed, int(phase.start), phase.period))
+        lengths: list[float] = []
+        left = covered
+        while left > 0:
+            run = left if left < 2 * RUN_MIN else rng.uniform(RUN_MIN, min(RUN_MAX, left - RUN_MIN))
+            lengths.append(run)
+            left -= run
+        # The stoppages fall between runs (before the first when there is one run), so the
+        # period ends with its clock running out.
+        weights = [rng.random() + 0.2 for _ in range(max(1, len(lengths) - 1))]
+        scale = stopped / sum(weights)
+        gaps = [max(MIN_STOPPAGE, weight * scale) for weight in weights]
+        at = gaps.pop() if len(lengths) == 1 else 0.0
+        runs, before = [], 0.0
+        for run in lengths:
+            runs.append((at, before, run))
+            at += run + (gaps.pop() if gaps else 0.0)
+            before += run
+        start, before, run = runs[-1]
+        runs[-1] = (start, before, run + added)
+        phase.runs = runs
+        return runs
 
     def _played_before(self) -> float:
         """Time spent in play phases before the current one: an untimed sport's clock counts

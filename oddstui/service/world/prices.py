@@ -1,0 +1,330 @@
+"""Price-making: books opening and following the true prices, in play and before.
+
+Moves of the true prices (a random walk, a score, time passing in play) are followed by each
+book after its latency: sharp books at once, soft books later, which is where stale quotes, value
+bets and brief arbitrages come from. The follow-up work is paced by the update budget
+(`updates_per_second`).
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import math
+import time
+from typing import Any
+
+from oddstui.service.world.engines.base import Engine
+from oddstui.service.world.markets import MARKETS_BY_SPORT
+from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event
+from oddstui.service.world.sports import SPORT_BY_SLUG
+from oddstui.service.world.state import OPEN_QUOTES_WITHIN, WorldState
+from oddstui.service.world.truth import mix
+
+DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live event
+DEMAND_PER_SPEED = 25.0  # in-play follow-ups a live world wants per second, per unit of speed
+MAX_MARKETS_PER_REQUOTE = 5
+LOW_SCORING = 15.0  # sports with fewer expected points suspend their books after a score
+PRE_MATCH_DRIFT, IN_PLAY_DRIFT = 0.05, 0.04  # sd of one move of a true line, in sd of margin
+MATERIAL_SWING = 0.08  # a relative change of a core market's price that most books suspend for
+LATE_IN_MATCH = 0.8  # share of the match played after which every score is material
+DIRTY_BACKLOG_SECONDS = 2.0  # keep about this many seconds of follow-up work queued
+
+
+class PriceMaking(WorldState):
+    def _refresh_view(self, event: Event, engine: Engine) -> None:
+        view = self._quoter.views[event.id]
+        view.progress = engine.progress
+        view.in_overtime = engine.in_overtime or "ot" in event.scores.periods \
+            or "ap" in event.scores.periods
+        view.set_index = getattr(engine, "set_index", 1)
+
+    def _put_away_cold(self) -> None:
+        """Drop the quotes of far-off events that nothing has moved since they opened: they are
+        a pure function of the seed and their opening time, so `_ensure_quotes` rebuilds them
+        identically when someone looks. This keeps memory flat while new events keep coming."""
+        candidates, self._cold_candidates = self._cold_candidates, []
+        for event_id, opened_at in candidates:
+            event = self.events[event_id]
+            truth = self._quoter.truths.get(event_id)
+            if truth is None or truth.version != 0 or event.status != PENDING:
+                continue
+            if event.start <= self._sim + OPEN_QUOTES_WITHIN or self.history.has_event(event_id):
+                continue
+            del self._quoter.truths[event_id]
+            self._quoter.drop_event(event_id)
+            for name in event.bookmakers:
+                self._wire.pop((event_id, name), None)
+            event.quotes.clear()
+            self._cold[event_id] = opened_at
+
+    def warm(self, budget: float = math.inf) -> None:
+        """Open the quotes of every live event, then of the events kicking off soonest, for up
+        to `budget` real seconds, so that the first request finds full boards (steps open the
+        rest a few at a time)."""
+        self._open_upcoming(self._sim, math.inf, budget)
+
+    def _open_upcoming(self, now: float, limit: float, budget: float = math.inf) -> None:
+        """Open the quotes of live events and of pending events that kick off soon: at most
+        `limit` of them, for about `budget` real seconds at most (so that no one step pays for
+        all of them)."""
+        deadline = time.perf_counter() + budget
+        opened = 0
+        for event in self._live.values():
+            if event.id not in self._quoter.truths:
+                if opened >= limit or time.perf_counter() > deadline:
+                    return
+                self._ensure_quotes(event)
+                opened += 1
+        upcoming = self._upcoming
+        i = bisect.bisect_right(upcoming, (max(self._opened_until, now), math.inf))
+        while i < len(upcoming) and opened < limit and time.perf_counter() <= deadline:
+            start, event_id = upcoming[i]
+            if start > now + OPEN_QUOTES_WITHIN:
+                break
+            event = self.events[event_id]
+            if event.status == PENDING:
+                if event_id not in self._quoter.truths:
+                    opened += 1
+                truth = self._ensure_quotes(event)
+                if truth.tier_cap < 3:
+                    # Opened far off with the core markets only: the rest open now.
+                    truth.tier_cap = 3
+                    self._reprice_all(event, now)
+            self._opened_until = start
+            i += 1
+
+    def _after_score(self, event: Event, now: float, engine: Engine) -> None:
+        spec = SPORT_BY_SLUG[event.sport.slug]
+        truth = self._quoter.truths.get(event.id)
+        if truth is None:  # not opened yet; it will open at the current score
+            return
+        goal = spec.engine == "timed" and spec.total < LOW_SCORING
+        last = self._last_bump.get(event.id, -math.inf)
+        if not goal and now - last < self._reprice_gap:
+            # Points come faster than the update budget can follow: reprice a little later.
+            due = last + self._reprice_gap
+            if self._next_decay.get(event.id, math.inf) > due:
+                self._next_decay[event.id] = due
+            return
+        self._last_bump[event.id] = now
+        before = self._core_probabilities(event)
+        self._refresh_view(event, engine)
+        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
+        after = self._core_probabilities(event)
+        swing = _swing(before, after)
+        # Books suspend after a goal, and after any point that swings the match (a set won,
+        # any score late on): a book that kept quoting would offer a huge edge until it caught
+        # up.
+        # Those that do not suspend follow after their latency: the short-lived big edges.
+        material = swing >= MATERIAL_SWING or engine.progress >= LATE_IN_MATCH
+        suspend_share = 0.9 if material else 0.5 if goal else 0.0
+        for name in self._quoting(event):
+            book = self.bookmakers[name]
+            if self._budget >= 2 and not book.sharp and self.rng.random() < suspend_share:
+                delay = book.latency * self.rng.uniform(0.5, 1.5)
+                self._suspended[(event.id, name)] = now + delay + 5.0
+                self._wire.pop((event.id, name), None)
+                self._touch(event.id, name)
+                self._budget -= 2  # the suspension and the return
+            else:
+                self._follow(event.id, book, now)
+
+    def _core_probabilities(self, event: Event) -> dict[tuple[str, float | None, str | None],
+                                                         tuple[float, ...]]:
+        """The true probabilities of every line of the core markets, by (market, hdp, label)."""
+        out = {}
+        for mdef in MARKETS_BY_SPORT[event.sport.slug]:
+            if mdef.tier <= 1:
+                for hdp, label, probs in self._quoter.lines_for(event, mdef, 0):
+                    out[(mdef.name, hdp, label)] = probs
+        return out
+
+    def _reprice_all(self, event: Event, now: float, core_only: bool = False) -> None:
+        truth = self._quoter.truths.get(event.id)
+        if truth is None:
+            return
+        self._last_bump[event.id] = now
+        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
+                          if not core_only or m.tier <= 1])
+        for name in self._quoting(event):
+            self._follow(event.id, self.bookmakers[name], now)
+
+    def _follow(self, event_id: int, book: Bookmaker, now: float) -> None:
+        """Schedule a book to follow a move: sharp books at once and first, others after
+        their latency (which is where stale quotes, value bets and arbitrage come from)."""
+        if event_id in self._live:
+            # In play everyone is quicker (and in-play work goes first, see _follow_ups).
+            delay = 0.0 if book.sharp else (0.5 + 0.15 * book.latency) * self.rng.uniform(0.5, 1.5)
+        else:
+            delay = 0.0 if book.sharp else book.latency * self.rng.uniform(0.3, 1.6)
+        self._schedule(event_id, book.name, now + delay)
+
+    def _choose_inplay(self, event: Event) -> None:
+        """Fewer books quote in play: sharp, exchange and big books mostly, others rarely.
+        The rest show no markets until the event ends."""
+        # When the update budget cannot follow a fast world, fewer books stay in play rather
+        # than all of them going stale.
+        capacity = min(1.0, self.updates_per_second / (DEMAND_PER_SPEED * self.speed))
+        keep = []
+        for name in event.bookmakers:
+            book = self.bookmakers[name]
+            share = 0.95 if book.tier >= 2 or book.margin < 0.03 else 0.3
+            if book.sharp or mix(self.seed, event.id, book.id, 5) < share * capacity * 2**32:
+                keep.append(name)
+            else:
+                if event.quotes.get(name):
+                    self._touch(event.id, name)
+                event.quotes[name] = {}
+        self._inplay[event.id] = keep
+
+    def _schedule(self, event_id: int, bookie: str, at: float) -> None:
+        key = (event_id, bookie)
+        current = self._due.get(key)
+        if current is not None and current <= at:
+            return
+        self._due[key] = at
+        heap = self._due_live if event_id in self._live else self._due_heap
+        heapq.heappush(heap, (at, event_id, bookie))
+
+    def _resume_books(self, now: float) -> None:
+        if not self._suspended:
+            return
+        for key, at in list(self._suspended.items()):
+            if at > now:
+                continue
+            del self._suspended[key]
+            event = self.events[key[0]]
+            if event.status not in (PENDING, LIVE):
+                continue
+            book = self.bookmakers[key[1]]
+            self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE * 3)
+            self._touch(*key)
+
+    def _follow_ups(self, now: float) -> None:
+        self._follow_heap(self._due_live, now)
+        self._follow_heap(self._due_heap, now)
+
+    def _follow_heap(self, heap: list[tuple[float, int, str]], now: float) -> None:
+        guard = int(self._budget * 3) + 10
+        while heap and heap[0][0] <= now and self._budget >= 1 and guard > 0:
+            guard -= 1
+            at, event_id, bookie = heapq.heappop(heap)
+            key = (event_id, bookie)
+            if self._due.get(key) != at:
+                continue
+            del self._due[key]
+            if key in self._suspended:
+                continue
+            event = self.events[event_id]
+            if event.status not in (PENDING, LIVE):
+                continue
+            if self._requote(event, self.bookmakers[bookie], now, MAX_MARKETS_PER_REQUOTE):
+                self._budget -= 1
+            if self._quoter.dirty(event, self.bookmakers[bookie], 1):
+                self._schedule(event_id, bookie, at + 1.0)  # more markets still to follow
+
+    def _requote(self, event: Event, book: Bookmaker, now: float, limit: int) -> bool:
+        self._ensure_quotes(event)
+        inplay = self._inplay.get(event.id)
+        if inplay is not None and book.name not in inplay:
+            return False
+        dirty = self._quoter.dirty(event, book, limit)
+        if not dirty:
+            return False
+        if self._quoter.requote(event, book, dirty, now, self.rng):
+            self._touch(event.id, book.name)
+            return True
+        return False
+
+    def _active_pool(self, now: float) -> tuple[list[Event], list[float]]:
+        if self._pool is not None and self._pool[0] == now:
+            return self._pool[1], self._pool[2]
+        events: list[Event] = []
+        weights: list[float] = []
+        total = 0.0
+        for event in self._live.values():
+            if event.id not in self._quoter.truths:
+                continue
+            total += 8.0
+            events.append(event)
+            weights.append(total)
+        for start, event_id in self._upcoming[:120]:
+            event = self.events[event_id]
+            if event.status != PENDING or event_id not in self._quoter.truths:
+                continue
+            total += 2.0 if start - now < 6 * 3600 else 0.5
+            events.append(event)
+            weights.append(total)
+        self._pool = (now, events, weights)
+        return events, weights
+
+    def _market_moves(self, now: float) -> None:
+        """Random walks of the true prices, which books follow with their latency."""
+        backlog = len(self._due)
+        if backlog > self.updates_per_second * DIRTY_BACKLOG_SECONDS or self._budget < 1:
+            return
+        events, cum = self._active_pool(now)
+        if not events:
+            return
+        moves = max(1, int(self._budget / 20))
+        for event in self.rng.choices(events, cum_weights=cum, k=moves):
+            truth = self._quoter.truths[event.id]
+            defs = [m for m in MARKETS_BY_SPORT[event.sport.slug] if m.tier <= truth.tier_cap]
+            picked = self.rng.sample(defs, min(len(defs), self.rng.randint(1, 3)))
+            # In play, prices drift a little between scores; before the match, money moves
+            # them more, and now and then a steamer moves a line a lot (slow books follow late).
+            size = IN_PLAY_DRIFT if event.status == LIVE else PRE_MATCH_DRIFT
+            if event.status != LIVE and self.rng.random() < 0.03:
+                size *= 4
+            for mdef in picked:
+                truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
+                    + self.rng.gauss(0.0, size)
+            truth.bump([m.name for m in picked], [])
+            for name in self._quoting(event):
+                self._follow(event.id, self.bookmakers[name], now)
+
+    def _jitter(self, now: float) -> None:
+        """Fill the rest of the budget with books nudging one of their prices."""
+        if self._budget < 1:
+            return
+        events, cum = self._active_pool(now)
+        if not events:
+            return
+        count = int(self._budget)
+        for event in self.rng.choices(events, cum_weights=cum, k=count):
+            books = self._quoting(event)
+            if not books:
+                continue
+            name = self.rng.choice(books)
+            if (event.id, name) in self._suspended:
+                continue
+            book = self.bookmakers[name]
+            quotes = event.quotes.get(name)
+            if not quotes:
+                continue
+            market = self.rng.choice(list(quotes))
+            mdef = self._quoter.defs(event)[market]
+            if self._quoter.requote(event, book, [mdef], now, self.rng):
+                self._touch(event.id, name)
+                self._budget -= 1
+
+    def _close_books(self, event: Event) -> None:
+        for name in event.bookmakers:
+            self._touch(event.id, name)
+            self._due.pop((event.id, name), None)
+            self._suspended.pop((event.id, name), None)
+
+
+def _swing(before: dict[Any, tuple[float, ...]], after: dict[Any, tuple[float, ...]]) -> float:
+    """The largest relative change of a true price between two sets of lines: the edge a book
+    that has not yet followed would be offering."""
+    swing = 0.0
+    for key, now in after.items():
+        was = before.get(key)
+        if was is None or len(was) != len(now):
+            continue
+        for p_was, p_now in zip(was, now, strict=True):
+            if p_now > 0.0:
+                swing = max(swing, abs(p_was / p_now - 1.0))
+    return swing
