@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -97,6 +97,7 @@ class FeedCore:
         frame_limit: int = FRAME_LIMIT,
         close_timeout: float = CLOSE_TIMEOUT,
         welcome_fields: Callable[[], dict[str, Any]] | None = None,
+        market_names: Collection[str] | None = None,
     ) -> None:
         self._source = source
         self._accounts = accounts
@@ -104,6 +105,10 @@ class FeedCore:
         self._frame_limit = frame_limit
         self._close_timeout = close_timeout
         self._welcome_fields = welcome_fields
+        # The source's market catalog (None: it cannot tell, so any printable name is taken).
+        self._known_markets = (
+            None if market_names is None else frozenset(name.casefold() for name in market_names)
+        )
         self._by_key: dict[str, FeedConnection] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._dirty: set[FeedConnection] = set()
@@ -122,7 +127,9 @@ class FeedCore:
 
     async def endpoint(self, websocket: WebSocket) -> None:
         try:
-            key, account, feed_filter = admit(websocket.query_params, self._accounts)
+            key, account, feed_filter = admit(
+                websocket.query_params, self._accounts, self._known_markets
+            )
         except Denied as denial:
             await deny(websocket, denial)
             return
