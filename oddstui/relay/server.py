@@ -68,6 +68,7 @@ async def run_relay(
     from oddstui.relay.rest import RelayRest
     from oddstui.relay.sources import start_sources
     from oddstui.server.accounts import AccountsError
+    from oddstui.server.feed.upgrade import FeedUpgradeProtocol
     from oddstui.server.serving import QuickServer
 
     selection = await _upstream_selection(options, stop)
@@ -99,6 +100,7 @@ async def run_relay(
             # One deflate context per client: at thousands of messages a second to tens of
             # clients, compressing costs more than the relay's whole fan-out.
             ws_per_message_deflate=options.deflate,
+            ws=FeedUpgradeProtocol,  # lets the feed watch each client's socket drain
         )
         server = QuickServer(config)
         serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="http")
