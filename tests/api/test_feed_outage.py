@@ -38,7 +38,12 @@ async def test_the_feed_is_live_soon_after_a_60_s_outage_of_its_service(tmp_path
             # A cap of 10 minutes: after a minute of failures the plain backoff would wait tens of
             # seconds more, so only the probe can make the bound below.
             client = feed_client(
-                service.base_url, FEED_KEY, book, api, ids, watcher,
+                service.base_url,
+                FEED_KEY,
+                book,
+                api,
+                ids,
+                watcher,
                 timings=timings(backoff_base=1.0, backoff_cap=600.0),
             )
             async with running(client):
