@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import socket
 import struct
-import termios
 from collections.abc import Mapping
 from typing import Any
 
@@ -79,9 +77,13 @@ class DrainWatch:
         return int(_BYTES_ACKED.unpack_from(info, _BYTES_ACKED_OFFSET)[0])
 
     def _kernel_queue(self) -> int:
+        """The kernel's unsent and unacknowledged bytes (Linux SIOCOUTQ); 0 where unknown."""
         if self._socket is None:
             return 0
-        with contextlib.suppress(OSError, ValueError, AttributeError):
+        with contextlib.suppress(OSError, ValueError, AttributeError, ImportError):
+            import fcntl  # POSIX only
+            import termios
+
             raw = fcntl.ioctl(self._socket.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
             return int(struct.unpack("i", raw)[0])
         return 0
