@@ -123,8 +123,9 @@ class FeedConnection:
     def close(self, code: int, reason: str) -> None:
         """Drop what is queued and close with `code` as soon as the socket takes it.
 
-        A client that never reads again cannot take a close frame either; after
-        `close_timeout` the connection is abandoned (its queue is already freed).
+        A client that never reads again cannot take a close frame either: with paused writes
+        the frame is put behind the buffered bytes and the socket aborted `close_timeout` later;
+        without a transport, the writer is abandoned then (its queue is already freed).
         """
         if self._closing is not None:
             return
@@ -204,7 +205,6 @@ class FeedConnection:
             if watch.stalled(loop.time()):
                 self.close(*SLOW_CONSUMER)
                 return
-        # Hold `run` open until the forced close is done (the reader sees the disconnect).
 
     async def _read(self) -> None:
         # Text from the client is ignored; only its going away matters.
