@@ -11,6 +11,8 @@ warm-up it prints:
 - messages missing at a client: seqs the reference saw inside the window that a client lacks
 - added delay: a client's receipt time minus the reference's receipt time of the same seq (same
   process, same clock), p50 and p99 (target p99 < 50 ms)
+- with NATS, the delay of a plain NATS subscriber on the stream's odds subjects in the same run,
+  so the relays' own share of the added delay is plain
 - CPU of each relay (and of nats-server), % of one core; and of this process (the clients): near
   100 % the figures are bounded by the clients, not the relay
 
@@ -119,13 +121,52 @@ class Reader:
                         self.arrivals.setdefault(int(seq), now)
 
 
+class NatsReader:
+    """A plain NATS subscriber on the stream's odds subjects: the delay NATS itself adds, so the
+    consuming relay's own share is plain."""
+
+    def __init__(self, url: str, prefix: str = "oddstui") -> None:
+        self.url = url
+        self.prefix = prefix
+        self.arrivals: dict[int, float] = {}
+
+    async def run(self, begin: float, end: float) -> None:
+        import nats
+
+        def arrived(message: Any) -> None:
+            now = time.monotonic()
+            if begin <= now < end:
+                for seq in SEQ.findall(message.data.decode("utf-8", "replace")):
+                    self.arrivals.setdefault(int(seq), now)
+
+        async def on_message(message: Any) -> None:
+            arrived(message)
+
+        nc = await nats.connect(self.url)
+        try:
+            await nc.subscribe(f"{self.prefix}.odds.>", cb=on_message)
+            await asyncio.sleep(max(0.0, end - time.monotonic()))
+        finally:
+            await nc.close()
+
+
+def delays(arrivals: dict[int, float], reference: dict[int, float]) -> list[float]:
+    found = [at - reference[seq] for seq, at in arrivals.items() if seq in reference]
+    return sorted(found)
+
+
 def ws_url(base: str, key: str, markets: str) -> str:
     query = urlencode({"apiKey": key, "markets": markets})
     return base.replace("http://", "ws://", 1) + "/ws?" + query
 
 
 async def measure(
-    base: str, upstream: str, keys: list[str], processes: dict[str, psutil.Process], args: Any
+    base: str,
+    upstream: str,
+    keys: list[str],
+    processes: dict[str, psutil.Process],
+    args: Any,
+    nats_url: str | None = None,
 ) -> dict[str, Any]:
     compression = "deflate" if args.compression else None
     reference = Reader(ws_url(upstream, REF_KEY, args.markets))
@@ -134,6 +175,9 @@ async def measure(
     end = begin + args.seconds
     me = psutil.Process()
     tasks = [asyncio.create_task(r.run(compression, begin, end)) for r in [reference, *clients]]
+    plain = NatsReader(nats_url) if nats_url is not None else None
+    if plain is not None:
+        tasks.append(asyncio.create_task(plain.run(begin, end)))
     await asyncio.sleep(max(0.0, begin - time.monotonic()))
     for process in [*processes.values(), me]:
         process.cpu_percent(None)
@@ -149,7 +193,9 @@ async def measure(
             if ref is not None:
                 added.append(at - ref)
     added.sort()
+    plain_added = delays(plain.arrivals, reference.arrivals) if plain is not None else []
     return {
+        "plain_nats": plain_added,
         "upstream": len(reference.arrivals) / args.seconds,
         "rates": [len(c.arrivals) / args.seconds for c in clients],
         "missing": missing,
@@ -173,6 +219,13 @@ def report(name: str, result: dict[str, Any], clients: int) -> None:
         f"    added delay: p50 {result['p50'] * 1000:.1f} ms, p99 {result['p99'] * 1000:.1f} ms "
         "(target p99 < 50 ms)"
     )
+    plain = result.get("plain_nats") or []
+    if plain:
+        p50, p99 = statistics.median(plain) * 1000, plain[int(len(plain) * 0.99)] * 1000
+        print(
+            f"    a plain NATS subscriber on the stream, same run: p50 {p50:.1f} ms, "
+            f"p99 {p99:.1f} ms (the relays' own share is the difference)"
+        )
     cpu = ", ".join(f"{n} {c:.0f} %" for n, c in result["cpu"].items())
     print(
         f"    CPU (% of one core): {cpu}; benchmark clients {result['clients_cpu']:.0f} %; "
@@ -235,7 +288,7 @@ async def main(args: argparse.Namespace) -> None:
                         "nats-server": psutil.Process(nats.process.pid),
                         "consuming relay": psutil.Process(b.pid),
                     }
-                    result = await measure(b_base, upstream, keys[:-1], processes, args)
+                    result = await measure(b_base, upstream, keys[:-1], processes, args, url)
                     report("relay -> NATS JetStream -> relay", result, args.clients)
                 finally:
                     stop(b)

@@ -11,7 +11,8 @@ It follows ../shared/FEED-CLIENT.md:
   half of one state and half of another.
 - Events added with `track()` while streaming are loaded alone (their messages held back, then
   per-event floors), so the rest of the board stays live and the cursor does not move.
-- Reconnects use full-jitter backoff, reset only once a connection has held up.
+- Reconnects use full-jitter backoff, reset only once a connection has held up; while the
+  service cannot be reached, a TCP probe each second ends the wait once it is back.
 - A replaced connection never reconnects by itself; 401/403 stop; 429 waits for Retry-After.
 
 The socket reader only splits, parses, checks seq, applies to the book and stamps receive time.
@@ -22,7 +23,6 @@ call `take_changes()` under the same lock. `FeedThread` runs all of this on its 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterable
 
@@ -34,6 +34,7 @@ from websockets.exceptions import (
     InvalidURI,
 )
 
+from oddstui.api.backoff import PROBE_EVERY, probe_address, wait_or_probe
 from oddstui.api.budget import retry_after_seconds
 from oddstui.api.feed_base import (
     CLOSE_NORMAL,
@@ -67,9 +68,10 @@ _ws_log.addFilter(_RedactKey())
 
 
 class _Retry(Exception):
-    def __init__(self, delay: float, why: str) -> None:
+    def __init__(self, delay: float, why: str, unreachable: bool = False) -> None:
         self.delay = delay
         self.why = why
+        self.unreachable = unreachable  # no TCP connection: the wait may probe for its return
 
 
 class _Stop(Exception):
@@ -140,27 +142,32 @@ class FeedClient(FeedStream):
                     await self._wake.wait()
                     self._wake.clear()
                     continue
+                probe = False
                 try:
                     await self._connection()
                     delay, why = self._backoff.next_delay(), "connection closed"
                 except _Retry as retry:
-                    delay, why = retry.delay, retry.why
+                    delay, why, probe = retry.delay, retry.why, retry.unreachable
                 except _Stop:
                     self._paused = True
                     continue
                 if self._stop_requested:
                     break
-                self._set_state(FeedState.OFFLINE, f"{why}; reconnecting in {delay:.1f} s")
-                await self._sleep(delay)
+                probe = probe and delay > PROBE_EVERY
+                sooner = ", sooner once the service answers" if probe else ""
+                self._set_state(
+                    FeedState.OFFLINE, f"{why}; reconnecting in {delay:.1f} s{sooner}"
+                )
+                await self._sleep(delay, probe)
         finally:
             self._running = False
             if self._state not in (FeedState.REPLACED, FeedState.UNAUTHORIZED):
                 self._set_state(FeedState.OFFLINE, "stopped")
 
-    async def _sleep(self, delay: float) -> None:
+    async def _sleep(self, delay: float, probe: bool = False) -> None:
         assert self._wake is not None
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), timeout=max(0.0, delay))
+        address = probe_address(self._base_url) if probe else None
+        await wait_or_probe(delay, self._wake, address, self._rng)
         self._wake.clear()
 
     async def _connection(self) -> None:
@@ -212,7 +219,8 @@ class FeedClient(FeedStream):
             raise _Stop() from None
         except (OSError, TimeoutError, InvalidHandshake, EOFError) as error:
             why = plain(redact(f"cannot connect: {type(error).__name__}: {error}", self._key))
-            raise _Retry(self._backoff.next_delay(), why) from None
+            unreachable = isinstance(error, OSError | TimeoutError)
+            raise _Retry(self._backoff.next_delay(), why, unreachable) from None
 
     def _refused(self, error: InvalidStatus) -> Exception:
         response = error.response

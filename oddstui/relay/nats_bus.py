@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import nats
@@ -90,7 +91,14 @@ def subject(prefix: str, channel: str, sport: str, event_id: int) -> str:
 class NatsPublisher:
     """Everything the relay accepts, in order, onto the stream (a `RelayListener`)."""
 
-    def __init__(self, js: Any, prefix: str, places: EventPlaces) -> None:
+    def __init__(
+        self,
+        js: Any,
+        prefix: str,
+        places: EventPlaces,
+        complete_markets: Callable[[], bool] = lambda: False,
+    ) -> None:
+        self._complete_markets = complete_markets
         self._js = js
         self._prefix = prefix
         self._places = places
@@ -114,7 +122,11 @@ class NatsPublisher:
         self._put(subject(self._prefix, channel, sport, event_id), line.encode(), None)
 
     def on_restart(self, seq: int, reason: str) -> None:
-        self._control({"type": "restart", "seq": seq, "reason": reason})
+        # The upstream's welcome came just before: consumers pass on what it said.
+        complete = self._complete_markets()
+        self._control(
+            {"type": "restart", "seq": seq, "reason": reason, "complete_markets": complete}
+        )
 
     def on_upstream(self, state: str, detail: str) -> None:
         self._control({"type": "relay", "upstream": state, "detail": detail})
@@ -211,6 +223,7 @@ class NatsConsumer:
         try:
             body = loads(data)
             if body["type"] == "restart":
+                self._relay.complete_markets = body.get("complete_markets") is True
                 self._relay.restart(int(body["seq"]), str(body.get("reason", "")))
             elif body["type"] == "relay":
                 self._relay.set_upstream(str(body["upstream"]), str(body.get("detail", "")))

@@ -55,6 +55,9 @@ class Relay:
         self.journal = RelayJournal(window, max_entries)
         self.places = EventPlaces()
         self.carried = frozenset(name.casefold() for name in markets)
+        # What the source last said: each odds message lists all of the bookie's markets (the
+        # relay cuts a line to a client's filter, which keeps it complete for that filter).
+        self.complete_markets = False
         self.upstream_state = "connecting"
         self.upstream_detail = "starting"
         self.started = asyncio.Event()  # set at the first restart: the stream has a position
@@ -130,7 +133,10 @@ class Relay:
         return {"upstream": self.upstream_state, "detail": self.upstream_detail}
 
     def _welcome_fields(self) -> dict[str, Any]:
-        return {"relay": self._upstream()}
+        fields: dict[str, Any] = {"relay": self._upstream()}
+        if self.complete_markets:
+            fields["complete_markets"] = True
+        return fields
 
     # -- fan-out -----------------------------------------------------------------------------------
 

@@ -178,6 +178,14 @@ class RelayRest:
             return _unavailable(f"the relay cannot reach its upstream ({failure})")
         if response.status_code == 401:
             return _unavailable("the relay's upstream refused the relay's key")
+        if response.status_code == 429:
+            # The upstream key's limit, not the desk's: a 429 with the desk's own x-ratelimit
+            # numbers (plenty remaining) would contradict itself. A desk's 429 is its own.
+            wait = response.headers.get("retry-after", "").strip()
+            return _unavailable(
+                "the relay's upstream key is rate limited; try again later",
+                wait if wait.isdigit() else "30",
+            )
         kept = {k: v for k, v in response.headers.items() if k.lower() in KEPT_HEADERS}
         seq = _seq(response.headers)
         body = response.content
@@ -199,6 +207,7 @@ def _seq(headers: httpx.Headers) -> int | None:
     return None
 
 
-def _unavailable(text: str) -> Answer:
+def _unavailable(text: str, retry_after: str = "2") -> Answer:
     body = json_response({"error": text}).body
-    return Answer(503, bytes(body), {"content-type": "application/json", "retry-after": "2"}, None)
+    headers = {"content-type": "application/json", "retry-after": retry_after}
+    return Answer(503, bytes(body), headers, None)

@@ -16,6 +16,8 @@ from oddstui.relay.options import RelayOptions, RelayStartError, RelayUsageError
 
 log = logging.getLogger("oddstui.relay")
 SELECTION_RETRY = 2.0  # seconds between attempts to reach the upstream at start
+UPSTREAM_GRACE = 3.0  # an upstream not reached by then: the relay serves, saying `upstream down`
+UPSTREAM_DOWN = "down"
 FEED_SHUTDOWN_TIMEOUT = 1.5
 FIRST_WALK_TIMEOUT = 30.0
 
@@ -66,31 +68,22 @@ async def run_relay(
     from oddstui.relay.catalog import keep_walking, walk
     from oddstui.relay.relay import Relay
     from oddstui.relay.rest import RelayRest
-    from oddstui.relay.sources import start_sources
+    from oddstui.relay.sources import Sources, start_sources
     from oddstui.server.accounts import AccountsError
+    from oddstui.server.feed.upgrade import FeedUpgradeProtocol
     from oddstui.server.serving import QuickServer
 
-    selection = await _upstream_selection(options, stop)
-    if selection is None:
-        return 0
-    try:
-        options.accounts.resolve(selection, selection)
-    except AccountsError as error:
-        raise RelayUsageError(f"--accounts: {error} (not carried by the upstream key)") from None
     relay = Relay(options.accounts, options.markets, window=options.replay_window)
-    rest = RelayRest(relay, options.accounts, options.upstream, options.key, selection)
-    sources = await start_sources(relay, options)
+    rest = RelayRest(relay, options.accounts, options.upstream, options.key, [])
+    selecting = asyncio.create_task(_upstream_selection(options, stop))
+    await asyncio.wait({selecting}, timeout=UPSTREAM_GRACE)
+    sources: Sources | None = None
     walker = None
-    if options.catalog_every > 0:
-        # Before serving: clients' sport, league and status filters work from the first message.
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(walk(rest), FIRST_WALK_TIMEOUT)
-        walker = asyncio.create_task(keep_walking(rest, options.catalog_every))
     server: QuickServer | None = None
     serve_task: asyncio.Task[None] | None = None
-    try:
-        if not await _first(sources.ready.wait(), stop.wait(), sources.failed()):
-            return sources.status()
+
+    async def serve() -> bool:
+        nonlocal server, serve_task
         config = uvicorn.Config(
             create_relay_app(relay, rest),
             log_level="warning",
@@ -99,17 +92,49 @@ async def run_relay(
             # One deflate context per client: at thousands of messages a second to tens of
             # clients, compressing costs more than the relay's whole fan-out.
             ws_per_message_deflate=options.deflate,
+            ws=FeedUpgradeProtocol,  # lets the feed watch each client's socket drain
         )
         server = QuickServer(config)
         serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="http")
         while not server.started and not serve_task.done():
             await asyncio.sleep(0.005)
-        if not server.started:
-            return 1
-        on_ready(url)
+        if server.started:
+            on_ready(url)
+        return server.started
+
+    try:
+        if not selecting.done():
+            # Serve what it has (nothing yet) and say why, rather than refuse connections.
+            relay.set_upstream(UPSTREAM_DOWN, "the relay cannot reach its upstream; retrying")
+            if not await serve():
+                return 1
+        selection = await selecting
+        if selection is None:
+            return 0
+        try:
+            options.accounts.resolve(selection, selection)
+        except AccountsError as error:
+            raise RelayUsageError(
+                f"--accounts: {error} (not carried by the upstream key)"
+            ) from None
+        rest.selection = list(selection)
+        sources = await start_sources(relay, options)
+        if options.catalog_every > 0:
+            # Before serving: clients' sport, league and status filters work from the first
+            # message.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(walk(rest), FIRST_WALK_TIMEOUT)
+            walker = asyncio.create_task(keep_walking(rest, options.catalog_every))
+        if server is None:
+            if not await _first(sources.ready.wait(), stop.wait(), sources.failed()):
+                return sources.status()
+            if not await serve():
+                return 1
+        assert serve_task is not None
         await _first(stop.wait(), serve_task, sources.failed())
         return sources.status()
     finally:
+        selecting.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(relay.feed.shutdown(), FEED_SHUTDOWN_TIMEOUT)
         if server is not None and serve_task is not None:
@@ -120,7 +145,8 @@ async def run_relay(
             walker.cancel()
             with contextlib.suppress(BaseException):
                 await walker
-        await sources.stop()
+        if sources is not None:
+            await sources.stop()
         await rest.aclose()
 
 

@@ -22,10 +22,17 @@ from oddstui.server.feed.params import SCORES, STATUS
 class UpstreamBook:
     """The feed client's `Book`: each message it accepts goes to the relay, as received."""
 
-    complete_markets = False  # the relay passes messages on as they came; it removes nothing
-
     def __init__(self, relay: Relay) -> None:
         self._relay = relay
+
+    @property
+    def complete_markets(self) -> bool:
+        return self._relay.complete_markets
+
+    @complete_markets.setter
+    def complete_markets(self, complete: bool) -> None:
+        # Set from the upstream's welcome: the relay's own welcome passes it on to its desks.
+        self._relay.complete_markets = complete
 
     def install_snapshot(self, records: Iterable[OddsRecord]) -> None:
         """Never called: the upstream client has no REST client to snapshot with."""

@@ -76,6 +76,7 @@ async def test_a_client_that_stopped_reading_does_not_stop_the_others_closing_or
     # A bound no test run reaches: the stalled client stays connected (not closed 4008), so the
     # stop meets a socket that never drains and must give up on it.
     monkeypatch.setenv("ODDSTUI_FEED_QUEUE_LIMIT", str(1 << 30))
+    monkeypatch.setenv("ODDSTUI_FEED_STALL_LIMIT", "100000")  # nor the drain rule
     toml, keys = feed_accounts(2)
     busy = service_factory(updates_per_second=RATE, accounts=toml)
     select_bookmakers(busy, all_bookmakers(busy), key=keys[0])
@@ -85,6 +86,7 @@ async def test_a_client_that_stopped_reading_does_not_stop_the_others_closing_or
     busy.process.send_signal(signal.SIGTERM)
     assert await healthy.closed(timeout=30.0) == (1001, "service shutting down")
     await asyncio.to_thread(assert_clean_exit, busy, keys)
-    # The service gave up on it (and says so) rather than waiting for a socket that never drains.
-    assert "did not close within" in busy.stderr()
+    # The feed closes a socket whose writes are paused itself (its close frame queued behind
+    # the stuck bytes, the transport aborted later), so uvicorn's "did not close within" give-up
+    # is no longer the only way out; the clean, prompt exit above is what matters.
     stalled.socket.transport.abort()

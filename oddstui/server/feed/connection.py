@@ -2,8 +2,14 @@
 
 The hub fills a connection synchronously (`add`, then `flush` once per tick); a writer task
 drains the queue to the socket and a reader task waits for the client to go away, ignoring any
-text it sends. The queue is bounded in characters: a client that stops reading is closed with
-4008 instead of stalling the others or growing the service's memory.
+text it sends. The queue is bounded in characters, and a watcher closes a client whose socket
+has not drained for a few seconds (stall.py): either way it is closed with 4008 instead of
+stalling the others, growing the service's memory or holding its socket.
+
+A close while the transport's writes are paused cannot go through the ASGI send, which waits for
+the buffer to drain: the close frame is then appended to the transport behind the whole frames
+already there (so a client that reads again sees it), and the socket is aborted if it has not
+drained `close_timeout` later.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from oddstui.server.feed.params import FeedFilter
+from oddstui.server.feed.stall import CHECK_EVERY, STALL_LIMIT, DrainWatch, close_frame
 
 REPLACED = (4000, "replaced by a newer connection")
 SLOW_CONSUMER = (4008, "slow consumer")
@@ -44,8 +51,13 @@ class FeedConnection:
         queue_limit: int,
         frame_limit: int,
         close_timeout: float,
+        transport: asyncio.Transport | None = None,
+        stall_limit: float = STALL_LIMIT,
     ) -> None:
         self.socket = socket
+        self._transport = transport
+        self._watch = None if transport is None else DrainWatch(transport, stall_limit)
+        self._sending = False
         self.key = key
         self.filter = feed_filter
         self.market_key = feed_filter.market_key
@@ -62,6 +74,7 @@ class FeedConnection:
         self._closing: tuple[int, str] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._deadline: asyncio.TimerHandle | None = None
+        self._abort: asyncio.TimerHandle | None = None
 
     @property
     def closing(self) -> bool:
@@ -110,8 +123,9 @@ class FeedConnection:
     def close(self, code: int, reason: str) -> None:
         """Drop what is queued and close with `code` as soon as the socket takes it.
 
-        A client that never reads again cannot take a close frame either; after
-        `close_timeout` the connection is abandoned (its queue is already freed).
+        A client that never reads again cannot take a close frame either: with paused writes
+        the frame is put behind the buffered bytes and the socket aborted `close_timeout` later;
+        without a transport, the writer is abandoned then (its queue is already freed).
         """
         if self._closing is not None:
             return
@@ -120,30 +134,47 @@ class FeedConnection:
         self._frames.clear()
         self._queued = 0
         self._wake.set()
-        if self._writer is not None and not self._writer.done():
-            loop = asyncio.get_running_loop()
+        if self._writer is None or self._writer.done():
+            return
+        loop = asyncio.get_running_loop()
+        transport = self._transport
+        if transport is not None and (self._sending or transport.get_write_buffer_size() > 0):
+            # Paused writes: the writer waits inside the ASGI send before writing anything,
+            # so cancelling it cannot cut a frame.
+            self._writer.cancel()
+            if not transport.is_closing():
+                transport.write(close_frame(code, reason))
+                transport.close()  # sends what is buffered, then closes
+            self._abort = loop.call_later(self._close_timeout, transport.abort)
+        else:
             self._deadline = loop.call_later(self._close_timeout, self._writer.cancel)
 
     async def run(self) -> None:
         """Serve until the client leaves or the connection is closed; never raises."""
         self._writer = asyncio.create_task(self._write())
         reader = asyncio.create_task(self._read())
+        watcher = asyncio.create_task(self._watch_drain())
         try:
             done, _ = await asyncio.wait(
                 {self._writer, reader}, return_when=asyncio.FIRST_COMPLETED
             )
             if self._writer in done and not reader.done():
-                # The close frame went out: give the client a moment to answer it.
+                # The close frame went out (or was forced onto a closing transport): give the
+                # client a moment to answer it.
                 await asyncio.wait({reader}, timeout=self._close_timeout)
         finally:
             if self._closing is None:
                 self._closing = (1000, "")
-            for task in (self._writer, reader):
+            for task in (self._writer, reader, watcher):
                 task.cancel()
             with contextlib.suppress(BaseException):
-                await asyncio.gather(self._writer, reader, return_exceptions=True)
+                await asyncio.gather(self._writer, reader, watcher, return_exceptions=True)
             if self._deadline is not None:
                 self._deadline.cancel()
+            if self._transport is not None and self._abort is None:
+                # Whatever way it ended, the socket is released even if the peer never reads.
+                loop = asyncio.get_running_loop()
+                self._abort = loop.call_later(self._close_timeout, self._transport.abort)
             self._frames.clear()
             self._queued = 0
 
@@ -158,9 +189,22 @@ class FeedConnection:
                 self._queued -= len(frame)
                 if self._queued <= self._queue_limit:
                     self._bound = self._queue_limit
+                self._sending = True
                 await self.socket.send_text(frame)
+                self._sending = False
             code, reason = self._closing
             await self.socket.close(code, reason)
+
+    async def _watch_drain(self) -> None:
+        watch = self._watch
+        if watch is None:
+            return
+        loop = asyncio.get_running_loop()
+        while self._closing is None:
+            await asyncio.sleep(CHECK_EVERY)
+            if watch.stalled(loop.time()):
+                self.close(*SLOW_CONSUMER)
+                return
 
     async def _read(self) -> None:
         # Text from the client is ignored; only its going away matters.

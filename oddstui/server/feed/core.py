@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -31,12 +31,16 @@ from oddstui.server.feed.messages import (
     welcome_text,
 )
 from oddstui.server.feed.params import ODDS, FeedFilter
+from oddstui.server.feed.stall import STALL_LIMIT, transport_of
 
 log = logging.getLogger("oddstui.service.feed")
 
 QUEUE_LIMIT = 4 * 1024 * 1024  # characters queued per connection before it is a slow consumer
 # Tests shrink the bound through the environment, so that a stalled client overflows quickly.
 QUEUE_LIMIT_ENV = "ODDSTUI_FEED_QUEUE_LIMIT"
+# Seconds a socket may hold bytes its client does not take before it is closed 4008 (stall.py);
+# tests raise it to meet a socket that never drains at shutdown.
+STALL_LIMIT_ENV = "ODDSTUI_FEED_STALL_LIMIT"
 FRAME_LIMIT = 256 * 1024  # a tick's frame is split beyond this, for clients' message limits
 SHUTDOWN_TIMEOUT = 1.0  # a client that takes no close frame in a second is not reading
 CLOSE_TIMEOUT = 10.0  # how long a close may wait for a client that does not read
@@ -97,13 +101,19 @@ class FeedCore:
         frame_limit: int = FRAME_LIMIT,
         close_timeout: float = CLOSE_TIMEOUT,
         welcome_fields: Callable[[], dict[str, Any]] | None = None,
+        market_names: Collection[str] | None = None,
     ) -> None:
         self._source = source
         self._accounts = accounts
         self._queue_limit = queue_limit or _queue_limit_from_env()
+        self._stall_limit = _stall_limit_from_env()
         self._frame_limit = frame_limit
         self._close_timeout = close_timeout
         self._welcome_fields = welcome_fields
+        # The source's market catalog (None: it cannot tell, so any printable name is taken).
+        self._known_markets = (
+            None if market_names is None else frozenset(name.casefold() for name in market_names)
+        )
         self._by_key: dict[str, FeedConnection] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._dirty: set[FeedConnection] = set()
@@ -122,7 +132,9 @@ class FeedCore:
 
     async def endpoint(self, websocket: WebSocket) -> None:
         try:
-            key, account, feed_filter = admit(websocket.query_params, self._accounts)
+            key, account, feed_filter = admit(
+                websocket.query_params, self._accounts, self._known_markets
+            )
         except Denied as denial:
             await deny(websocket, denial)
             return
@@ -137,6 +149,8 @@ class FeedCore:
             queue_limit=self._queue_limit,
             frame_limit=self._frame_limit,
             close_timeout=self._close_timeout,
+            transport=transport_of(websocket.scope),
+            stall_limit=self._stall_limit,
         )
         self._open(connection, account)
         task = asyncio.current_task()
@@ -295,3 +309,15 @@ def _queue_limit_from_env() -> int:
     if text:
         log.warning("%s must be an integer >= 1024; using %d", QUEUE_LIMIT_ENV, QUEUE_LIMIT)
     return QUEUE_LIMIT
+
+
+def _stall_limit_from_env() -> float:
+    text = os.environ.get(STALL_LIMIT_ENV, "")
+    try:
+        value = float(text) if text else STALL_LIMIT
+    except ValueError:
+        value = -1.0
+    if not 1.0 <= value < 1e9:
+        log.warning("%s must be a number of seconds >= 1; using %g", STALL_LIMIT_ENV, STALL_LIMIT)
+        return STALL_LIMIT
+    return value

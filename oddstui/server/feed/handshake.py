@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Collection
 
 from starlette.datastructures import QueryParams
 from starlette.responses import JSONResponse
@@ -24,8 +25,13 @@ class Denied(Exception):
         self.text = text
 
 
-def admit(query: QueryParams, accounts: Accounts) -> tuple[str, Account, FeedFilter]:
-    """The key, its account and the validated filters; raises `Denied` (401, 403, then 400)."""
+def admit(
+    query: QueryParams, accounts: Accounts, known_markets: Collection[str] | None = None
+) -> tuple[str, Account, FeedFilter]:
+    """The key, its account and the validated filters; raises `Denied` (401, 403, then 400).
+
+    `known_markets`: the case-folded market names the source quotes, None when it cannot tell.
+    """
     keys = query.getlist("apiKey")
     key = keys[0] if len(keys) == 1 else ""
     account = accounts.get(key)
@@ -34,7 +40,7 @@ def admit(query: QueryParams, accounts: Accounts) -> tuple[str, Account, FeedFil
     if not account.feed:
         raise Denied(403, NO_FEED)
     try:
-        return key, account, parse_filter(query)
+        return key, account, parse_filter(query, known_markets)
     except BadFilter as error:
         raise Denied(400, str(error)) from None
 

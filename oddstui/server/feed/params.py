@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 ODDS, SCORES, STATUS = "odds", "scores", "status"
@@ -23,6 +23,8 @@ INVALID_CHANNEL = "Invalid channel: {channel}. Allowed: odds, scores, status"
 MARKETS_REQUIRED = "markets is required when the odds channel is subscribed"
 INVALID_EVENT_ID = "Invalid event ID: {value}. eventIds must be integers"
 INVALID_LAST_SEQ = "Invalid lastSeq: {value}. It must be a non-negative integer"
+INVALID_MARKET = "Invalid market: {value}. Market names are printable text"
+UNKNOWN_MARKET = "Unknown market: {value}. This service quotes no market of that name"
 
 
 class BadFilter(ValueError):
@@ -77,8 +79,29 @@ def _items(query: Mapping[str, str], name: str) -> list[str]:
     return [part.strip() for part in raw.split(",") if part.strip()]
 
 
-def parse_filter(query: Mapping[str, str]) -> FeedFilter:
-    """Validate the handshake query; raises `BadFilter` with the wire text of the first problem."""
+def _shown(text: str) -> str:
+    """A name as a 400 may quote it: control characters escaped, length bounded."""
+    return text[:40].encode("unicode_escape").decode("ascii")
+
+
+def _check_markets(markets: list[str], known: Collection[str] | None) -> None:
+    """Each name is printable and, when the source knows its catalog (`known`, case-folded),
+    one of it: a name it never quotes would stream nothing but empty messages."""
+    for name in markets:
+        if not name.isprintable():
+            raise BadFilter(INVALID_MARKET.format(value=_shown(name)))
+        if known is not None and name.casefold() not in known:
+            raise BadFilter(UNKNOWN_MARKET.format(value=_shown(name)))
+
+
+def parse_filter(
+    query: Mapping[str, str], known_markets: Collection[str] | None = None
+) -> FeedFilter:
+    """Validate the handshake query; raises `BadFilter` with the wire text of the first problem.
+
+    `known_markets` are the case-folded market names the source quotes, or None when it cannot
+    tell (a relay): then only control characters are refused.
+    """
     channels = _items(query, "channels") or [ODDS]
     for channel in channels:
         if channel.casefold() not in CHANNELS:
@@ -107,6 +130,7 @@ def parse_filter(query: Mapping[str, str]) -> FeedFilter:
             raise BadFilter(INVALID_STATUS)
     if ODDS in channels and not markets:
         raise BadFilter(MARKETS_REQUIRED)
+    _check_markets(markets, known_markets)
 
     ids: set[int] = set()
     for text in event_ids:

@@ -12,6 +12,9 @@ import json
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import HeaderLineTooLong, RequestLineTooLong, TooManyHeaders
+from websockets.http11 import Request
+
+from oddstui.server.feed.stall import TRANSPORT_KEY
 
 LIMIT = "at most 8192 bytes a line and 128 headers"
 TOO_LONG = f"The feed's handshake is too long ({LIMIT})"
@@ -32,7 +35,17 @@ def refusal(exception: BaseException) -> bytes:
 
 
 class FeedUpgradeProtocol(WebSocketsSansIOProtocol):
-    """The protocol uvicorn runs after an HTTP upgrade (`uvicorn.Config(ws=...)`)."""
+    """The protocol uvicorn runs after an HTTP upgrade (`uvicorn.Config(ws=...)`).
+
+    It also puts its transport in the scope's extensions, so that the feed can watch whether
+    the socket drains and close a stalled one itself (stall.py).
+    """
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][TRANSPORT_KEY] = self.transport
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from oddstui.seed_markets import SEED_MARKETS
 from oddstui.server.feed.core import CLOSE_TIMEOUT, FRAME_LIMIT, FeedCore
 from oddstui.server.feed.messages import score_text, status_text
 from oddstui.server.feed.params import SCORES, STATUS
@@ -59,6 +60,8 @@ class FeedHub(FeedCore):
             # Every odds message lists the bookmaker's complete markets (WIRE.md): clients may drop
             # a market that a message leaves out. A relay cannot promise it, so it is ours alone.
             welcome_fields=lambda: {"complete_markets": True},
+            # A subscription naming a market the world never quotes is refused with 400.
+            market_names=(*SEED_MARKETS, *world.market_types()),
         )
         # Events seen live, so that a status filter also sees a live match being cancelled.
         self._was_live = {event.id for event in world.events.values() if event.status == LIVE}
