@@ -72,7 +72,9 @@ class PriceMaking(WorldState):
         opened = 0
         for event in self._live.values():
             if event.id not in self._quoter.truths:
-                if opened >= limit or time.perf_counter() > deadline:
+                # Every live match is opened whatever the budget (a loaded machine would
+                # otherwise start with thin boards): the budget is for the upcoming ones.
+                if opened >= limit:
                     return
                 self._ensure_quotes(event)
                 opened += 1
