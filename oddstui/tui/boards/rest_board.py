@@ -23,7 +23,7 @@ from oddstui.tui.boards.order import GoneRows, Rank
 from oddstui.tui.boards.trading_board import TradingBoard
 from oddstui.tui.desk.state import EventView
 from oddstui.tui.kit.columns import Column
-from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.patch_table import PatchTable, ScreenOrderedTable
 from oddstui.tui.kit.table_sync import keep_only
 from oddstui.tui.text import clean
 
@@ -102,7 +102,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         yield Static("", classes="detail")
 
     def make_table(self) -> PatchTable:
-        table = PatchTable(classes="board")
+        table = ScreenOrderedTable(classes="board")
         table.set_columns(self.COLUMNS)
         return table
 

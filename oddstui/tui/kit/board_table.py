@@ -15,10 +15,10 @@ from typing import Any
 from rich.text import Text
 from textual.widgets.data_table import ColumnKey, RowKey
 
-from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.patch_table import PatchTable, ScreenOrderedTable
 
 
-class BoardTable(PatchTable):
+class BoardTable(ScreenOrderedTable):
     """`PatchTable` whose cell updates repaint one visible row, once per `sync_row`."""
 
     _batch: set[int] | None = None

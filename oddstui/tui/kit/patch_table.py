@@ -34,7 +34,8 @@ class PatchTable(TableRows):
     | `F` | filter the rows by text |
     | `c` | choose the columns |
 
-    A screen that binds one of these keys itself keeps it (`check_action`).
+    A table whose rows its screen orders (the trading boards) is a `ScreenOrderedTable`: it has
+    no sort keys, so the screen's own `o` is the only one on that screen.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -43,20 +44,6 @@ class PatchTable(TableRows):
         Binding("F", "filter", "Find rows by text", show=False, id="table-filter"),
         Binding("c", "choose_columns", "Choose the columns", show=False, id="table-columns"),
     ]
-
-    #: The table's own actions, which give way to a screen that binds the same key.
-    TABLE_ACTIONS = frozenset({"sort_next", "sort_reverse", "filter", "choose_columns"})
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A screen's own binding of the same key wins (a board's `o` cycles its sort keys):
-        refusing here lets Textual pass the key on to the screen."""
-        if action in self.TABLE_ACTIONS:
-            mine = self._bindings.key_to_bindings.items()
-            keys = {key for key, bindings in mine if any(b.action == action for b in bindings)}
-            screen_keys = set(self.screen._bindings.key_to_bindings)
-            if keys & screen_keys:
-                return False
-        return True
 
     def set_columns(self, columns: Iterable[Column | tuple[str, str, int | None]]) -> None:
         """Declare the columns once: `Column`s, or (key, label, fixed width) always shown."""
@@ -176,3 +163,23 @@ class PatchTable(TableRows):
             except OSError as error:
                 self.notify(f"Could not keep the table's choice: {error.strerror}", timeout=5)
         self._relayout(force=True)
+
+
+def bindings_without(cls: type, keys: set[str]) -> list[BindingType]:
+    """`cls`'s bindings as Textual merges them (a subclass's key replaces its bases'), less
+    those of `keys`: for a subclass declared with `inherit_bindings=False`."""
+    merged: dict[str, list[Binding]] = {}
+    for base in reversed(cls.__mro__):
+        own: dict[str, list[Binding]] = {}
+        for binding in Binding.make_bindings(base.__dict__.get("BINDINGS", ())):
+            own.setdefault(binding.key, []).append(binding)
+        merged.update(own)
+    return [binding for key, found in merged.items() if key not in keys for binding in found]
+
+
+class ScreenOrderedTable(PatchTable, inherit_bindings=False):
+    """A `PatchTable` whose rows its screen orders (a trading board sorts by its own keys, `o`
+    cycling them): every key of a `PatchTable` but the column sort keys. A header click still
+    sorts by that column."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings_without(PatchTable, {"o", "O"})

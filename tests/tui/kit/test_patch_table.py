@@ -70,10 +70,11 @@ async def test_a_narrow_table_drops_the_least_needed_column() -> None:
         assert table.rows["a"] is before  # type: ignore[index]  # laid out in place, not rebuilt
 
 
-async def test_a_screen_binding_of_the_same_key_wins() -> None:
+async def test_a_screen_ordered_table_leaves_o_to_its_screen() -> None:
     from textual.screen import Screen
 
     from oddstui.tui.kit.columns_modal import ColumnsModal
+    from oddstui.tui.kit.patch_table import ScreenOrderedTable
 
     class OwnSort(Screen[None]):
         BINDINGS = [("o", "own_sort", "Own sort")]
@@ -81,7 +82,7 @@ async def test_a_screen_binding_of_the_same_key_wins() -> None:
         columns_wanted: list[PatchTable] = []
 
         def compose(self) -> ComposeResult:
-            table = PatchTable(id="t")
+            table = ScreenOrderedTable(id="t")
             table.set_columns(COLUMNS)
             yield table
 
@@ -99,9 +100,15 @@ async def test_a_screen_binding_of_the_same_key_wins() -> None:
         screen = OwnSort()
         await app.push_screen(screen)
         table = screen.query_one(PatchTable)
+        table.sync_row("a", row("Alpha", "2.10"))
+        table.sync_row("b", row("Beta", "1.90"))
         table.focus()
-        await pilot.press("o", "c")
+        await pilot.pause()
+        await pilot.press("o")
         assert screen.pressed == 1 and table.prefs.sort is None  # `o` went to the screen
+        await pilot.press("down", "O")  # no column sort keys; the DataTable's keys are kept
+        assert table.prefs.sort is None and table.cursor_row == 1
+        await pilot.press("c")
         # `c` is still the table's: it asks its screen for the column chooser (a widget never
         # opens a screen itself).
         assert screen.columns_wanted == [table]
