@@ -91,10 +91,12 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         # loop, where frames wait their turn; the least delayed of them (the upper envelope of
         # stamp - SPEED * receipt) puts the service's clock at any moment.
         offsets: list[float] = []
+        stamps: list[float] = []
         readings: list[tuple[float, float, float]] = []  # (read at, age shown, updated at)
         async with connect(url) as probe:
             for _ in range(12):
                 stamp, received = await service_now(probe)
+                stamps.append(stamp)
                 offsets.append(stamp - SPEED * received)
                 screen._show_prices()  # the grid as painted at this moment
                 read_at = time.monotonic()
@@ -108,9 +110,14 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         offset = max(offsets)
         errors = [age - (offset + SPEED * at - updated) for at, age, updated in readings]
         assert len(errors) >= 12
-        assert abs(statistics.median(errors)) < 2.0, sorted(errors)
-        # Ages are in service seconds: at 60x, older than the real seconds the desk has run.
-        assert max(row.age or 0.0 for row in screen.rows) > time.monotonic() - screen._opened
+        # The bound is what this run's own delivery delays allow, not a fixed time: 2 service
+        # seconds plus the spread of the probe's samples (frames that waited their turn on a
+        # busy machine put either clock up to that much later).
+        spread = offset - min(offsets)
+        assert abs(statistics.median(errors)) < 2.0 + spread, (spread, sorted(errors))
+        # Ages are in service seconds: some price is older than the service time the probe
+        # saw pass, which real seconds at 60x could not reach.
+        assert max(row.age or 0.0 for row in screen.rows) > stamps[-1] - stamps[0] > 0
 
 
 async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Path) -> None:
