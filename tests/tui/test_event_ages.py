@@ -91,12 +91,12 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         # loop, where frames wait their turn; the least delayed of them (the upper envelope of
         # stamp - SPEED * receipt) puts the service's clock at any moment.
         offsets: list[float] = []
-        stamps: list[float] = []
         readings: list[tuple[float, float, float]] = []  # (read at, age shown, updated at)
+        # (book, updated at) -> (the probe's service time, age shown) at each reading
+        unchanged: dict[tuple[str, float], list[tuple[float, float]]] = {}
         async with connect(url) as probe:
             for _ in range(12):
                 stamp, received = await service_now(probe)
-                stamps.append(stamp)
                 offsets.append(stamp - SPEED * received)
                 screen._show_prices()  # the grid as painted at this moment
                 read_at = time.monotonic()
@@ -106,6 +106,9 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
                         if row.age is None or market is None or market.updated_at is None:
                             continue
                         readings.append((read_at, row.age, market.updated_at.timestamp()))
+                        unchanged.setdefault((row.bookmaker, readings[-1][2]), []).append(
+                            (stamp, row.age)
+                        )
                 await pilot.pause(0.1)
         offset = max(offsets)
         errors = [age - (offset + SPEED * at - updated) for at, age, updated in readings]
@@ -115,9 +118,16 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         # busy machine put either clock up to that much later).
         spread = offset - min(offsets)
         assert abs(statistics.median(errors)) < 2.0 + spread, (spread, sorted(errors))
-        # Ages are in service seconds: some price is older than the service time the probe
-        # saw pass, which real seconds at 60x could not reach.
-        assert max(row.age or 0.0 for row in screen.rows) > stamps[-1] - stamps[0] > 0
+        # Ages are in service seconds: a price that did not move between two readings aged by
+        # about the service time the probe saw pass between them (real seconds would be 60x
+        # less). The pair furthest apart is compared.
+        first, last = max(
+            ((seen[0], seen[-1]) for seen in unchanged.values()),
+            key=lambda pair: pair[1][0] - pair[0][0],
+        )
+        passed = last[0] - first[0]
+        assert passed > 0, "no price stayed unchanged across two probe samples"
+        assert last[1] - first[1] > passed / 2, (first, last)
 
 
 async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Path) -> None:
