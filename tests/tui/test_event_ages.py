@@ -113,11 +113,14 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         offset = max(offsets)
         errors = [age - (offset + SPEED * at - updated) for at, age, updated in readings]
         assert len(errors) >= 12
-        # The bound is what this run's own delivery delays allow, not a fixed time: 2 service
-        # seconds plus the spread of the probe's samples (frames that waited their turn on a
-        # busy machine put either clock up to that much later).
-        spread = offset - min(offsets)
-        assert abs(statistics.median(errors)) < 2.0 + spread, (spread, sorted(errors))
+        # The probe's clock is the least delayed of its own samples, the desk's the least
+        # delayed of all it has seen (a longer history), so the desk may only be ahead of it:
+        # never behind by more than 2 service seconds (counting from when a frame arrived
+        # would make ages younger), and ahead by less than a real second's worth (60 service
+        # seconds: a wrong clock or unit is off by far more). How far ahead depends on this
+        # machine's load, so it is not pinned.
+        median = statistics.median(errors)
+        assert -2.0 < median < SPEED * 1.0, sorted(errors)
         # Ages are in service seconds: a price that did not move between two readings aged by
         # about the service time the probe saw pass between them (real seconds would be 60x
         # less). The pair furthest apart is compared.
