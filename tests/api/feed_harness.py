@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import replace
@@ -190,6 +191,30 @@ async def wait_until(
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+async def backoff_periods_pass(count: int = 8, **timing_changes: Any) -> None:
+    """The positive marker of "and nothing more happened": a control client with the same
+    timings, pointed at a port nobody listens on, makes `count` handshakes on this same loop,
+    so `count - 1` of its backoff waits have passed, however loaded the machine is."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    control = FeedClient(
+        f"http://127.0.0.1:{port}/v3",
+        "k-control-client",
+        OddsBook(),
+        None,
+        track=(),
+        rng=random.Random(5),
+        timings=timings(**timing_changes),
+    )
+    async with running(control):
+        await wait_until(
+            lambda: control.counters.connects >= count,
+            timeout=60,
+            what=f"{count} handshakes of a control client",
+        )
 
 
 @contextlib.asynccontextmanager

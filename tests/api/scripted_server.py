@@ -195,6 +195,8 @@ class ScriptedServer:
         snapshot_delay: float = 0.0,
     ) -> None:
         self.snapshot_delay = snapshot_delay
+        #: Snapshots (GET /odds/multi) answered, each after `snapshot_delay`.
+        self.snapshots_answered = 0
         """Seconds each snapshot answer is held back (its records and seq are taken first)."""
         self.script = script
         self.reject = reject
@@ -228,6 +230,7 @@ class ScriptedServer:
         if path.path == "/v3/odds/multi":
             response = self._odds_multi(conn, path.query)
             await asyncio.sleep(self.snapshot_delay)
+            self.snapshots_answered += 1
             return response
         if path.path != "/v3/ws":
             return conn.respond(404, '{"error": "not found"}')

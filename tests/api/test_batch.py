@@ -14,8 +14,10 @@ import pytest
 
 from oddstui.cli import main
 from tests.api.conftest import PAID_KEY, Service
+from tests.waiting import eventually
 
 SELECTION = {"Bet365", "Pinnacle", "Unibet", "William Hill", "SingBet"}
+NOTHING = "nothing to show\n"
 
 
 @pytest.fixture
@@ -77,11 +79,15 @@ def test_wrong_key_is_exit_1_without_the_key(service: Service, home, capsys, mon
 
 def test_arbs_json_uses_the_account_selection(service: Service, home, capsys, monkeypatch):
     monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
-    status, out, err = run(
-        capsys, "arbs", "--json", "--limit", "500", "--base-url", service.base_url
-    )
-    assert status == 0, err
-    arbs = json.loads(out)
+
+    def arbs_json() -> list:
+        status, out, err = run(
+            capsys, "arbs", "--json", "--limit", "500", "--base-url", service.base_url
+        )
+        assert status == 0, err
+        return json.loads(out)
+
+    arbs = eventually(arbs_json, "arbitrage among the account's books")
     assert isinstance(arbs, list) and len(arbs) <= 500
     for arb in arbs:
         assert {leg["bookmaker"] for leg in arb["legs"]} <= SELECTION
@@ -90,19 +96,21 @@ def test_arbs_json_uses_the_account_selection(service: Service, home, capsys, mo
 
 def test_value_json_and_table(service: Service, home, capsys, monkeypatch):
     monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
-    status, out, _ = run(
-        capsys, "value", "--bookmaker", "Bet365", "--json", "--base-url", service.base_url
-    )
-    assert status == 0
-    bets = json.loads(out)
+
+    def value(*flags: str) -> str:
+        status, out, err = run(
+            capsys, "value", "--bookmaker", "Bet365", *flags, "--base-url", service.base_url
+        )
+        assert status == 0, err
+        return out
+
+    bets = eventually(lambda: json.loads(value("--json")), "Bet365 value bets")
     assert all(bet["bookmaker"] == "Bet365" for bet in bets)
-    status, out, _ = run(capsys, "value", "--bookmaker", "Bet365", "--base-url", service.base_url)
-    assert status == 0
     # The world moves between the two calls, so the table is checked on its own terms.
-    if out != "nothing to show\n":
-        header, *rows = out.splitlines()
-        assert header.split() == ["EV", "EVENT", "MARKET", "SIDE", "PRICE", "BOOKMAKER"]
-        assert rows and all(row.split()[-1] == "Bet365" for row in rows)
+    out = eventually(value, "a table of Bet365 value bets", lambda out: out != NOTHING)
+    header, *rows = out.splitlines()
+    assert header.split() == ["EV", "EVENT", "MARKET", "SIDE", "PRICE", "BOOKMAKER"]
+    assert rows and all(row.split()[-1] == "Bet365" for row in rows)
 
 
 async def _event_quoted_by_pinnacle(service: Service) -> int:
@@ -174,19 +182,23 @@ def test_tables_show_network_names_as_plain_text():
 def test_dropping_json_and_table(service: Service, home, capsys, monkeypatch):
     monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
     flags = ["--window", "opening", "--limit", "20", "--base-url", service.base_url]
-    status, out, err = run(capsys, "dropping", "--json", *flags)
-    assert status == 0, err
-    items = json.loads(out)
+
+    def dropping(*more: str) -> str:
+        status, out, err = run(capsys, "dropping", *more, *flags)
+        assert status == 0, err
+        return out
+
+    items = eventually(lambda: json.loads(dropping("--json")), "dropping odds")
     assert isinstance(items, list) and len(items) <= 20
     for item in items:
         assert item["drop_since_opening"] >= 0 and item["opening"] >= item["current"]
         assert {"event_id", "market_name", "bet_side", "updated_at_ms"} <= set(item)
-    status, out, _ = run(capsys, "dropping", "--markets", "Totals", *flags)
-    assert status == 0
-    if out != "nothing to show\n":
-        header, *rows = out.splitlines()
-        assert header.split()[:4] == ["DROP", "EVENT", "MARKET", "SIDE"]
-        assert rows and all("Totals" in row for row in rows)
+    out = eventually(
+        lambda: dropping("--markets", "Totals"), "a table of Totals drops", lambda o: o != NOTHING
+    )
+    header, *rows = out.splitlines()
+    assert header.split()[:4] == ["DROP", "EVENT", "MARKET", "SIDE"]
+    assert rows and all("Totals" in row for row in rows)
 
 
 def test_movements_json_and_table(service: Service, home, capsys, monkeypatch):
@@ -229,10 +241,20 @@ def test_with_no_key_the_batch_commands_ask_the_built_in_service(home, capsys):
     assert status == 0, err
     assert err.count("\n") == 1 and "built-in service" in err
     items = json.loads(out)
-    assert isinstance(items, list) and len(items) <= 5
+    # The built-in world starts warm: lines have already dropped and arbitrages are open.
+    assert isinstance(items, list) and 0 < len(items) <= 5
+    for item in items:
+        assert item["drop_since_opening"] >= 0 and item["opening"] >= item["current"]
     status, out, err = run(capsys, "arbs", "--json")
     assert status == 0 and "built-in service" in err
-    assert isinstance(json.loads(out), list)
+    arbs = json.loads(out)
+    assert isinstance(arbs, list) and arbs
+    for arb in arbs:
+        assert len(arb["legs"]) >= 2 and arb["profit_margin"] > 0
+        implied = sum(1 / leg["odds"] for leg in arb["legs"])
+        assert arb["profit_margin"] == pytest.approx((1 / implied - 1) * 100, abs=0.01)
+
+
 def test_odds_prints_each_book_at_its_own_precision(service: Service, home, capsys, monkeypatch):
     """`1.90` stays `1.90` (not `1.9`), and a book quoting three places keeps all three."""
     import asyncio
@@ -256,7 +278,7 @@ def test_odds_prints_each_book_at_its_own_precision(service: Service, home, caps
         }
         for book, markets in raw["bookmakers"].items()
     }
-    assert all(len(places) == 1 for places in wire_places.values()), wire_places
+    assert wire_places and all(len(places) == 1 for places in wire_places.values()), wire_places
     monkeypatch.setenv("ODDSTUI_API_KEY", PAID_KEY)
     status, out, err = run(
         capsys, "odds", str(event_id), "--bookmakers", books, "--base-url", service.base_url

@@ -7,7 +7,6 @@ client's cursor, equals the book, and no odds message was applied twice.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterable
 
@@ -105,17 +104,25 @@ async def test_silent_half_open_link_goes_stale_then_recovers(service: FeedServi
 
 
 class SlowSnapshots:
-    """The real ApiClient, with each snapshot held back so live messages race it."""
+    """The real ApiClient, with each snapshot held back so live messages race it: until the
+    feed has brought `frames` more frames before the request, and again before the answer."""
 
-    def __init__(self, api: ApiClient, before: float, after: float) -> None:
-        self.api, self.before, self.after = api, before, after
+    def __init__(self, api: ApiClient, frames: int = 3) -> None:
+        self.api, self.frames = api, frames
+        self.client: FeedClient | None = None
+
+    async def _more_frames(self) -> None:
+        client = self.client
+        assert client is not None
+        start = client.counters.frames
+        await wait_until(lambda: client.counters.frames >= start + self.frames, timeout=30)
 
     async def odds_multi_with_seq(
         self, event_ids: Iterable[int | str], bookmakers: Iterable[str] | str
     ) -> tuple[list[OddsRecord], int]:
-        await asyncio.sleep(self.before)
+        await self._more_frames()
         result = await self.api.odds_multi_with_seq(event_ids, bookmakers)
-        await asyncio.sleep(self.after)
+        await self._more_frames()
         return result
 
 
@@ -125,8 +132,9 @@ async def test_snapshot_race_buffers_and_applies_only_newer_messages(
     async with rest(service) as api:
         ids, books = await busy_events(api), await selected(api)
         book = RecordingBook()
-        slow = SlowSnapshots(api, before=0.5, after=0.5)
+        slow = SlowSnapshots(api)
         client = feed_client(service.base_url, FEED_KEY, book, slow, ids)
+        slow.client = client
         async with running(client):
             await wait_until(lambda: client.counters.resyncs == 1, what="snapshot")
             # Messages that arrived before the snapshot's seq were dropped, the later applied.
@@ -153,9 +161,14 @@ def test_feed_thread_reads_while_the_ui_thread_is_blocked(service: FeedService) 
     try:
         wait(lambda: feed.status().state is FeedState.LIVE)
         before = feed.status().counters
-        time.sleep(1.5)  # the UI thread is stuck writing to a slow terminal
-        after = feed.status().counters
-        assert after.frames > before.frames and after.messages > before.messages
+
+        def read_on() -> bool:
+            after = feed.status().counters
+            return after.frames > before.frames + 5 and after.messages > before.messages + 5
+
+        # This (UI) thread only polls, as if stuck writing to a slow terminal; the feed's own
+        # thread keeps reading frames and applying messages.
+        wait(read_on, timeout=30)
         changes = feed.take_changes()
         assert any(key[0] in ids for key in changes)  # the snapshot, at least
         with feed.lock:

@@ -13,6 +13,7 @@ from tests.api.feed_harness import (
     RecordingBook,
     Watcher,
     assert_matches_service,
+    backoff_periods_pass,
     busy_events,
     feed_client,
     rest,
@@ -86,7 +87,7 @@ async def test_replaced_connection_stops_and_never_ping_pongs(service: FeedServi
             async with running(new):
                 await wait_until(lambda: old.state is FeedState.REPLACED, what="replaced")
                 await streaming(new)
-                await asyncio.sleep(1.5)  # many backoff periods at these timings
+                await backoff_periods_pass()  # the old one would have come back by now
                 assert old.state is FeedState.REPLACED and new.state is FeedState.LIVE
                 assert (old.counters.connects, new.counters.connects) == (1, 1)
                 assert "another client" in old.detail
@@ -112,7 +113,7 @@ async def test_refused_key_stops_with_a_clear_state(
     client = feed_client(service.base_url, key, RecordingBook(), None, ())
     async with running(client):
         await wait_until(lambda: client.state is FeedState.UNAUTHORIZED, what=status)
-        await asyncio.sleep(0.5)
+        await backoff_periods_pass()  # time for retries, which must not come
     assert client.counters.connects == 1
     assert status in client.detail and key not in client.detail and key not in repr(client)
 
@@ -134,7 +135,9 @@ async def test_resyncs_without_rest_budget_stay_stale_with_the_socket_open(
             await wait_until(lambda: client.state is FeedState.STALE, what="stale")
             sent = lean.requests_sent
             applied = client.counters.messages
-            await asyncio.sleep(1.5)
+            await backoff_periods_pass()  # a retry loop would have sent more by now
+            # ...and the socket still streams: a later message arrives.
+            await wait_until(lambda: client.counters.messages > applied, what="more messages")
             assert client.state is FeedState.STALE and "limit" in client.detail
             assert lean.requests_sent == sent == 3  # no retry loop
             assert (client.counters.resyncs, client.counters.loads) == (1, 1)

@@ -4,8 +4,6 @@ without a bounce and the older one stops for good."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from oddstui.api.feed_state import FeedState
@@ -13,6 +11,7 @@ from tests.api.close_code_proxy import PublicCloseProxy
 from tests.api.feed_harness import (
     RecordingBook,
     Watcher,
+    backoff_periods_pass,
     busy_events,
     feed_client,
     rest,
@@ -38,7 +37,7 @@ async def test_a_takeover_closed_with_1000_keeps_the_newer_client_live(
             async with running(new):
                 await wait_until(lambda: old.state is FeedState.REPLACED, what="replaced")
                 await streaming(new)
-                await asyncio.sleep(2.0)  # at these timings, four times the longest backoff
+                await backoff_periods_pass()  # the older one would have come back by now
                 assert relay.sent == [1000]  # the older one got the public service's close, once
                 assert old.state is FeedState.REPLACED and new.state is FeedState.LIVE
                 assert (old.counters.connects, new.counters.connects) == (1, 1)

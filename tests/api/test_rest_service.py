@@ -21,6 +21,7 @@ from oddstui.api import (
     Unauthorized,
 )
 from tests.api.conftest import FREE_KEY, PAID_KEY, TINY_KEY, Service
+from tests.waiting import eventually_async
 
 SPORTS = 34
 SELECTION = ("Bet365", "Pinnacle", "Unibet", "William Hill", "SingBet")
@@ -109,15 +110,26 @@ async def test_odds_and_odds_multi_with_seq(api: ApiClient):
 async def test_movements_and_odds_updated(api: ApiClient):
     upcoming = await api.events("football", status="pending", limit=1)
     record = await api.odds(upcoming[0].id, SELECTION)
-    book, markets = next(iter(record.bookmakers.items()))
-    market = markets[0]
-    moves = await api.odds_movements(record.event.id, book, market.name)
-    assert moves.event_id == record.event.id and moves.bookmaker == book
-    assert moves.opening is not None
-    stamps = [tick.timestamp_ms for tick in moves.ticks]
-    assert stamps == sorted(stamps)
+    assert record.bookmakers
+    # A market that has moved at least twice since it opened (pre-match lines drift).
+    moved = []
+    for book, markets in record.bookmakers.items():
+        for market in markets:
+            moves = await api.odds_movements(record.event.id, book, market.name)
+            assert moves.event_id == record.event.id and moves.bookmaker == book
+            assert moves.opening is not None
+            if len(moves.ticks) >= 2:
+                moved.append(moves)
+        if moved:
+            break
+    assert moved, f"no market of event {record.event.id} has moved twice"
+    for moves in moved:
+        stamps = [tick.timestamp_ms for tick in moves.ticks]
+        assert stamps == sorted(stamps)
     # `since` is in service time, which is wall-clock time at --speed 1.
-    updated = await api.odds_updated(time.time() - 60, book, "football")
+    updated = await eventually_async(
+        lambda: api.odds_updated(time.time() - 60, book, "football"), f"football updates at {book}"
+    )
     assert all(r.event.sport.slug == "football" for r in updated)
     assert all(set(r.bookmakers) <= {book} for r in updated)
     with pytest.raises(BadRequest, match="since"):
@@ -151,7 +163,10 @@ async def test_value_bets(api: ApiClient):
 
 async def test_arbitrage_bets_are_consistent(api: ApiClient):
     books = [book.name for book in await api.bookmakers()][:30]
-    arbs = await api.arbitrage_bets(books, limit=500, include_event_details=True)
+    arbs = await eventually_async(
+        lambda: api.arbitrage_bets(books, limit=500, include_event_details=True),
+        "arbitrage among 30 books",
+    )
     assert len(arbs) <= 500
     for arb in arbs:
         assert {leg.bookmaker for leg in arb.legs} <= set(books) and len(arb.legs) >= 2
@@ -172,7 +187,10 @@ async def test_dropping_odds_window_order(api: ApiClient):
     windowed = [d.drop_24h for d in drops]
     assert windowed == sorted(windowed, reverse=True)
     # Prices move between requests, so page boundaries are not compared; each page is ordered.
-    page_two = await api.dropping_odds(sport="football", time_window="24h", limit=20, page=2)
+    page_two = await eventually_async(
+        lambda: api.dropping_odds(sport="football", time_window="24h", limit=20, page=2),
+        "a second page of football drops",
+    )
     assert len(page_two) <= 20
     assert [d.drop_24h for d in page_two] == sorted((d.drop_24h for d in page_two), reverse=True)
 

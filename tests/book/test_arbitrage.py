@@ -35,6 +35,14 @@ def test_best_prices_skips_unusable_prices_and_breaks_ties_by_name() -> None:
     assert best_prices(quotes, ["over", "under"]) == {"over": (1.9, "Abc")}  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("names", [("Abc", "Zed"), ("Zed", "Abc")])
+def test_a_tie_goes_to_the_first_name_whichever_bookmaker_comes_first(
+    names: tuple[str, str],
+) -> None:
+    quotes = {name: {"home": 2.5, "away": 1.6} for name in names}
+    assert best_prices(quotes, ["home", "away"]) == {"home": (2.5, "Abc"), "away": (1.6, "Abc")}
+
+
 @pytest.mark.parametrize(
     ("market", "sides", "has_draw", "expected"),
     [

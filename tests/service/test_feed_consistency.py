@@ -8,6 +8,7 @@ its copy with a second GET /odds/multi, cut at that response's X-Service-Seq.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from tests.service.conftest import PAID_SELECTION, Service
@@ -59,8 +60,11 @@ class LocalCopy:
         else:
             self.copy[pair] = []
 
-    async def follow(self, feed: Feed, seconds: float, up_to: int | None = None) -> None:
-        for message in odds_only(await feed.collect(seconds)):
+    async def follow(
+        self, feed: Feed, done: Callable[[list[dict[str, Any]]], bool], up_to: int | None = None
+    ) -> None:
+        """Apply the odds messages that arrive until `done(every message so far)`."""
+        for message in odds_only(await feed.collect_until(done, timeout=60)):
             if up_to is None or message["seq"] <= up_to:
                 self.apply(message)
 
@@ -78,16 +82,25 @@ async def test_snapshot_plus_feed_plus_replay_equals_rest(service: Service) -> N
 
     feed = await open_feed(service, lastSeq=first_seq, **params)
     async with feed.socket:
-        await local.follow(feed, 2.0)
+        await local.follow(feed, lambda got: len(odds_only(got)) >= 5)  # prices of live events move
     applied_before = local.applied
-    assert applied_before, "prices of live events moved"
+    assert applied_before >= 5
 
-    await asyncio.sleep(2.0)  # changes pile up while the client is away
+    # Changes pile up while the client is away: the service's seq moves well past the cursor.
+    away_from = local.last_seq
+    for _ in range(600):
+        if snapshot(service, event_ids)[0] > away_from + 500:
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the service's seq did not move on within a minute")
     feed = await open_feed(service, lastSeq=local.last_seq, **params)
     async with feed.socket:
-        await local.follow(feed, 0.3)
+        await local.follow(feed, lambda got: len(odds_only(got)) >= 1)  # the replay begins
         cut, expected, ended = snapshot(service, event_ids)
-        await local.follow(feed, 1.0, up_to=cut)
+        # Everything up to the cut has arrived once a message past it has (the feed is in
+        # seq order).
+        await local.follow(feed, lambda got: any(m["seq"] > cut for m in odds_only(got)), up_to=cut)
     assert local.applied > applied_before, "the replay and live stream brought changes"
 
     # An event that ended has `deleted` on the feed, while REST keeps its closing prices.

@@ -82,7 +82,7 @@ async def test_welcome_comes_first_and_confirms_the_filters(service: Service) ->
         assert welcome["leagues_filter"] == [] and welcome["eventIds_filter"] == []
         assert welcome["status_filter"] == "live"
         assert isinstance(welcome["seq"], int) and welcome["seq"] >= 0
-        later = await feed.collect(2.0)
+        later = await feed.collect_until(has_odds(3))
         assert all(m["type"] != "welcome" for m in later)
         assert all(m["seq"] > welcome["seq"] for m in later if "seq" in m)
 

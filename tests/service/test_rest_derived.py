@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
 
 import httpx
 import pytest
 
 from tests.service.conftest import Service
 from tests.service.helpers import error, get, ok, parse_time
+from tests.waiting import eventually
 
 ARB_FIELDS = {
     "id",
@@ -28,26 +27,17 @@ DROP_FIELDS = {"eventId", "market", "betSide", "odds", "lastMovedAt", "updatedAt
 SERVICE_OPTIONS = {"speed": 10, "updates_per_second": 500}
 
 
-def eventually(fetch: Callable[[], list], seconds: float = 20.0) -> list:
-    """Poll until the list is not empty (the world needs a moment of live play)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = fetch()
-        if found or time.monotonic() > deadline:
-            return found
-        time.sleep(0.5)
-
-
 @pytest.fixture(scope="module")
 def all_books(http: httpx.Client) -> str:
     return ",".join(b["name"] for b in ok(http.get("/bookmakers")) if b["active"])
 
 
 def test_arbitrage_invariant(http: httpx.Client, service: Service, all_books: str) -> None:
+    # Stale quotes across 250 books give some arbitrage.
     arbs = eventually(
-        lambda: ok(get(http, service, "/arbitrage-bets", bookmakers=all_books, limit=500))
+        lambda: ok(get(http, service, "/arbitrage-bets", bookmakers=all_books, limit=500)),
+        "arbitrage",
     )
-    assert arbs, "stale quotes across 250 books give some arbitrage"
     margins = [a["profitMargin"] for a in arbs]
     assert margins == sorted(margins, reverse=True)
     for arb in arbs:
@@ -84,26 +74,37 @@ def test_arbitrage_invariant(http: httpx.Client, service: Service, all_books: st
 def test_two_way_moneyline_is_never_an_arb_in_football(
     http: httpx.Client, service: Service, all_books: str
 ) -> None:
-    arbs = ok(
-        get(
-            http,
-            service,
-            "/arbitrage-bets",
-            bookmakers=all_books,
-            limit=500,
-            includeEventDetails="true",
+    def fetch() -> list:
+        return ok(
+            get(
+                http,
+                service,
+                "/arbitrage-bets",
+                bookmakers=all_books,
+                limit=500,
+                includeEventDetails="true",
+            )
         )
-    )
+
+    def football_ml(arbs: list) -> list:
+        return [
+            a for a in arbs if a["event"]["sport"] == "Football" and a["market"]["name"] == "ML"
+        ]
+
+    arbs = eventually(fetch, "football ML arbitrage", football_ml)
     for arb in arbs:
         assert set(arb["event"]) == {"home", "away", "date", "sport", "league"}
         assert all(isinstance(v, str) for v in arb["event"].values())
-        if arb["event"]["sport"] == "Football" and arb["market"]["name"] == "ML":
-            assert {leg["side"] for leg in arb["legs"]} == {"home", "draw", "away"}
+    for arb in football_ml(arbs):
+        assert {leg["side"] for leg in arb["legs"]} == {"home", "draw", "away"}
 
 
 def test_arbitrage_only_uses_the_requested_books(http: httpx.Client, service: Service) -> None:
     wanted = {"Bet365", "Pinnacle", "Unibet", "SingBet", "William Hill"}
-    arbs = ok(get(http, service, "/arbitrage-bets", bookmakers=",".join(sorted(wanted))))
+    arbs = eventually(
+        lambda: ok(get(http, service, "/arbitrage-bets", bookmakers=",".join(sorted(wanted)))),
+        "arbitrage among five books",
+    )
     assert len(arbs) <= 50
     assert all(leg["bookmaker"] in wanted for arb in arbs for leg in arb["legs"])
 
@@ -121,12 +122,13 @@ def test_arbitrage_limits(http: httpx.Client, service: Service, all_books: str) 
 
 
 def test_value_bets(http: httpx.Client, service: Service) -> None:
+    # Bet365's noisy prices beat the sharp fair price somewhere.
     bets = eventually(
         lambda: ok(
             get(http, service, "/value-bets", bookmaker="Bet365", includeEventDetails="true")
-        )
+        ),
+        "Bet365 value bets",
     )
-    assert bets, "Bet365's noisy prices beat the sharp fair price somewhere"
     evs = [b["expectedValue"] for b in bets]
     assert evs == sorted(evs, reverse=True)
     for bet in bets:
@@ -138,11 +140,15 @@ def test_value_bets(http: httpx.Client, service: Service) -> None:
         assert math.isclose(bet["expectedValue"], (price / fair - 1) * 100, abs_tol=0.2)
         assert set(bet["event"]) == {"home", "away", "date", "sport", "league"}
         parse_time(bet["expectedValueUpdatedAt"])
-    tennis = ok(get(http, service, "/value-bets", bookmaker="Bet365", sport="tennis"))
-    assert all("event" not in b for b in tennis)
-    tennis_ids = {b["eventId"] for b in tennis}
-    for event_id in list(tennis_ids)[:5]:
-        assert ok(get(http, service, f"/events/{event_id}"))["sport"]["slug"] == "tennis"
+    # The sport filter, on a sport that has just had one.
+    sport = ok(get(http, service, f"/events/{bets[0]['eventId']}"))["sport"]["slug"]
+    of_sport = eventually(
+        lambda: ok(get(http, service, "/value-bets", bookmaker="Bet365", sport=sport)),
+        f"Bet365 value bets in {sport}",
+    )
+    assert all("event" not in b for b in of_sport)
+    for event_id in list({b["eventId"] for b in of_sport})[:5]:
+        assert ok(get(http, service, f"/events/{event_id}"))["sport"]["slug"] == sport
 
 
 def test_value_bets_errors(http: httpx.Client, service: Service) -> None:
@@ -155,10 +161,11 @@ def test_value_bets_errors(http: httpx.Client, service: Service) -> None:
 
 
 def test_dropping_odds(http: httpx.Client, service: Service) -> None:
+    # Lines of the quoted events have dropped since they opened.
     items = eventually(
-        lambda: ok(get(http, service, "/dropping-odds", includeEventDetails="true", limit=200))
+        lambda: ok(get(http, service, "/dropping-odds", includeEventDetails="true", limit=200)),
+        "dropping odds",
     )
-    assert items, "lines of the quoted events have dropped since they opened"
     drops = [i["odds"]["drop"]["sinceOpening"] for i in items]
     assert drops == sorted(drops, reverse=True)
     for item in items:
@@ -173,44 +180,59 @@ def test_dropping_odds(http: httpx.Client, service: Service) -> None:
 
 
 def test_dropping_odds_filters_and_paging(http: httpx.Client, service: Service) -> None:
-    eventually(lambda: ok(get(http, service, "/dropping-odds", limit=10, page=2)))
-    # Prices keep moving between calls, so a page boundary may shift; three tries.
-    for _ in range(3):
+    def pages() -> tuple[list, list, list]:
         first = ok(get(http, service, "/dropping-odds", limit=5))
         second = ok(get(http, service, "/dropping-odds", limit=5, page=2))
-        both = ok(get(http, service, "/dropping-odds", limit=10))
-        if first + second == both:
-            break
+        return first, second, ok(get(http, service, "/dropping-odds", limit=10))
+
+    # Prices keep moving between calls, so a page boundary may shift: wait for three answers
+    # taken between two moves.
+    first, second, both = eventually(
+        pages,
+        "two full pages that make the page of ten",
+        lambda a: len(a[2]) == 10 and a[0] + a[1] == a[2],
+    )
     assert len(first) == len(second) == 5
-    assert first + second == both
     assert ok(get(http, service, "/dropping-odds", page=100000)) == []
-    big = ok(get(http, service, "/dropping-odds", minDrop=5, limit=200))
+    big = eventually(
+        lambda: ok(get(http, service, "/dropping-odds", minDrop=5, limit=200)), "drops of 5 %"
+    )
     assert all(i["odds"]["drop"]["sinceOpening"] >= 5 for i in big)
-    totals = ok(get(http, service, "/dropping-odds", markets="totals,ml", limit=200))
+    totals = eventually(
+        lambda: ok(get(http, service, "/dropping-odds", markets="totals,ml", limit=200)),
+        "drops in Totals or ML",
+    )
     assert {i["market"]["name"] for i in totals} <= {"Totals", "ML"}
-    day = ok(get(http, service, "/dropping-odds", timeWindow="24h", limit=50))
+    day = eventually(
+        lambda: ok(get(http, service, "/dropping-odds", timeWindow="24h", limit=50)),
+        "drops over 24h",
+    )
     day_drops = [i["odds"]["drop"]["24h"] for i in day]
     assert all(d is not None for d in day_drops)
     assert day_drops == sorted(day_drops, reverse=True)
-    football = ok(
-        get(http, service, "/dropping-odds", sport="football", limit=20, includeEventDetails="true")
-    )
-    assert all(i["event"]["sport"]["slug"] == "football" for i in football)
-    league = football[0]["event"]["league"]["slug"] if football else None
-    if league:
-        one = ok(
+    football = eventually(
+        lambda: ok(
             get(
                 http,
                 service,
                 "/dropping-odds",
                 sport="football",
-                league=league,
+                limit=20,
                 includeEventDetails="true",
             )
-        )
-        assert all(i["event"]["league"]["slug"] == league for i in one)
-        many = ok(get(http, service, "/dropping-odds", leagues=league, includeEventDetails="true"))
-        assert many == one or all(i["event"]["league"]["slug"] == league for i in many)
+        ),
+        "football drops",
+    )
+    assert all(i["event"]["sport"]["slug"] == "football" for i in football)
+    league = football[0]["event"]["league"]["slug"]
+
+    def in_league(**where: str) -> list:
+        return ok(get(http, service, "/dropping-odds", includeEventDetails="true", **where))
+
+    one = eventually(lambda: in_league(sport="football", league=league), f"drops in {league}")
+    assert all(i["event"]["league"]["slug"] == league for i in one)
+    many = eventually(lambda: in_league(leagues=league), f"drops in leagues={league}")
+    assert all(i["event"]["league"]["slug"] == league for i in many)
 
 
 def test_dropping_odds_rules(http: httpx.Client, service: Service) -> None:

@@ -9,6 +9,7 @@ import httpx
 
 from tests.service.conftest import Service
 from tests.service.helpers import error, fold, get, ok, parse_time, rfc3339
+from tests.waiting import eventually
 
 EVENT_FIELDS = {
     "id",
@@ -69,7 +70,10 @@ def test_events_limit_skip_and_status(http: httpx.Client, service: Service) -> N
     assert len(first) == 5
     page = ok(get(http, service, "/events", sport="football", limit=3, skip=2))
     assert page == first[2:5]
-    live = ok(get(http, service, "/events", sport="football", status="live"))
+    live = eventually(
+        lambda: ok(get(http, service, "/events", sport="football", status="live")),
+        "live football events",
+    )
     assert all(e["status"] == "live" for e in live)
 
 
@@ -146,7 +150,9 @@ def test_live_events_carry_scores_and_clock(http: httpx.Client, service: Service
         } <= set(clock)
         if "serve" in clock:
             assert clock["serve"] in ("home", "away")
-    football = ok(get(http, service, "/events/live", sport="football"))
+    football = eventually(
+        lambda: ok(get(http, service, "/events/live", sport="football")), "live football"
+    )
     assert all(e["sport"]["slug"] == "football" for e in football)
     error(get(http, service, "/events/live", sport="moon"), 400, "sport")
 

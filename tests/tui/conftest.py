@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,3 +59,12 @@ async def wait_for(condition: Callable[[], object], pilot: object, timeout: floa
             return
         await pilot.pause(0.1)  # type: ignore[attr-defined]
     raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")
+
+
+async def feed_moves_on(app: Any, pilot: object, messages: int = 500) -> None:
+    """Wait until the desk's feed has taken `messages` more messages (its seq moves that far):
+    the positive marker of "and nothing more happened" checks, however loaded the machine is."""
+    feed = app.hub.feed
+    assert feed is not None, "the desk has no feed"
+    start = feed.health().last_seq or 0
+    await wait_for(lambda: (feed.health().last_seq or 0) >= start + messages, pilot, timeout=60)

@@ -60,10 +60,9 @@ async def visit(base_url: str, state: dict[str, Any], folder: Path) -> None:
 
 
 def frozen_time() -> float:
-    """The moment snapshots freeze time at: kept from an earlier recording, so re-recording
-    does not churn every status-bar clock in every snapshot file that reads it."""
-    if DATA.exists():
-        return float(json.loads(DATA.read_text())["recorded_at"])
+    """The moment snapshots freeze time at: the recording's own. The service's world runs on
+    the wall clock, so a new recording kept at an older moment would date its prices days
+    ahead of the frozen clock."""
     return time.time()
 
 

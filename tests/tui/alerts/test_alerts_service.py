@@ -19,7 +19,7 @@ from oddstui.tui.alerts.store import rules_path
 from oddstui.tui.browse.watchlist_screen import WatchlistScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
-from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+from tests.tui.conftest import DEMO_KEY, Service, feed_moves_on, start_service, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -115,12 +115,12 @@ async def test_a_price_threshold_set_in_the_modal_fires_once_and_is_kept(
 
         prices = lambda: [a for a in app.alerts.fired if a.kind == "price"]  # noqa: E731
         await wait_for(lambda: bool(prices()), pilot, timeout=20)
-        await pilot.pause(2.0)  # more price changes arrive; the rule still holds
+        await feed_moves_on(app, pilot)  # more price changes arrive; the rule still holds
         assert len(prices()) == 1
         assert prices()[0].event_id == event["id"] and "ML home ≥ 1.01" in prices()[0].message
 
         app.alerts.add_price_rule(PriceRule(event["id"], "ML", "home", 999.0))
-        await pilot.pause(1.0)
+        await feed_moves_on(app, pilot)
         assert len(prices()) == 1  # nobody offers 999
 
     path = rules_path(config.watchlist_path())

@@ -48,7 +48,11 @@ def test_one_change_set_per_take_reads_under_the_feeds_lock_and_wakes(
         woken.clear()
         feed.take()
         wait(lambda: bool(woken))
-        time.sleep(0.3)
+        # Many more messages applied (the feed's cursor moves on), and among them changes to
+        # the tracked events (the take below has prices): they did not wake the UI again.
+        woke_at = feed.health().last_seq
+        assert woke_at is not None
+        wait(lambda: (feed.health().last_seq or 0) > woke_at + 200, timeout=60)
         assert woken[0] != threading.main_thread().name
         assert len(woken) == 1  # until the next take, more changes do not wake it again
         assert feed.take().prices

@@ -39,7 +39,13 @@ async def test_a_busy_minute_costs_at_most_the_stated_requests(busy: Service, ho
     app = build_app(busy.base_url, DEMO_KEY, config.Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(lambda: app.hub.live_loaded and app.hub.status.state == "live", pilot, 20)
-        await pilot.pause(5.0)  # the start-up loads (sports, leagues per sport) are done
+        # The start-up loads (sports, then leagues per sport) are done.
+        board = app.hub.board
+
+        def catalog_loaded() -> bool:
+            return bool(board.sports) and all(sport in board.leagues for sport in board.sports)
+
+        await wait_for(catalog_loaded, pilot, 60)
         before = remaining(busy)
         kickoffs_before = app.hub.unlisted_kickoffs
         started = time.monotonic()

@@ -92,6 +92,8 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
         # stamp - SPEED * receipt) puts the service's clock at any moment.
         offsets: list[float] = []
         readings: list[tuple[float, float, float]] = []  # (read at, age shown, updated at)
+        # (book, updated at) -> (the probe's service time, age shown) at each reading
+        unchanged: dict[tuple[str, float], list[tuple[float, float]]] = {}
         async with connect(url) as probe:
             for _ in range(12):
                 stamp, received = await service_now(probe)
@@ -104,13 +106,31 @@ async def test_ages_count_from_the_bookmakers_updated_at_by_the_services_clock(
                         if row.age is None or market is None or market.updated_at is None:
                             continue
                         readings.append((read_at, row.age, market.updated_at.timestamp()))
+                        unchanged.setdefault((row.bookmaker, readings[-1][2]), []).append(
+                            (stamp, row.age)
+                        )
                 await pilot.pause(0.1)
         offset = max(offsets)
         errors = [age - (offset + SPEED * at - updated) for at, age, updated in readings]
         assert len(errors) >= 12
-        assert abs(statistics.median(errors)) < 2.0, sorted(errors)
-        # Ages are in service seconds: at 60x, older than the real seconds the desk has run.
-        assert max(row.age or 0.0 for row in screen.rows) > time.monotonic() - screen._opened
+        # The probe's clock is the least delayed of its own samples, the desk's the least
+        # delayed of all it has seen (a longer history), so the desk may only be ahead of it:
+        # never behind by more than 2 service seconds (counting from when a frame arrived
+        # would make ages younger), and ahead by less than a real second's worth (60 service
+        # seconds: a wrong clock or unit is off by far more). How far ahead depends on this
+        # machine's load, so it is not pinned.
+        median = statistics.median(errors)
+        assert -2.0 < median < SPEED * 1.0, sorted(errors)
+        # Ages are in service seconds: a price that did not move between two readings aged by
+        # about the service time the probe saw pass between them (real seconds would be 60x
+        # less). The pair furthest apart is compared.
+        first, last = max(
+            ((seen[0], seen[-1]) for seen in unchanged.values()),
+            key=lambda pair: pair[1][0] - pair[0][0],
+        )
+        passed = last[0] - first[0]
+        assert passed > 0, "no price stayed unchanged across two probe samples"
+        assert last[1] - first[1] > passed / 2, (first, last)
 
 
 async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Path) -> None:

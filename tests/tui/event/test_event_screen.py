@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from oddstui import config
+from oddstui.api.messages import OddsMessage
 from oddstui.book.exchange import is_lay
 from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.event_screen import EventScreen
@@ -205,7 +206,48 @@ async def test_the_benchmarks_naive_grid_takes_every_feed_message(
         app.push_screen(NaiveEventScreen(event["id"], PaintLog(str(log))))
         await wait_for(lambda: bool(app.screen.query(NaiveGrid)), pilot, timeout=30)
         grid = app.screen.query_one(NaiveGrid)
-        await wait_for(lambda: grid.messages_shown >= 3, pilot, timeout=30)
+        await wait_for(lambda: grid._book is not None, pilot, timeout=30)
+        # Every message of the event that the book applies from now on, seen around the grid's
+        # own hook (under the feed's lock, as the feed applies them), and what the grid made of
+        # each when it reached the app's loop.
+        applied: list[OddsMessage] = []
+        shown: dict[int, int] = {}  # id of an applied message -> rows rewritten by it (0 or 1)
+        take = grid._take_message
+
+        def take_and_count(message: OddsMessage) -> None:
+            before = grid.messages_shown
+            take(message)
+            if any(message is seen for seen in applied):
+                shown[id(message)] = grid.messages_shown - before
+
+        def record_around(book: Any) -> None:
+            inner = book.apply_odds
+
+            def apply_odds(message: OddsMessage) -> None:
+                if message.event_id == event["id"]:
+                    applied.append(message)
+                inner(message)
+
+            grid._take_message = take_and_count  # type: ignore[method-assign]
+            book.apply_odds = apply_odds
+
+        app.hub.read(record_around)
+        await wait_for(lambda: grid.messages_shown >= 3 and len(shown) >= 3, pilot, timeout=30)
+        app.hub.read(lambda book: grid.detach())  # no message is applied after this
+        _, market, line = grid._target
+        for_the_grid = [
+            id(message)
+            for message in applied
+            if any(
+                quote.name == market and any(entry.key == line for entry in quote.lines)
+                for quote in message.markets
+            )
+        ]
+        assert len(for_the_grid) >= 3
+        # Each of them rewrote its row: none was dropped or merged.
+        await wait_for(lambda: len(shown) == len(applied), pilot, timeout=30)
+        assert [shown[key] for key in for_the_grid] == [1] * len(for_the_grid)
+        assert sum(shown.values()) == len(for_the_grid)
         # Rows are the books quoting the market now: in play, sometimes only two.
         await wait_for(lambda: grid.row_count >= 2, pilot, timeout=30)
         # The naive grid logs a paint per message it shows (after the screen refreshes).

@@ -16,7 +16,7 @@ from oddstui.tui.boards.marks import SUSPECT_MARK
 from oddstui.tui.boards.trading_board import PAUSED_MARK
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
-from tests.tui.conftest import DEMO_KEY, Service, wait_for
+from tests.tui.conftest import DEMO_KEY, Service, feed_moves_on, wait_for
 from tests.tui.screen_text import screen_text
 
 STALE = "a leg was quoted before the last score or status change"
@@ -95,7 +95,10 @@ async def test_pause_freezes_the_board_and_says_so(fast_service: Service) -> Non
         await pilot.press("p")
         assert PAUSED_MARK in screen_text(app)
         frozen = (tuple(table.row_keys), table.cells_written)
-        await pilot.pause(4.0)  # a re-sort, many change sets, four ticks
+        ticks: list[float] = []
+        app.hub.ticked.subscribe(screen, ticks.append, immediate=True)
+        await feed_moves_on(app, pilot)  # many change sets
+        await wait_for(lambda: len(ticks) >= 4, pilot, timeout=30)  # and four ticks
         assert (tuple(table.row_keys), table.cells_written) == frozen
         await pilot.press("p")
         assert PAUSED_MARK not in screen_text(app)
