@@ -11,7 +11,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from oddstui.book.match_clock import DOWN, HOLE, INNINGS, OVERS, RACE, ROUNDS, SETS, UP, sport_clock
+from oddstui.book.match_clock import (
+    DOWN,
+    ENDS,
+    HOLE,
+    INNINGS,
+    OVERS,
+    RACE,
+    ROUNDS,
+    SETS,
+    UP,
+    sport_clock,
+)
 from oddstui.tui.browse.live import LiveScreen
 from oddstui.tui.desk.state import LIVE
 from oddstui.tui.launch import build_app
@@ -26,6 +37,7 @@ FORMATS = {
     DOWN: re.compile(r"^([A-Z]\d|OT\d?) \d{1,2}:\d\d$|^HT$|^Break$"),
     ROUNDS: re.compile(r"^R\d+ \d{1,2}:\d\d$|^Break$"),
     INNINGS: re.compile(r"^[▲▼]\d+$"),
+    ENDS: re.compile(r"^End \d+$"),
     OVERS: re.compile(r"^\d+\.[0-5] ov$"),
     SETS: re.compile(r"^[A-Z]\d+( \d+-\d+)?$"),
     HOLE: re.compile(r"^Hole \d+$"),
