@@ -35,7 +35,12 @@ from measure import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>78]")
-LIVE_ROW = re.compile(r"\d+-\d+ +\d+:\d\d ")  # a score, then a clock
+# A score, then a clock in any sport's own form: `Q4 7:12`, `56'`, `45+2'`, `▲6`, `12.3 ov`,
+# `S2 4-3`, `End 3`, `Hole 12`, `1:19`.
+LIVE_ROW = re.compile(
+    r"\d+-\d+ +(?:(?:[A-Z]+\d*|End|Hole) )?"
+    r"(?:\d+:\d\d|\d+(?:\+\d+)?'|[▲▼]\d+|\d+\.\d ov|\d+-\d+|\d+)\b"
+)
 TIMEOUT = 60.0
 
 
