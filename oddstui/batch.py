@@ -136,7 +136,8 @@ async def _run(args: argparse.Namespace, base_url: str, key: str) -> int:
             )
             emit(args, items, dropping_rows)
         elif args.command == "movements":
-            event_id = await resolve_event(api, args.event_id, args.sport)
+            quoted = (args.bookmaker, args.market)
+            event_id = await resolve_event(api, args.event_id, args.sport, quoted)
             moves = await api.odds_movements(
                 event_id, args.bookmaker, args.market, market_line=args.line
             )

@@ -81,13 +81,27 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise BadInput(f"--sport picks the live match: use it with EVENT_ID {LIVE!r}")
 
 
-async def resolve_event(api: Any, ref: int | str, sport: str | None) -> int:
-    """The event id a reference names; `live` is the live match most bookmakers quote."""
+LIVE_CANDIDATES = 10  # live matches `live` tries, busiest first, for a bookmaker's market
+
+
+async def resolve_event(
+    api: Any, ref: int | str, sport: str | None, quoted: tuple[str, str] | None = None
+) -> int:
+    """The event id a reference names; `live` is the live match most bookmakers quote, or with
+    `quoted` = (bookmaker, market) the busiest live match whose market that bookmaker quotes now
+    (in play a book may have stepped out of the busiest one), else the busiest."""
     if ref != LIVE:
         return int(ref)
     events = await api.live_events(sport)
+    where = f" in {sport}" if sport else ""
     if not events:
-        where = f" in {sport}" if sport else ""
         raise BadInput(f"no live match{where} right now: see `oddstui live`")
-    busiest = max(events, key=lambda e: (e.bookmaker_count or 0, -e.id))
-    return int(busiest.id)
+    busiest = sorted(events, key=lambda e: (-(e.bookmaker_count or 0), e.id))
+    if quoted is None:
+        return int(busiest[0].id)
+    bookmaker, market = quoted
+    for event in busiest[:LIVE_CANDIDATES]:
+        record = await api.odds(event.id, [bookmaker])
+        if any(quote.name == market for quote in record.bookmakers.get(bookmaker, ())):
+            return int(event.id)
+    return int(busiest[0].id)  # none has it: the service's answer says what it lacks
