@@ -103,7 +103,6 @@ class DroppingIndex:
     # -- upkeep
     def _refresh(self) -> None:
         now_real = self._clock()
-        self.world.open_live()
         quoted = {event.id: event for event in self.world.quoted_events()}
         for event_id in [i for i in self._by_event if i not in quoted]:
             del self._by_event[event_id]

@@ -40,7 +40,6 @@ Also provided:
   `real_clock=lambda: 0.0` the world is fully deterministic).
 - `subscribe(listener)` (alias `add_listener`), `unsubscribe(listener)`; a listener has
   `on_odds(entries)`, `on_score(event)`, `on_status(event)`; its exceptions are logged.
-- `open_live()`: open the quotes of every live event now (dropping odds asks for it).
 - `live_events()`, `quoted_events()` (pending/live events whose quotes exist: scan these for
   value bets, arbitrage, dropping odds), `market_types(sport=None)`, `engine(event_id)`.
 - `deep_link(event, bookie)` (alias `bookie_url`): a URL or "N/A";

@@ -65,13 +65,6 @@ class PriceMaking(WorldState):
         rest a few at a time)."""
         self._open_upcoming(self._sim, math.inf, budget)
 
-    def open_live(self) -> None:
-        """Open the quotes of every live event now (a board that reads the whole live world,
-        such as dropping odds, asks for this rather than wait for the steps to get there)."""
-        for event in list(self._live.values()):
-            if event.id not in self._quoter.truths:
-                self._ensure_quotes(event)
-
     def _open_upcoming(self, now: float, limit: float, budget: float = math.inf) -> None:
         """Open the quotes of live events and of pending events that kick off soon: at most
         `limit` of them, for about `budget` real seconds at most (so that no one step pays for
