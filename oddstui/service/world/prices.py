@@ -21,7 +21,6 @@ from oddstui.service.world.sports import SPORT_BY_SLUG
 from oddstui.service.world.state import OPEN_QUOTES_WITHIN, WorldState
 from oddstui.service.world.truth import mix
 
-WARM_LIVE_MIN = 16  # live matches opened before the ready line, whatever the time budget
 DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live event
 DEMAND_PER_SPEED = 25.0  # in-play follow-ups a live world wants per second, per unit of speed
 MAX_MARKETS_PER_REQUOTE = 5
@@ -73,10 +72,10 @@ class PriceMaking(WorldState):
         opened = 0
         for event in self._live.values():
             if event.id not in self._quoter.truths:
-                # The first WARM_LIVE_MIN live matches open whatever the budget, so a loaded
-                # machine does not start with empty boards; past them the budget holds.
-                late = opened >= WARM_LIVE_MIN and time.perf_counter() > deadline
-                if opened >= limit or late:
+                # Every live match opens whatever the budget (the budget is for the upcoming
+                # ones): a loaded machine would otherwise start with thin boards, and opening
+                # them later, outside a step, would bypass the derived indexes.
+                if opened >= limit:
                     return
                 self._ensure_quotes(event)
                 opened += 1
