@@ -203,13 +203,19 @@ def one_bookmaker(legs: Iterable[Any]) -> bool:
     return len({leg.bookmaker for leg in legs}) < 2
 
 
+def is_lay(side: str) -> bool:
+    """`layHome`, `layDraw`, ...: a price to lay at, not to back."""
+    return side.startswith("lay") and side[3:4].isupper()
+
+
 def market_arbitrage(
     market_name: str,
     quotes: Mapping[str, Mapping[str, float]],
     sport_has_draw: bool,
 ) -> Arbitrage | None:
-    """Best prices across bookmakers for one market and line, checked for exhaustiveness."""
-    seen = {side.lower() for book in quotes.values() for side in book}
+    """Best back prices across bookmakers for one market and line, checked for exhaustiveness
+    (an exchange's lay prices are not sides to back: they are left out)."""
+    seen = {side.lower() for book in quotes.values() for side in book if not is_lay(side)}
     required = required_sides(market_name, sport_has_draw, seen)
     if required is None:
         return None

@@ -10,16 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from oddstui.book.arbitrage import commission_adjusted
+from oddstui.book.arbitrage import commission_adjusted, is_lay
 from oddstui.book.probability import margin
 
 #: Exchanges whose names do not say so.
 EXCHANGE_NAMES = frozenset({"Betdaq", "Matchbook", "Smarkets"})
-
-
-def is_lay(side: str) -> bool:
-    """`layHome`, `layDraw`, ...: a price to lay at, not to back."""
-    return side.startswith("lay") and side[3:4].isupper()
 
 
 def back_sides(sides: Iterable[str]) -> list[str]:

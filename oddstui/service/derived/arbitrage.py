@@ -314,7 +314,7 @@ class ArbitrageIndex:
             state.arbs.pop(key, None)
             return
         legs = tuple((side, slot[side]) for side in sides)
-        if len({best[1] for _side, best in legs}) < len(legs):  # never two legs at one book
+        if len({best[1] for _side, best in legs}) < 2:  # one book alone is no arbitrage
             state.arbs.pop(key, None)
             return
         existing = state.arbs.get(key)
