@@ -108,6 +108,24 @@ class FeedClient(FeedStream):
             self._start_load(added, self._generation)
         # else: the running resync loads whatever it missed when it is done
 
+    def select_bookmakers(self, names: Iterable[str]) -> None:
+        """The account's selection changed: reload the tracked events' odds from the new books.
+
+        The feed carries a book's prices only when they move, so without this a book just added
+        would show nothing until its next change. The stream's position does not move.
+        """
+        if self._fixed_bookmakers:
+            return
+        chosen = tuple(dict.fromkeys(names))
+        added = set(chosen) - set(self._snapshot_bookmakers())
+        self._selection = chosen
+        if not added or not self._tracked or self._api is None:
+            return
+        if self._ws is None or self._welcome is None:
+            self._needs_snapshot = True
+        elif self._resync_task is None or self._resync_task.done():
+            self._start_load(self._tracked, self._generation)
+
     def stop(self) -> None:
         """End `run()`. Call on the loop's thread (`FeedThread.stop()` does that for you)."""
         self._stop_requested = True

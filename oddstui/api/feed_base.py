@@ -118,6 +118,8 @@ class FeedBase:
         self.filters = filters or FeedFilters()
         self._tracked: tuple[int, ...] = tuple(dict.fromkeys(int(i) for i in track))
         self._fixed_bookmakers = tuple(bookmakers) if bookmakers else None
+        # The account's selection as changed since the last welcome (the welcome lists it too).
+        self._selection: tuple[str, ...] | None = None
         self._timings = timings or FeedTimings()
         # ~1 resync a minute at most, bursts of 3: well inside 5,000 requests an hour.
         self._bucket = resync_bucket or TokenBucket(15.0, 60.0 / 60.0, clock)

@@ -32,6 +32,8 @@ class FeedSnapshots(FeedBase):
     def _snapshot_bookmakers(self) -> tuple[str, ...]:
         if self._fixed_bookmakers:
             return self._fixed_bookmakers
+        if self._selection is not None:
+            return self._selection
         return self._welcome.bookmakers if self._welcome is not None else ()
 
     def _start_resync(self, reason: str, gen: int) -> None:

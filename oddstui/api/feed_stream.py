@@ -88,6 +88,7 @@ class FeedStream(FeedSnapshots):
 
     def _on_welcome(self, welcome: Welcome, gen: int) -> None:
         self._welcome = welcome
+        self._selection = None
         self.book.complete_markets = welcome.complete_markets
         self._on_relay(welcome.relay)
         cursor = self._cursor

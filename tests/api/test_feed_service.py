@@ -33,7 +33,7 @@ from tests.api.feed_harness import (
     timings,
     wait_until,
 )
-from tests.api.feed_service import FEED_KEY, FeedService, service
+from tests.api.feed_service import FEED_KEY, OTHER_FEED_KEY, FeedService, service
 
 pytestmark = pytest.mark.timeout(90)
 __all__ = ["service"]  # the module-scoped fixture, one service for this file
@@ -178,3 +178,31 @@ def test_feed_thread_reads_while_the_ui_thread_is_blocked(service: FeedService) 
         feed.stop()
     assert not feed.alive and feed.error is None
     assert feed.status().state is FeedState.OFFLINE
+
+
+async def test_a_book_added_to_the_selection_is_loaded_without_waiting_for_a_move(
+    service: FeedService,
+) -> None:
+    # Its own key: the selection changes on the account, and the other tests share the service.
+    async with rest(service, OTHER_FEED_KEY) as api:
+        ids, books = await busy_events(api, 10), await selected(api)
+        everyone = [book.name for book in await api.bookmakers()]
+        book = RecordingBook()
+        client = feed_client(service.base_url, OTHER_FEED_KEY, book, api, ids)
+        async with running(client):
+            await streaming(client)
+            added = None
+            for name in everyone:
+                if name not in books and (await api.odds(ids[0], name)).bookmakers:
+                    added = name
+                    break
+            assert added is not None, "no unselected book quotes the busiest event"
+            with client.lock:
+                assert added not in client.book.bookmakers(ids[0])
+            chosen = list((await api.select_bookmakers([*books, added])).bookmakers)
+            client.select_bookmakers(chosen)
+            await wait_until(lambda: client.counters.loads == 1, timeout=30, what="load")
+            with client.lock:
+                assert added in client.book.bookmakers(ids[0])
+            await streaming(client)
+            await assert_matches_service(client, book, api, ids, chosen)

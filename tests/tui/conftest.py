@@ -58,7 +58,16 @@ async def wait_for(condition: Callable[[], object], pilot: object, timeout: floa
         if condition():
             return
         await pilot.pause(0.1)  # type: ignore[attr-defined]
-    raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")
+    raise AssertionError(f"timed out waiting for {condition_name(condition)}")
+
+
+def condition_name(condition: Callable[[], object]) -> str:
+    """A condition's name, and for a lambda the line that wrote it (a test waits on several)."""
+    name = getattr(condition, "__name__", repr(condition))
+    code = getattr(condition, "__code__", None)
+    if name == "<lambda>" and code is not None:
+        return f"the lambda at {Path(code.co_filename).name}:{code.co_firstlineno}"
+    return name
 
 
 async def feed_moves_on(app: Any, pilot: object, messages: int = 500) -> None:

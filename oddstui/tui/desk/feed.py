@@ -166,9 +166,11 @@ class DeskFeed(BookFeed):
         self._thread.track(event_ids)
 
     def keep_bookmakers(self, names: list[str]) -> None:
-        """The account's selection changed: forget the prices of the books left out."""
+        """The account's selection changed: forget the prices of the books left out, and load
+        those of the books added."""
         with self._lock:
             self._book.keep_bookmakers(names)
+        self._thread.call(self._client.select_bookmakers, list(names))
 
     def scores_refreshed(self) -> None:
         """Scores and statuses were refetched over REST after a reconnect."""

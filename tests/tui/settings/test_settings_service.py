@@ -141,7 +141,8 @@ async def test_bookmaker_selection_round_trip_and_the_feed_follows(
                 lambda book: any(added in book.bookmakers(e) for e in list(book.event_ids()))
             )
 
-        await wait_for(book_has_added, pilot, timeout=20)
+        # It shows once one of its prices moves on a desk event: a bound for a loaded machine.
+        await wait_for(book_has_added, pilot, timeout=60)
 
 
 async def test_an_empty_selection_is_refused(service: Service, home: Path) -> None:
