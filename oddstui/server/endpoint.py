@@ -3,6 +3,7 @@ the query, then the source's answer; every failure leaves as `{"error": ...}`.""
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,8 @@ def checked_endpoint(
             query = parse_query(route.params, request.query_params.multi_items())
             path = _path_values(route.path_params, request.path_params)
             result = answer(Checked(account, query, path, headers))
+            if inspect.isawaitable(result):
+                result = await result
             if isinstance(result, Response):
                 result.headers.update(headers)
                 return result

@@ -14,6 +14,20 @@ from oddstui.service.context import ServiceContext
 from oddstui.service.routes import HANDLERS
 from oddstui.service.routes.call import Call, Handler
 
+# What reads the world's prices waits until they are open (service/warming.py); the rest
+# (sports, events, scores) answers from the ready line on.
+READ_PRICES = frozenset(
+    {
+        "/odds",
+        "/odds/multi",
+        "/odds/updated",
+        "/odds/movements",
+        "/value-bets",
+        "/arbitrage-bets",
+        "/dropping-odds",
+    }
+)
+
 
 def create_app(svc: ServiceContext) -> Starlette:
     missing = [route.path for route in ROUTES if route.path not in HANDLERS]
@@ -22,7 +36,12 @@ def create_app(svc: ServiceContext) -> Starlette:
     routes: list[BaseRoute] = [
         StarletteRoute(
             BASE + route.path,
-            checked_endpoint(route, svc.accounts, svc.limiter, _answer(svc, HANDLERS[route.path])),
+            checked_endpoint(
+                route,
+                svc.accounts,
+                svc.limiter,
+                _answer(svc, HANDLERS[route.path], prices=route.path in READ_PRICES),
+            ),
             methods=[route.method],
         )
         for route in ROUTES
@@ -35,8 +54,16 @@ def create_app(svc: ServiceContext) -> Starlette:
     return app
 
 
-def _answer(svc: ServiceContext, handler: Handler) -> Answer:
+def _answer(svc: ServiceContext, handler: Handler, prices: bool) -> Answer:
     def answer(checked: Checked) -> object:
-        return handler(Call(svc, checked.account, checked.q, checked.path, checked.headers))
+        call = Call(svc, checked.account, checked.q, checked.path, checked.headers)
+        if prices and not svc.warmed.is_set():
+            return _when_warm(svc, handler, call)
+        return handler(call)
 
     return answer
+
+
+async def _when_warm(svc: ServiceContext, handler: Handler, call: Call) -> object:
+    await svc.warmed.wait()
+    return handler(call)

@@ -11,8 +11,6 @@ from oddstui.service.context import ServiceContext
 from oddstui.service.derived.indexes import Indexes
 from oddstui.service.feed import FeedHub
 
-WARM_BUDGET = 0.3  # real seconds spent opening quotes before the ready line; steps do the rest
-
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -50,7 +48,7 @@ def build_service(options: Options, accounts: Accounts) -> ServiceContext:
         background=True,  # the rest of the world's days are laid out after the ready line
     )
     accounts.resolve(world.bookmakers, list(world.default_selection))
-    world.warm(WARM_BUDGET)
+    # The prices open after the ready line (service/warming.py).
     svc = ServiceContext(world, accounts, RateLimiter(), Indexes.attach(world))
     svc.background.append(svc.indexes.run)
     svc.feed = FeedHub(world, accounts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -39,3 +40,6 @@ class ServiceContext:
     on_stop: list[Callable[[], None]] = field(default_factory=list)
     # coroutines run as tasks beside the world while the service runs (index upkeep)
     background: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    # set once the world's prices are open (see service/warming.py); routes that read prices
+    # wait for it
+    warmed: asyncio.Event = field(default_factory=asyncio.Event)

@@ -15,6 +15,7 @@ from oddstui.server.feed.upgrade import FeedUpgradeProtocol
 from oddstui.server.serving import QuickServer
 from oddstui.service.app import create_app
 from oddstui.service.context import ServiceContext
+from oddstui.service.warming import warm_then_run
 
 log = logging.getLogger("oddstui.service")
 # On SIGTERM, the feed gets this long to close its connections (1001) before the HTTP server
@@ -40,7 +41,7 @@ async def run_service(
         ws=FeedUpgradeProtocol,
     )
     server = QuickServer(config)
-    world_task = asyncio.create_task(svc.world.run(), name="world")
+    world_task = asyncio.create_task(warm_then_run(svc), name="world")
     helpers = [asyncio.ensure_future(job()) for job in svc.background]
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="http")
     while not server.started and not serve_task.done() and not world_task.done():

@@ -62,7 +62,8 @@ Also provided:
 - Settled/cancelled events keep no live quotes (`event.quotes` is emptied); their closing prices
   come from `markets_wire`/`odds_record`.
 - `warm(budget=inf)`: open the quotes of live events, then of the soonest kick-offs, for up to
-  `budget` real seconds (the service calls it before its ready line).
+  `budget` real seconds; `warming(upcoming)` does the same one event at a time, for a count of
+  kick-offs (the service runs it on its loop after the ready line: service/warming.py).
 - Prices: no book's line sums under 100 %; exchanges also quote `lay<Side>` one or two ladder
   ticks above the back (pricing.py).
 - `freeze_heap()`: GC tuning for the service loop (`run()` calls it).

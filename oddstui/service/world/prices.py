@@ -12,6 +12,7 @@ import bisect
 import heapq
 import math
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from oddstui.service.world.engines.base import Engine
@@ -63,6 +64,21 @@ class PriceMaking(WorldState):
         to `budget` real seconds, so that the first request finds full boards (steps open the
         rest a few at a time)."""
         self._open_upcoming(self._sim, math.inf, budget)
+
+    def warming(self, upcoming: int) -> Iterator[None]:
+        """Open the quotes of every live event, then of the `upcoming` events kicking off
+        soonest, one event at a time: yields between events, so that a server can answer (what
+        needs no prices) meanwhile. A count, not a time: a loaded machine opens the same."""
+        for event in list(self._live.values()):
+            if event.id not in self._quoter.truths:
+                self._ensure_quotes(event)
+                yield
+        for _ in range(upcoming):
+            reached = self._opened_until
+            self._open_upcoming(self._sim, 1)
+            if self._opened_until == reached:
+                return
+            yield
 
     def _open_upcoming(self, now: float, limit: float, budget: float = math.inf) -> None:
         """Open the quotes of live events and of pending events that kick off soon: at most
