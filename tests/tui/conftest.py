@@ -61,6 +61,13 @@ async def wait_for(condition: Callable[[], object], pilot: object, timeout: floa
     raise AssertionError(f"timed out waiting for {condition_name(condition)}")
 
 
+async def ticks_pass(app: Any, pilot: object, count: int = 2) -> None:
+    """The positive marker of "and nothing changed over the next ticks": the desk's one-second
+    tick has run `count` more times, however loaded the machine is."""
+    start = app.hub.ticks
+    await wait_for(lambda: app.hub.ticks >= start + count, pilot, timeout=30)
+
+
 def condition_name(condition: Callable[[], object]) -> str:
     """A condition's name, and for a lambda the line that wrote it (a test waits on several)."""
     name = getattr(condition, "__name__", repr(condition))

@@ -104,6 +104,7 @@ class DeskHub(RestLoads):
         self._loading: dict[Any, asyncio.Task[Any]] = {}
         #: How many change sets were published (tests and benchmarks read it).
         self.flushes = 0
+        self.ticks = 0  # one-second ticks so far: what "a second went by" means to a screen
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -188,6 +189,7 @@ class DeskHub(RestLoads):
         now = self.now()
         if self.feed is not None:
             self._refresh_status(self.feed)
+        self.ticks += 1
         self.ticked.publish(now)
         return now
 

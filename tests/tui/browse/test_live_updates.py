@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import httpx
 import pytest
 
@@ -131,11 +133,13 @@ async def test_changes_are_published_a_few_times_a_second(fast_service: Service)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(lambda: app.hub.status.state == "live", pilot)
         before, messages = app.hub.flushes, app.hub.feed.messages  # type: ignore[union-attr]
+        started = time.monotonic()
         await pilot.pause(3.0)
         published = app.hub.flushes - before
         received = app.hub.feed.messages - messages  # type: ignore[union-attr]
-        # One change set per flush interval at most, however many messages arrived.
-        assert published <= 3.0 * FLUSH_HZ + 1, published
+        # One change set per flush interval at most, however many messages arrived: over the
+        # time that really passed (a loaded machine stretches the pause).
+        assert published <= (time.monotonic() - started) * FLUSH_HZ + 1, published
         assert received > published, (received, published)
 
 

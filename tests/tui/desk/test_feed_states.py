@@ -8,7 +8,7 @@ from oddstui.api.feed import FeedTimings
 from oddstui.api.feed_url import FeedFilters, feed_url
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
-from tests.tui.conftest import DEMO_KEY, start_service, wait_for
+from tests.tui.conftest import DEMO_KEY, start_service, ticks_pass, wait_for
 from tests.tui.screen_text import screen_text
 
 
@@ -64,7 +64,7 @@ async def test_replaced_by_a_second_connection_and_taken_back() -> None:
                 assert "● replaced" in screen_text(app)
                 assert app.screen.has_class("-stale")
             # The other client is gone, yet it never reconnects on its own.
-            await pilot.pause(1.5)
+            await ticks_pass(app, pilot)
             assert app.hub.status.state == "replaced"
             await pilot.press("r")
             await wait_for(lambda: app.hub.status.state == "live", pilot, timeout=15)

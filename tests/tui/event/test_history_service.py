@@ -16,7 +16,7 @@ from oddstui.tui.event.closing_odds import ClosingOdds, closing_rows
 from oddstui.tui.event.event_screen import EventScreen
 from oddstui.tui.event.price_grid import PriceGrid
 from oddstui.tui.launch import build_app
-from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+from tests.tui.conftest import DEMO_KEY, Service, start_service, ticks_pass, wait_for
 from tests.tui.screen_text import screen_text
 
 
@@ -79,7 +79,7 @@ async def test_a_settled_event_shows_its_closing_odds(service: Service, home: Pa
 
         await wait_for(closing_odds_painted, pilot)
         await wait_for(lambda: event["home"] in screen_text(app), pilot)  # the header loads apart
-        await pilot.pause(1.2)  # the live grid's tick must not take the place back
+        await ticks_pass(app, pilot)  # the live grid's tick must not take the place back
         assert app.screen.query_one(ClosingOdds).display
         assert not app.screen.query_one("#no-coverage").display
 
