@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from oddstui import __version__
 from oddstui.config import ConfigError
+from oddstui.record_replay import add_recording_commands
 
 
 class UsageError(Exception):
@@ -206,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_relay_arguments(relay)
     add_batch_commands(commands)
+    add_recording_commands(commands)
     return parser
 
 
@@ -275,6 +277,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.relay.server import relay_command
 
             return relay_command(args)
+        if args.command in ("record", "replay"):
+            from oddstui.record_replay import run_recording_command
+
+            return run_recording_command(args)
         if args.command in ("live", "arbs", "value", "odds", "dropping", "movements"):
             from oddstui.batch import run_batch
 
