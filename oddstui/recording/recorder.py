@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oddstui.api.feed import FeedClient
+from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_url import FeedFilters
 from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
 from oddstui.api.models import OddsRecord
@@ -37,6 +37,7 @@ class RecordOptions:
     duration: float | None = None  # wall seconds
     max_size: int | None = None  # bytes
     events_every: float = EVENTS_EVERY
+    timings: FeedTimings | None = None  # the feed client's (tests shorten them)
 
 
 class RecorderBook:
@@ -126,6 +127,7 @@ class Recorder:
                 track=[e["id"] for e in live if isinstance(e.get("id"), int)],
                 keep_lines=True,
                 on_resync=self._on_resync,
+                timings=o.timings,
             )
             feed = asyncio.create_task(client.run(), name="record-feed")
             if self._on_ready is not None:
