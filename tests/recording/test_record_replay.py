@@ -159,8 +159,6 @@ async def test_replayed_book_equals_the_service_at_the_recording_end(
     assert book.applied_twice() == []
 
 
-def _odds_messages(record: FeedMessage) -> list:  # type: ignore[type-arg]
-
-
+def _odds_messages(record: FeedMessage) -> list[OddsMessage]:
     parsed, _bad = parse_frame(orjson.dumps(record.message))
     return [m for m in parsed if isinstance(m, OddsMessage)]
