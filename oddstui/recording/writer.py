@@ -178,8 +178,8 @@ class RecordingWriter:
 
     def _close_segment(self) -> None:
         if self._stream is not None:
+            # Ends the frame; closing the stream too would append an empty frame.
             self._stream.flush(zstandard.FLUSH_FRAME)
-            self._stream.close()
         if self._file is not None:
             self._file.close()
         self._stream = None
