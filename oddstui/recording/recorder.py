@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_url import FeedFilters
-from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
-from oddstui.api.models import OddsRecord
 from oddstui.recording.raw_api import RawApi
+from oddstui.recording.tap import RecordingTap
 from oddstui.recording.writer import RecordingWriter
 
 EVENTS_EVERY = 30.0  # seconds between /events/live refreshes (new live matches, clocks)
@@ -38,60 +35,6 @@ class RecordOptions:
     max_size: int | None = None  # bytes
     events_every: float = EVENTS_EVERY
     timings: FeedTimings | None = None  # the feed client's (tests shorten them)
-
-
-class RecorderBook:
-    """The feed client's `Book`: what the client accepts is written, in the order it applies it."""
-
-    def __init__(self, writer: RecordingWriter, api: RawApi, markets: Sequence[str]) -> None:
-        self._writer = writer
-        self._api = api
-        self._wanted = {name.casefold() for name in markets}
-        # Receive stamps are monotonic; the records carry unix time.
-        self._offset = time.time() - time.monotonic()
-
-    @property
-    def complete_markets(self) -> bool:
-        return self._writer.manifest.complete_markets
-
-    @complete_markets.setter
-    def complete_markets(self, complete: bool) -> None:
-        self._writer.manifest.complete_markets = complete  # from the source's welcome
-
-    def install_snapshot(self, records: Iterable[OddsRecord]) -> None:
-        ids = list(dict.fromkeys(record.event.id for record in records))
-        odds = [self._subscribed(self._api.raw_odds.pop(i)) for i in ids if i in self._api.raw_odds]
-        events = [self._api.raw_events[i] for i in ids if i in self._api.raw_events]
-        self._writer.snapshot(events, odds)
-
-    def apply_odds(self, message: OddsMessage) -> None:
-        self._writer.message_line(message.seq, message.line, self._offset + message.received)
-
-    def apply(self, message: Message) -> None:
-        if isinstance(message, OddsMessage):
-            self.apply_odds(message)
-        elif isinstance(message, ScoreMessage | StatusMessage):
-            self._writer.message_line(None, message.line, self._offset + message.received)
-
-    def take_changes(self) -> None:
-        return None
-
-    def _subscribed(self, raw: dict[str, Any]) -> dict[str, Any]:
-        """The record with the markets the feed carries only, as the feed client keeps it."""
-        books = raw.get("bookmakers")
-        if not isinstance(books, dict):
-            return raw
-        kept = {
-            bookie: [
-                m
-                for m in markets
-                if isinstance(m, dict) and str(m.get("name", "")).casefold() in self._wanted
-            ]
-            if isinstance(markets, list)
-            else markets
-            for bookie, markets in books.items()
-        }
-        return {**raw, "bookmakers": kept}
 
 
 class Recorder:
@@ -117,7 +60,7 @@ class Recorder:
                 bookmakers=bookmakers,
                 max_size=o.max_size,
             )
-            book = RecorderBook(writer, api, o.markets)
+            book = RecordingTap(writer, api, o.markets)
             client = self.client = FeedClient(
                 api.base_url,
                 o.key,

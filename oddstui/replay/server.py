@@ -49,7 +49,7 @@ def replay_command(args: argparse.Namespace) -> int:
     except BindError as error:
         return _usage(str(error))
     url = base_url(sock, args.host)
-    return asyncio.run(_main(recording, accounts, args.speed, start_from, sock, url))
+    return asyncio.run(_main(recording, accounts, args.speed, start_from, last, sock, url))
 
 
 def scan(recording: Recording) -> tuple[float | None, float | None, int]:
@@ -70,6 +70,7 @@ async def _main(
     accounts: Any,
     speed: float,
     start_from: float | None,
+    until: float,
     sock: socket.socket,
     url: str,
 ) -> int:
@@ -77,7 +78,9 @@ async def _main(
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    return await run_replay(recording, accounts, speed, start_from, sock, url, _announce, stop)
+    return await run_replay(
+        recording, accounts, speed, start_from, until, sock, url, _announce, stop
+    )
 
 
 async def run_replay(
@@ -85,6 +88,7 @@ async def run_replay(
     accounts: Any,
     speed: float,
     start_from: float | None,
+    until: float,
     sock: socket.socket,
     url: str,
     on_ready: Any,
@@ -113,11 +117,7 @@ async def run_replay(
         if manifest.complete_markets:
             fields["complete_markets"] = True
         if player is not None and player.clock is not None:
-            fields["replay"] = {
-                "speed": speed,
-                "time": player.clock.now() if not player.ended.is_set() else None,
-                "ended": player.ended.is_set(),
-            }
+            fields["replay"] = {"speed": speed, "time": player.clock.now(), "until": until}
         return fields
 
     feed = FeedCore(source, accounts, welcome_fields=welcome_fields)
