@@ -19,10 +19,8 @@ from pathlib import Path
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_url import FeedFilters
 from oddstui.recording.raw_api import RawApi
-from oddstui.recording.tap import RecordingTap
+from oddstui.recording.tap import EVENTS_EVERY, RecordingTap
 from oddstui.recording.writer import RecordingWriter
-
-EVENTS_EVERY = 30.0  # seconds between /events/live refreshes (new live matches, clocks)
 
 
 @dataclass(frozen=True, slots=True)

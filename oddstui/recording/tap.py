@@ -3,6 +3,8 @@ passes it on to a real book (the desk's `--record`) or to nothing (`oddstui reco
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -12,6 +14,8 @@ from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessa
 from oddstui.api.models import OddsRecord
 from oddstui.recording.raw_api import RawApi
 from oddstui.recording.writer import RecordingWriter
+
+EVENTS_EVERY = 30.0  # seconds between /events/live refreshes (new live matches, clocks)
 
 
 class RecordingTap:
@@ -27,6 +31,7 @@ class RecordingTap:
         self._wanted = {name.casefold() for name in markets}
         self._book = book
         self._bookmakers = set(writer.manifest.bookmakers)
+        self._events_task: asyncio.Task[None] | None = None
         # Receive stamps are monotonic; the records carry unix time.
         self._offset = time.time() - time.monotonic()
 
@@ -77,6 +82,25 @@ class RecordingTap:
             self.writer.message_line(None, message.line, self._offset + message.received)
         if self._book is not None:
             self._book.apply(message)
+
+    def keep_events(self, every: float = EVENTS_EVERY) -> None:
+        """On the feed's loop: write the live events now and every `every` seconds (the desk
+        gets its events over its own REST client, so a recording would otherwise hold none)."""
+        self._events_task = asyncio.get_running_loop().create_task(self._events_loop(every))
+
+    async def _events_loop(self, every: float) -> None:
+        while True:
+            with contextlib.suppress(Exception):  # a failed refresh waits for the next one
+                self.writer.snapshot(await self._api.live_events_raw(), [])
+            await asyncio.sleep(every)
+
+    async def close(self) -> None:
+        """On the feed's loop, after the client stopped: the recording is closed."""
+        if self._events_task is not None:
+            self._events_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._events_task
+        self.writer.close()
 
     def take_changes(self) -> Any:
         return None if self._book is None else self._book.take_changes()

@@ -163,12 +163,12 @@ class DeskFeed(BookFeed):
         super().__init__(book, self._client.lock)
 
         async def cleanup() -> None:
-            await api.aclose()
             if tap is not None:
-                with self._lock:
-                    tap.writer.close()
+                await tap.close()
+            await api.aclose()
 
         self._thread = FeedThread(self._client, cleanup=cleanup)
+        self._tap = tap
         self._generation = 0
         self.monotonic = clock
 
@@ -176,6 +176,8 @@ class DeskFeed(BookFeed):
 
     def start(self) -> None:
         self._thread.start()
+        if self._tap is not None:
+            self._thread.call(self._tap.keep_events)
 
     def stop(self) -> None:
         self._thread.stop(timeout=5.0)
