@@ -106,7 +106,7 @@ class Player:
     def _message(self, record: FeedMessage, batch: list[Sent] | None) -> None:
         message = record.message
         kind = message.get("type")
-        before = self.state.where(_int(message.get("id")))[2]
+        before = self.state.where(_int(message.get("id")))[2] if kind == "status" else ""
         self.state.apply(record)
         if batch is None:  # fast-forwarding: state only
             if record.seq is not None and kind in ODDS_KINDS:
