@@ -124,7 +124,11 @@ class Player:
             where = self.state.where(event_id)
             statuses = (where[2], before) if kind == "status" and before else (where[2],)
             self.feed.publish_event(
-                STATUS if kind == "status" else SCORES, event_id, where, statuses, dumps(message)
+                STATUS if kind == "status" else SCORES,
+                event_id,
+                where,
+                statuses,
+                record.text or dumps(message),
             )
 
 
@@ -136,7 +140,7 @@ def _sent(record: FeedMessage) -> Sent:
         str(message.get("type")),
         _int(message.get("id")),
         str(message.get("bookie", "")),
-        dumps(message),
+        record.text or dumps(message),
     )
 
 
