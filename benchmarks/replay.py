@@ -7,8 +7,10 @@ connect; then every message is due at once, so the replay sends as fast as it ca
 (a plain websockets connection, its own key) counts odds messages until the last seq.
 
 Prints, for one client and then for ten at once: messages per second from the first message to
-the last (per client: min and max), whether every client got every message, and how far apart
-the clients finished. The machine may be shared: say so when quoting the figures.
+the last (per client: min and max), whether every client got every message, how far apart the
+clients finished, and the replay process's CPU time: on a shared machine the wall-clock rate is
+bounded by the share of a core the process gets, so the messages per CPU second say what the
+replay itself costs. Say the machine was shared when quoting the figures.
 
     python benchmarks/replay.py [--messages 100000]
 
@@ -28,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
 from websockets.asyncio.client import connect
 
 from oddstui.recording.writer import RecordingWriter
@@ -173,7 +176,10 @@ def run(folder: Path, clients: int, last: int, expected: int) -> None:
                 300,
             )
 
+        replay_process = psutil.Process(process.pid)
+        before = replay_process.cpu_times()
         results = asyncio.run(together())
+        after = replay_process.cpu_times()
     finally:
         process.terminate()
         process.wait(10)
@@ -184,6 +190,13 @@ def run(folder: Path, clients: int, last: int, expected: int) -> None:
         f"{clients} client(s): {min(rates):,.0f} to {max(rates):,.0f} messages/s each "
         f"({sum(rates):,.0f}/s in all); every message to every client: {complete}; "
         f"finished within {max(ends) - min(ends):.2f} s of each other"
+    )
+    cpu = (after.user + after.system) - (before.user + before.system)
+    busy = max(ends) - min(start for _, start, _ in results)
+    print(
+        f"  the replay process: {cpu:.2f} s of CPU in {busy:.2f} s ({cpu / busy * 100:.0f} % of"
+        f" a core): {expected / cpu:,.0f} messages per CPU second"
+        f"{'' if clients == 1 else ' (each sent to every client)'}"
     )
 
 
