@@ -51,6 +51,7 @@ class Player:
         self.ended = asyncio.Event()
         self.played = 0  # records applied since the start
         self._next: Record | None = None
+        self._gap = ""  # a gap whose clients are not told yet
         self._fast_forward(start_from)
 
     def _fast_forward(self, start_from: float | None) -> None:
@@ -92,16 +93,26 @@ class Player:
     def _apply(self, record: Record, batch: list[Sent] | None) -> None:
         self.played += 1
         if isinstance(record, FeedMessage):
+            if self._gap:  # no snapshot came after the gap: the stream goes on from here
+                self._resync(batch)
             self._message(record, batch)
         elif isinstance(record, Snapshot):
             self.state.install(record)
+            if self._gap:
+                self._resync(batch)
         elif isinstance(record, Gap):
             if batch:
                 self.feed.publish_odds(batch)
                 batch.clear()
-            self.source.restart()
-            if batch is not None:
-                self.feed.resync_all(f"the recording has a gap here ({record.reason})")
+            # Clients are told once the snapshot after the gap is in the state, so the REST
+            # answers they rebuild from already hold it.
+            self._gap = f"the recording has a gap here ({record.reason})"
+
+    def _resync(self, batch: list[Sent] | None) -> None:
+        reason, self._gap = self._gap, ""
+        self.source.restart()
+        if batch is not None:
+            self.feed.resync_all(reason)
 
     def _message(self, record: FeedMessage, batch: list[Sent] | None) -> None:
         message = record.message

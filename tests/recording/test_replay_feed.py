@@ -75,3 +75,68 @@ def test_resume_with_last_seq_and_too_old(replay: str) -> None:
     with connect(feed(replay, 50)) as ws:  # before the recording's first message
         welcome, answer = messages(ws, 2)[:2]
     assert answer["type"] == "resync_required"
+
+
+def test_a_gap_in_the_recording_is_resync_required_after_its_snapshot(tmp_path: Path) -> None:
+    from oddstui.recording.writer import RecordingWriter
+    from tests.recording.test_cli_input import EVENT, T0, ml
+
+    now = [T0]
+    writer = RecordingWriter(
+        tmp_path / "r", source="s", markets=["ML"], bookmakers=["Bet365"], clock=lambda: now[0]
+    )
+    writer.snapshot([EVENT], [{**EVENT, "bookmakers": {"Bet365": ml("1.100")}, "urls": {}}])
+
+    def message(seq: int, at: float) -> None:
+        now[0] = at
+        body = {
+            "type": "updated",
+            "seq": seq,
+            "id": 7,
+            "bookie": "Bet365",
+            "markets": ml(f"1.{seq}"),
+        }
+        writer.message(seq, body)
+
+    start = T0 + 7200  # four wall seconds at 1800x: time to connect
+    for seq in range(101, 104):
+        message(seq, start + seq - 101)
+    now[0] = start + 10
+    writer.gap(103, "resync required: lastSeq too old")
+    now[0] = start + 20
+    writer.snapshot([EVENT], [{**EVENT, "bookmakers": {"Bet365": ml("1.777")}, "urls": {}}])
+    for seq in range(150, 153):
+        message(seq, start + 30 + seq - 150)
+    writer.close()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "oddstui",
+            "replay",
+            str(tmp_path / "r"),
+            "--port",
+            "0",
+            "--speed",
+            "1800",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        base = read_ready(process, READY, 60.0, "oddstui replay")
+        with connect(feed(base)) as ws:
+            seen = messages(ws, 8)
+    finally:
+        terminate(process)
+    kinds = [(m["type"], m.get("seq")) for m in seen]
+    assert kinds[1:] == [
+        ("updated", 101),
+        ("updated", 102),
+        ("updated", 103),
+        ("resync_required", 103),
+        ("updated", 150),
+        ("updated", 151),
+        ("updated", 152),
+    ], kinds
