@@ -109,8 +109,11 @@ async def test_replayed_book_equals_the_service_at_the_recording_end(
             await asyncio.sleep(max(0.0, started + RECORD_SECONDS - loop.time()))
             # The service's snapshot at the end; the recorder runs until it has seen its seq.
             books = list((await api.selected_bookmakers()).bookmakers)
-            tracked = [e.id for e in await api.live_events()][:10]
-            assert tracked, "the service must have live events"
+            # The events of the recording's first snapshot (the recorder tracks what was live at
+            # its start; the file is readable while it records).
+            first = next(r for r in open_recording(folder).records() if isinstance(r, Snapshot))
+            tracked = [int(record["id"]) for record in first.odds][:10]
+            assert tracked, "the service must have had live events"
             records, seq = await api.odds_multi_with_seq(tracked, books)
             await wait_until(lambda: (client.last_seq or 0) >= seq, what=f"seq {seq}")
         first, second = proxy.feed_requests()[:2]
