@@ -19,6 +19,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from oddstui.api.feed_state import FeedState
 from oddstui.api.feed_url import FeedFilters
 from oddstui.api.messages import OddsMessage, parse_frame
 from oddstui.api.rest import ApiClient
@@ -147,8 +148,12 @@ async def test_replayed_book_equals_the_service_at_the_recording_end(
             book = RecordingBook()
             sdk = feed_client(base_url, "demo", book, replay_api, list(expected))
             async with running(sdk):
+                # Live, with its snapshot installed (the cursor alone is set from the welcome
+                # before the snapshot comes), and at the replay's last seq.
                 await wait_until(
-                    lambda: (sdk.last_seq or 0) >= last_seq,
+                    lambda: sdk.state is FeedState.LIVE
+                    and sdk.counters.resyncs >= 1
+                    and (sdk.last_seq or 0) >= last_seq,
                     timeout=60,
                     what=f"the replay's last seq {last_seq}",
                 )
