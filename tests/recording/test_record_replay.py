@@ -151,9 +151,11 @@ async def test_replayed_book_equals_the_service_at_the_recording_end(
                 # Live, with its snapshot installed (the cursor alone is set from the welcome
                 # before the snapshot comes), and at the replay's last seq.
                 await wait_until(
-                    lambda: sdk.state is FeedState.LIVE
-                    and sdk.counters.resyncs >= 1
-                    and (sdk.last_seq or 0) >= last_seq,
+                    lambda: (
+                        sdk.state is FeedState.LIVE
+                        and sdk.counters.resyncs >= 1
+                        and (sdk.last_seq or 0) >= last_seq
+                    ),
                     timeout=60,
                     what=f"the replay's last seq {last_seq}",
                 )

@@ -25,7 +25,7 @@ def replay(tmp_path: Path) -> Iterator[str]:
     folder = tmp_path / "r"
     write_recording(folder)  # seqs 101..120, one every 360 recorded seconds
     process = subprocess.Popen(
-        [sys.executable, "-m", "oddstui", "replay", str(folder), "--port", "0", "--speed", "1800"],
+        [sys.executable, "-m", "oddstui", "replay", str(folder), "--port", "0", "--speed", "900"],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -57,7 +57,7 @@ def seq_now(base: str) -> int:
 def test_resume_with_last_seq_and_too_old(replay: str) -> None:
     with connect(feed(replay)) as ws:
         first = messages(ws, 3)
-    assert first[0]["type"] == "welcome" and first[0]["replay"]["speed"] == 1800  # type: ignore[index]
+    assert first[0]["type"] == "welcome" and first[0]["replay"]["speed"] == 900  # type: ignore[index]
     odds = [m for m in first[1:] if m["type"] == "updated"]
     assert odds, first
     held = int(odds[-1]["seq"])  # type: ignore[arg-type]
@@ -98,7 +98,7 @@ def test_a_gap_in_the_recording_is_resync_required_after_its_snapshot(tmp_path: 
         }
         writer.message(seq, body)
 
-    start = T0 + 7200  # four wall seconds at 1800x: time to connect
+    start = T0 + 10800  # six wall seconds at 1800x: time to connect
     for seq in range(101, 104):
         message(seq, start + seq - 101)
     now[0] = start + 10
