@@ -98,7 +98,7 @@ async def _shows_the_replay(app: Any, pilot: Any) -> None:
 
 async def test_desk_record_writes_what_it_receives(recorded: Path, tmp_path: Path) -> None:
     folder = tmp_path / "desk-rec"
-    with replaying(recorded, "1") as replay:  # eight seconds of messages to take
+    with replaying(recorded, "0.5") as replay:  # sixteen seconds of messages to take
         app = build_app(replay.base_url, DEMO_KEY, record=str(folder))
         async with app.run_test(size=(140, 40)) as pilot:
             await _records(app, pilot, folder)
