@@ -90,6 +90,7 @@ class FeedStream(FeedSnapshots):
         self._welcome = welcome
         self._selection = None
         self.book.complete_markets = welcome.complete_markets
+        self.replay = welcome.replay
         self._on_relay(welcome.relay)
         cursor = self._cursor
         if self._needs_snapshot or cursor is None:
