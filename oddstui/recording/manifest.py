@@ -1,0 +1,147 @@
+"""DIR/manifest.json: what a recording is, and where its segments are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from oddstui.recording.records import RecordingError
+
+FORMAT = "oddstui-recording"
+VERSION = 1
+MANIFEST_NAME = "manifest.json"
+
+
+def iso(unix: float) -> str:
+    stamp = datetime.fromtimestamp(unix, UTC).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")
+
+
+def unix(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def segment_name(unix_time: float) -> str:
+    """The hourly segment a record received at `unix_time` belongs to."""
+    return datetime.fromtimestamp(unix_time, UTC).strftime("%Y%m%dT%H") + ".jsonl.zst"
+
+
+@dataclass(slots=True)
+class SegmentInfo:
+    file: str
+    first_seq: int | None = None
+    last_seq: int | None = None
+    first_time: str | None = None
+    last_time: str | None = None
+    records: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "firstSeq": self.first_seq,
+            "lastSeq": self.last_seq,
+            "firstTime": self.first_time,
+            "lastTime": self.last_time,
+            "records": self.records,
+        }
+
+
+@dataclass(slots=True)
+class GapInfo:
+    time: str
+    after_seq: int | None
+    resumed_seq: int | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "time": self.time,
+            "afterSeq": self.after_seq,
+            "resumedSeq": self.resumed_seq,
+            "reason": self.reason,
+        }
+
+
+@dataclass(slots=True)
+class Manifest:
+    source: str  # the base URL, never the key
+    markets: list[str] | None
+    bookmakers: list[str]
+    started: str
+    ended: str | None = None
+    segments: list[SegmentInfo] = field(default_factory=list)
+    gaps: list[GapInfo] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "source": self.source,
+            "markets": self.markets,
+            "bookmakers": self.bookmakers,
+            "started": self.started,
+            "ended": self.ended,
+            "segments": [s.to_json() for s in self.segments],
+            "gaps": [g.to_json() for g in self.gaps],
+        }
+
+
+def parse_manifest(path: str, data: Any) -> Manifest:
+    """The manifest from its JSON, or RecordingError naming `path` and the bad field."""
+    if not isinstance(data, dict):
+        raise RecordingError(path, "manifest is not a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordingError(path, f"not an oddstui recording (format {data.get('format')!r})")
+    if data.get("version") != VERSION:
+        raise RecordingError(
+            path, f"recording format version {data.get('version')!r}, this reads {VERSION}"
+        )
+    try:
+        markets = data["markets"]
+        segments = [
+            SegmentInfo(
+                file=_file_name(s["file"]),
+                first_seq=_opt_int(s.get("firstSeq")),
+                last_seq=_opt_int(s.get("lastSeq")),
+                first_time=s.get("firstTime"),
+                last_time=s.get("lastTime"),
+                records=int(s.get("records", 0)),
+            )
+            for s in data["segments"]
+        ]
+        gaps = [
+            GapInfo(
+                time=str(g["time"]),
+                after_seq=_opt_int(g.get("afterSeq")),
+                resumed_seq=_opt_int(g.get("resumedSeq")),
+                reason=str(g.get("reason", "")),
+            )
+            for g in data.get("gaps", [])
+        ]
+        return Manifest(
+            source=str(data["source"]),
+            markets=None if markets is None else [str(m) for m in markets],
+            bookmakers=[str(b) for b in data["bookmakers"]],
+            started=str(data["started"]),
+            ended=None if data.get("ended") is None else str(data["ended"]),
+            segments=segments,
+            gaps=gaps,
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise RecordingError(path, f"bad manifest field {error}") from None
+
+
+def _opt_int(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{value!r} is not an integer")
+    return value
+
+
+def _file_name(value: Any) -> str:
+    # A segment lives in the recording's folder: no paths out of it.
+    if not isinstance(value, str) or not value or "/" in value or "\\" in value or value[0] == ".":
+        raise ValueError(f"segment file {value!r}")
+    return value

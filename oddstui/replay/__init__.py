@@ -1,0 +1,1 @@
+"""`oddstui replay`: a recording served as a v3 service on loopback."""
