@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from oddstui.backtest.feeding import MarketLine
 from oddstui.book.arbitrage import Arbitrage
 from oddstui.book.state import LineKey
-
-from oddstui.backtest.feeding import MarketLine
 
 LegsKey = tuple[tuple[str, str], ...]
 """((side, bookmaker), ...) in the legs' order."""

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from oddstui.backtest.feeding import MarketLine
 from oddstui.book.arbitrage import is_lay, required_sides
 from oddstui.book.fair import fair_probabilities
 from oddstui.book.state import LineKey
 from oddstui.book.value import closing_line_value, ev_percent
-
-from oddstui.backtest.feeding import MarketLine
 
 DEFAULT_SHARP = "Pinnacle"
 DEFAULT_MIN_EV = 0.5  # percent, the service's own floor: smaller edges are noise
@@ -87,8 +86,16 @@ class ValueTracker:
                     bet = held.get((bookmaker, side))
                     if bet is None:
                         bet = ValueBetSeen(
-                            key[0], key[1], key[2], bookmaker, side, now, price, fair_price,
-                            ev, in_play,
+                            key[0],
+                            key[1],
+                            key[2],
+                            bookmaker,
+                            side,
+                            now,
+                            price,
+                            fair_price,
+                            ev,
+                            in_play,
                         )
                         self.bets.append(bet)
                     found[(bookmaker, side)] = bet
