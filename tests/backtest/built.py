@@ -61,3 +61,18 @@ def status(t: float, event_id: int, value: str) -> FeedMessage:
         "scores": {"home": 0, "away": 0, "periods": {}},
     }
     return FeedMessage(t, 0, message)
+
+
+def write_recording(folder: Any, records: list[Snapshot | FeedMessage]) -> None:
+    """The records through the recorder's own writer, into `folder`."""
+    from oddstui.recording.writer import RecordingWriter
+
+    writer = RecordingWriter(
+        folder, source="http://127.0.0.1:1/v3", markets=None, bookmakers=["BookA"]
+    )
+    for record in records:
+        if isinstance(record, Snapshot):
+            writer.snapshot(list(record.events), list(record.odds), t=record.time)
+        else:
+            writer.message(record.seq, record.message, t=record.time)
+    writer.close()
