@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 
 from oddstui.backtest.alerts import AlertFiring, AlertRunner
 from oddstui.backtest.arbitrages import ArbitrageSeen, ArbitrageTracker
+from oddstui.backtest.best_index import ArbitrageCheck, BestIndex
 from oddstui.backtest.feeding import BookFeeder
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueBetSeen, ValueTracker
 from oddstui.book.alert_rules import AlertRules
-from oddstui.book.arbitrage import market_arbitrage, sport_has_draw
+from oddstui.book.arbitrage import sport_has_draw
 from oddstui.recording.records import Record
 
 
@@ -44,6 +45,8 @@ def run_backtest(
     arbitrages = ArbitrageTracker()
     values = ValueTracker(sharp, min_ev)
     alerts = AlertRunner(rules or AlertRules())
+    index = BestIndex(book)
+    arbitrage_of = ArbitrageCheck()
     report = BacktestReport()
     now = 0.0
     for record in records:
@@ -56,19 +59,33 @@ def run_backtest(
             if status == "live":
                 values.kick_off(event_id)
         found = []
-        for key in touched.lines:
-            event_id, market, line = key
-            state = book.event(event_id)
-            header = None if state is None else state.header
-            has_draw = sport_has_draw(header.sport.slug) if header is not None else True
-            quotes = book.quotes(event_id, market, line)
-            # `BookReads.arbitrage` with the quotes read once for both scans.
-            arb = market_arbitrage(market, quotes, has_draw)
+        bookmaker = touched.bookmaker
+        fresh = bookmaker is None or bookmaker == sharp
+        event_id = -1
+        has_draw = in_play = True
+        for key in touched.prices if bookmaker is not None else touched.lines:
+            if key[0] != event_id:  # an odds message's lines are all of one event
+                event_id = key[0]
+                state = book.event(event_id)
+                header = None if state is None else state.header
+                has_draw = sport_has_draw(header.sport.slug) if header is not None else True
+                in_play = state is not None and state.status == "live"
+            market = key[1]
+            if bookmaker is None:
+                best = index.rebuild(key)
+            else:
+                old, new = touched.prices[key]
+                best = index.update(key, bookmaker, old, new)
+            arb = arbitrage_of(market, best, has_draw)
             arbitrages.observe(key, arb, now)
             if arb is not None:
                 found.append((key, arb))
-            in_play = state is not None and state.status == "live"
-            values.observe(key, quotes, has_draw, in_play, now)
+            if fresh:
+                quotes = book.quotes(*key)
+                values.refresh_fair(key, quotes.get(sharp), has_draw)
+                values.check_line(key, quotes, in_play, now)
+            else:
+                values.check_bookmaker(key, bookmaker, touched.prices[key][1], in_play, now)
         if not alerts.idle:
             alerts.observe(book, touched, found, now)
     arbitrages.finish(now)

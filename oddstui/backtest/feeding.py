@@ -20,6 +20,8 @@ from oddstui.recording.records import FeedMessage, Gap, Snapshot
 
 MarketLine = tuple[int, str, LineKey]
 """(event id, market, line)."""
+Prices = dict[str, float]
+"""side -> price."""
 
 
 @dataclass(slots=True)
@@ -27,6 +29,11 @@ class Touched:
     """What one record changed: lines of prices, and events whose status or score moved."""
 
     lines: set[MarketLine] = field(default_factory=set)
+    """Every line touched; with `bookmaker` None, each is to be looked at afresh."""
+    bookmaker: str | None = None
+    """The one bookmaker whose prices changed (an odds message); None after a snapshot."""
+    prices: dict[MarketLine, tuple[Prices | None, Prices | None]] = field(default_factory=dict)
+    """With `bookmaker`: its prices on each touched line, before and after (None: no line)."""
     events: set[int] = field(default_factory=set)
     status: list[tuple[int, str]] = field(default_factory=list)
     """(event, new status) for each status message."""
@@ -110,7 +117,8 @@ class BookFeeder:
         state = book.event(event_id)
         held = None if state is None else state.books.get(message.bookie)
         markets = {} if held is None else held.markets
-        lines = touched.lines
+        touched.bookmaker = message.bookie
+        changed = touched.prices
         for name in names:
             old = before.get(name)
             market = markets.get(name)
@@ -121,10 +129,14 @@ class BookFeeder:
             if new is not None:
                 for line in new.lines:
                     key = (line.hdp, line.label)
-                    if old_lines.pop(key, None) != line:
-                        lines.add((event_id, name, key))
-            for key in old_lines:
-                lines.add((event_id, name, key))
+                    before_line = old_lines.pop(key, None)
+                    if before_line is None:
+                        changed[(event_id, name, key)] = (None, line.prices)
+                    elif before_line.prices != line.prices:
+                        changed[(event_id, name, key)] = (before_line.prices, line.prices)
+            for key, gone in old_lines.items():
+                changed[(event_id, name, key)] = (gone.prices, None)
+        touched.lines.update(changed)
         book.take_changes()
 
 

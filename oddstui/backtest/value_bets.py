@@ -56,53 +56,92 @@ class ValueTracker:
         self.bets: list[ValueBetSeen] = []
         self._open: dict[MarketLine, dict[tuple[str, str], ValueBetSeen]] = {}
         self._last_fair: dict[MarketLine, dict[str, float]] = {}
+        self._fair_now: dict[MarketLine, dict[str, float]] = {}
+        # A cheap first test of EV >= min_ev (d/fair - 1), a little wide of the exact one.
+        self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
 
-    def observe(
+    def refresh_fair(
+        self, key: MarketLine, sharp: Mapping[str, float] | None, has_draw: bool
+    ) -> None:
+        """The sharp book's prices on the line now (None: it quotes none)."""
+        fair = self._fair(key[1], sharp, has_draw)
+        if fair is None:
+            self._fair_now.pop(key, None)
+        else:
+            self._fair_now[key] = self._last_fair[key] = fair
+
+    def check_line(
         self,
         key: MarketLine,
         quotes: Mapping[str, Mapping[str, float]],
-        has_draw: bool,
         in_play: bool,
         now: float,
     ) -> None:
-        """The line's prices now (bookmaker -> side -> price)."""
-        fair = self._fair(key[1], quotes.get(self.sharp), has_draw)
-        if fair is not None:
-            self._last_fair[key] = fair
-        held = self._open.get(key, {})
+        """Every bookmaker's prices on the line against its fair price (bookmaker -> prices)."""
+        held = self._open.pop(key, {})
+        fair = self._fair_now.get(key)
+        if fair is None:
+            return
         found: dict[tuple[str, str], ValueBetSeen] = {}
-        if fair is not None:
-            for bookmaker, prices in quotes.items():
-                if bookmaker == self.sharp:
-                    continue
-                for side, fair_price in fair.items():
-                    price = prices.get(side)
-                    if price is None or price <= 1.0:
-                        continue
-                    ev = ev_percent(1.0 / fair_price, price)
-                    if ev < self.min_ev:
-                        continue
-                    bet = held.get((bookmaker, side))
-                    if bet is None:
-                        bet = ValueBetSeen(
-                            key[0],
-                            key[1],
-                            key[2],
-                            bookmaker,
-                            side,
-                            now,
-                            price,
-                            fair_price,
-                            ev,
-                            in_play,
-                        )
-                        self.bets.append(bet)
-                    found[(bookmaker, side)] = bet
+        for bookmaker, prices in quotes.items():
+            if bookmaker != self.sharp:
+                self._check(key, bookmaker, prices, fair, held, found, in_play, now)
         if found:
             self._open[key] = found
-        elif held:
-            del self._open[key]
+
+    def check_bookmaker(
+        self,
+        key: MarketLine,
+        bookmaker: str,
+        prices: Mapping[str, float] | None,
+        in_play: bool,
+        now: float,
+    ) -> None:
+        """Only `bookmaker`'s prices on the line changed."""
+        fair = self._fair_now.get(key)
+        held = self._open.get(key)
+        if fair is None or bookmaker == self.sharp or (not prices and not held):
+            return
+        if held is None:
+            held = {}
+        found: dict[tuple[str, str], ValueBetSeen] = {}
+        self._check(key, bookmaker, prices or {}, fair, held, found, in_play, now)
+        for side in fair:
+            held.pop((bookmaker, side), None)
+        held.update(found)
+        if held:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)
+
+    def _check(
+        self,
+        key: MarketLine,
+        bookmaker: str,
+        prices: Mapping[str, float],
+        fair: dict[str, float],
+        held: dict[tuple[str, str], ValueBetSeen],
+        found: dict[tuple[str, str], ValueBetSeen],
+        in_play: bool,
+        now: float,
+    ) -> None:
+        floor = self._floor
+        for side, fair_price in fair.items():
+            price = prices.get(side)
+            if price is None or price < fair_price * floor:
+                continue
+            ev = ev_percent(1.0 / fair_price, price)
+            if ev < self.min_ev:
+                continue
+            bet = held.get((bookmaker, side))
+            if bet is None:
+                event_id, market, line = key
+                bet = ValueBetSeen(
+                    event_id, market, line, bookmaker, side, now, price, fair_price, ev, in_play
+                )
+                self.bets.append(bet)
+            found[(bookmaker, side)] = bet
 
     def kick_off(self, event_id: int) -> None:
         """The event went live: its lines' fair prices now are their closing prices."""
