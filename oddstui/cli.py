@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from oddstui import __version__
 from oddstui.config import ConfigError
+from oddstui.record_replay import add_recording_commands
 
 
 class UsageError(Exception):
@@ -184,6 +186,9 @@ def add_tui_arguments(parser: argparse.ArgumentParser) -> None:
         default=1.0,
         help="built-in world's simulated time multiplier (default 1)",
     )
+    parser.add_argument(
+        "--record", metavar="DIR", help="record what the desk receives into a new folder"
+    )
     parser.add_argument("--version", action="version", version=f"oddstui {__version__}")
 
 
@@ -206,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_relay_arguments(relay)
     add_batch_commands(commands)
+    add_recording_commands(commands)
     from oddstui.backtest.command import add_backtest_commands
 
     add_backtest_commands(commands)
@@ -278,6 +284,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.relay.server import relay_command
 
             return relay_command(args)
+        if args.command in ("record", "replay"):
+            from oddstui.record_replay import run_recording_command
+
+            return run_recording_command(args)
         if args.command in ("backtest", "export"):
             from oddstui.backtest.command import run_command
 
@@ -305,6 +315,8 @@ def run_desk(args: argparse.Namespace) -> int:
     )
     from oddstui.tui.launch import run_tui
 
+    if args.record and (Path(args.record) / "manifest.json").exists():
+        raise UsageError(f"--record {args.record}: a recording is already there; use a new folder")
     settings, warning = load_settings_recovering()
     warnings = [warning] if warning else []
     key = None if args.demo else resolve_api_key(settings)
@@ -319,7 +331,13 @@ def run_desk(args: argparse.Namespace) -> int:
             sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
             return 1
         try:
-            return run_tui(service.base_url, service.api_key, settings, startup_warnings=warnings)
+            return run_tui(
+                service.base_url,
+                service.api_key,
+                settings,
+                startup_warnings=warnings,
+                record=args.record,
+            )
         finally:
             service.stop()
     try:
@@ -328,4 +346,4 @@ def run_desk(args: argparse.Namespace) -> int:
         raise UsageError(f"--base-url: {error}") from None
     if key is None:
         raise UsageError(f"no API key for {base}: set {KEY_ENV} or api_key in {config_path()}")
-    return run_tui(base, key, settings, startup_warnings=warnings)
+    return run_tui(base, key, settings, startup_warnings=warnings, record=args.record)

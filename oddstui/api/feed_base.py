@@ -23,6 +23,7 @@ from oddstui.api.messages import (
     Message,
     OddsMessage,
     RelayStatus,
+    ReplayInfo,
     Welcome,
 )
 from oddstui.api.models import OddsRecord
@@ -145,6 +146,7 @@ class FeedBase:
         self._opened_before = False
         self._suspect_closes: list[float] = []
         self._relay: RelayStatus | None = None
+        self.replay: ReplayInfo | None = None  # the last welcome said: an `oddstui replay`
 
         # Per connection.
         self._ws: ClientConnection | None = None

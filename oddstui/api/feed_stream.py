@@ -89,6 +89,7 @@ class FeedStream(FeedSnapshots):
     def _on_welcome(self, welcome: Welcome, gen: int) -> None:
         self._welcome = welcome
         self.book.complete_markets = welcome.complete_markets
+        self.replay = welcome.replay
         self._on_relay(welcome.relay)
         cursor = self._cursor
         if self._needs_snapshot or cursor is None:

@@ -88,6 +88,22 @@ class RelayStatus:
 
 
 @dataclass(slots=True, eq=True)
+class ReplayInfo:
+    """From `oddstui replay` [ours]: the feed is a recording played back. The welcome's `replay`
+    field gives the speed, the recorded time when it was sent and the recording's last time."""
+
+    speed: float
+    time: float  # recorded unix time at `received`
+    until: float | None = None  # the recording's last record: the replay ends there
+    received: float = field(default=0.0, compare=False)
+
+    def now(self, monotonic: float) -> float:
+        """The recorded time being replayed at local monotonic time `monotonic`."""
+        at = self.time + max(monotonic - self.received, 0.0) * self.speed
+        return at if self.until is None else min(at, self.until)
+
+
+@dataclass(slots=True, eq=True)
 class Welcome:
     """Sent right after connecting: the filters in force. `seq` is the service's current
     sequence (the built-in service sends it; the public one may not)."""
@@ -104,6 +120,7 @@ class Welcome:
     relay: RelayStatus | None = None  # present when the feed comes through an `oddstui relay`
     # The built-in service's own field: every odds message lists all the bookmaker's markets.
     complete_markets: bool = False
+    replay: ReplayInfo | None = None  # present when the feed is an `oddstui replay`
 
 
 @dataclass(slots=True, eq=True)
@@ -195,6 +212,20 @@ def _welcome(raw: dict[str, Any], received: float) -> Welcome:
         received=received,
         relay=_relay(raw["relay"], received) if isinstance(raw.get("relay"), dict) else None,
         complete_markets=raw.get("complete_markets") is True,
+        replay=_replay(raw.get("replay"), received),
+    )
+
+
+def _replay(raw: Any, received: float) -> ReplayInfo | None:
+    """Lenient: a replay field that does not fit is ignored, never a malformed welcome."""
+    if not isinstance(raw, dict):
+        return None
+    speed, at, until = raw.get("speed"), raw.get("time"), raw.get("until")
+    numbers = (int, float)
+    if not isinstance(speed, numbers) or not isinstance(at, numbers) or speed <= 0:
+        return None
+    return ReplayInfo(
+        float(speed), float(at), float(until) if isinstance(until, numbers) else None, received
     )
 
 

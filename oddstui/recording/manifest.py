@@ -70,6 +70,8 @@ class Manifest:
     bookmakers: list[str]
     started: str
     ended: str | None = None
+    # The source's welcome said each odds message lists all the bookmaker's markets (WIRE.md).
+    complete_markets: bool = False
     segments: list[SegmentInfo] = field(default_factory=list)
     gaps: list[GapInfo] = field(default_factory=list)
 
@@ -82,6 +84,7 @@ class Manifest:
             "bookmakers": self.bookmakers,
             "started": self.started,
             "ended": self.ended,
+            "completeMarkets": self.complete_markets,
             "segments": [s.to_json() for s in self.segments],
             "gaps": [g.to_json() for g in self.gaps],
         }
@@ -125,6 +128,7 @@ def parse_manifest(path: str, data: Any) -> Manifest:
             bookmakers=[str(b) for b in data["bookmakers"]],
             started=str(data["started"]),
             ended=None if data.get("ended") is None else str(data["ended"]),
+            complete_markets=data.get("completeMarkets") is True,
             segments=segments,
             gaps=gaps,
         )

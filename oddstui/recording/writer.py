@@ -80,6 +80,16 @@ class RecordingWriter:
             self._open_gap = None
         self._append({"t": self._now(t), "kind": "message", "seq": seq, "message": message}, seq)
 
+    def message_line(self, seq: int | None, line: str, t: float | None = None) -> None:
+        """A message given as the JSON text it arrived as (one object, no newline): written as
+        it is, without parsing it again."""
+        if seq is not None and self._open_gap is not None:
+            self._open_gap.resumed_seq = seq
+            self._open_gap = None
+        now = self._now(t)
+        head = orjson.dumps({"t": now, "kind": "message", "seq": seq})
+        self._append_line(head[:-1] + b',"message":' + line.encode() + b"}\n", now, seq)
+
     def gap(self, after_seq: int | None, reason: str, t: float | None = None) -> None:
         now = self._now(t)
         self._append({"t": now, "kind": "gap", "afterSeq": after_seq, "reason": reason}, None)
@@ -115,12 +125,14 @@ class RecordingWriter:
         return self._clock() if t is None else t
 
     def _append(self, record: dict[str, Any], seq: int | None) -> None:
-        t = record["t"]
+        self._append_line(orjson.dumps(record) + b"\n", record["t"], seq)
+
+    def _append_line(self, line: bytes, t: float, seq: int | None) -> None:
         name = segment_name(t)
-        if self._segment is None or self._hour != name:
+        # Forward only: a message buffered during a resync may carry an earlier receive time.
+        if self._segment is None or name > self._hour:
             self._open_segment(name)
         assert self._segment is not None
-        line = orjson.dumps(record) + b"\n"
         self._stream.write(line)
         self.bytes_in += len(line)
         self.records += 1
@@ -166,8 +178,8 @@ class RecordingWriter:
 
     def _close_segment(self) -> None:
         if self._stream is not None:
+            # Ends the frame; closing the stream too would append an empty frame.
             self._stream.flush(zstandard.FLUSH_FRAME)
-            self._stream.close()
         if self._file is not None:
             self._file.close()
         self._stream = None

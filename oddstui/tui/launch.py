@@ -25,10 +25,12 @@ def build_app(
     with_feed: bool = True,
     feed_timings: FeedTimings | None = None,
     startup_warnings: Sequence[str] = (),
+    record: str | None = None,
 ) -> OddsApp:
-    """The app wired to a service: one REST client and one feed connection."""
+    """The app wired to a service: one REST client and one feed connection (`record`: a new
+    folder the feed is recorded into, `--record DIR`)."""
     api = ApiClient(base_url, api_key)
-    feed = open_feed(base_url, api_key, feed_timings) if with_feed and api_key else None
+    feed = open_feed(base_url, api_key, feed_timings, record) if with_feed and api_key else None
     return OddsApp(
         api,
         feed,
@@ -46,6 +48,7 @@ def run_tui(
     settings: config.Settings | None = None,
     *,
     startup_warnings: Sequence[str] = (),
+    record: str | None = None,
 ) -> int:
     """Run the app in the terminal until the trader quits; returns the exit status.
 
@@ -55,7 +58,7 @@ def run_tui(
     if os.environ.get("TERM") == "dumb":
         # A dumb terminal shows no colour: it gets what NO_COLOR gets (no colour escapes).
         os.environ.setdefault("NO_COLOR", "1")
-    app = build_app(base_url, api_key, settings, startup_warnings=startup_warnings)
+    app = build_app(base_url, api_key, settings, startup_warnings=startup_warnings, record=record)
     result = app.run()
     if app.return_code:  # Textual sets 1 after an unhandled exception: never report success
         return app.return_code

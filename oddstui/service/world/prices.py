@@ -35,8 +35,9 @@ class PriceMaking(WorldState):
     def _refresh_view(self, event: Event, engine: Engine) -> None:
         view = self._quoter.views[event.id]
         view.progress = engine.progress
-        view.in_overtime = engine.in_overtime or "ot" in event.scores.periods \
-            or "ap" in event.scores.periods
+        view.in_overtime = (
+            engine.in_overtime or "ot" in event.scores.periods or "ap" in event.scores.periods
+        )
         view.set_index = getattr(engine, "set_index", 1)
 
     def _put_away_cold(self) -> None:
@@ -133,8 +134,9 @@ class PriceMaking(WorldState):
             else:
                 self._follow(event.id, book, now)
 
-    def _core_probabilities(self, event: Event) -> dict[tuple[str, float | None, str | None],
-                                                         tuple[float, ...]]:
+    def _core_probabilities(
+        self, event: Event
+    ) -> dict[tuple[str, float | None, str | None], tuple[float, ...]]:
         """The true probabilities of every line of the core markets, by (market, hdp, label)."""
         out = {}
         for mdef in MARKETS_BY_SPORT[event.sport.slug]:
@@ -148,8 +150,10 @@ class PriceMaking(WorldState):
         if truth is None:
             return
         self._last_bump[event.id] = now
-        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
-                          if not core_only or m.tier <= 1])
+        truth.bump(
+            None,
+            [m.name for m in MARKETS_BY_SPORT[event.sport.slug] if not core_only or m.tier <= 1],
+        )
         for name in self._quoting(event):
             self._follow(event.id, self.bookmakers[name], now)
 
@@ -281,8 +285,9 @@ class PriceMaking(WorldState):
             if event.status != LIVE and self.rng.random() < 0.03:
                 size *= 4
             for mdef in picked:
-                truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
-                    + self.rng.gauss(0.0, size)
+                truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 + self.rng.gauss(
+                    0.0, size
+                )
             truth.bump([m.name for m in picked], [])
             for name in self._quoting(event):
                 self._follow(event.id, self.bookmakers[name], now)

@@ -39,9 +39,14 @@ BACKFILL_PER_STEP = 0.02  # real seconds a step may spend laying out days in the
 
 class World(Lifecycle, Reads):
     def __init__(
-        self, seed: int = 1, speed: float = 1.0, bookmakers: int = 265,
-        updates_per_second: float = 50.0, replay_window: float = 600.0,
-        start: float | None = None, real_clock: Callable[[], float] = time.monotonic,
+        self,
+        seed: int = 1,
+        speed: float = 1.0,
+        bookmakers: int = 265,
+        updates_per_second: float = 50.0,
+        replay_window: float = 600.0,
+        start: float | None = None,
+        real_clock: Callable[[], float] = time.monotonic,
         background: bool = False,
     ) -> None:
         """`background`: lay out only the hours around the start now and the rest of the

@@ -22,6 +22,7 @@ from typing import NamedTuple, Protocol
 
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_thread import FeedThread
+from oddstui.api.messages import ReplayInfo
 from oddstui.api.models import Event, Scores
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import ChangeKey, OddsBook
@@ -54,6 +55,7 @@ class FeedHealth(NamedTuple):
     last_receive: float | None  # monotonic time of the last frame
     detail: str
     relay: str | None  # behind an `oddstui relay`: its upstream's state
+    replay: ReplayInfo | None = None  # the feed is an `oddstui replay`
 
 
 class Feed(Protocol):
@@ -140,12 +142,33 @@ class DeskFeed(BookFeed):
         *,
         timings: FeedTimings | None = None,
         clock: Callable[[], float] = time.monotonic,
+        record: str | None = None,
     ) -> None:
         book = OddsBook(clock=clock)
         api = ApiClient(base_url, api_key)
-        self._client = FeedClient(base_url, api_key, book, api, timings=timings, clock=clock)
+        tap = None
+        if record is not None:  # `--record DIR`: what the book is given is written too
+            from oddstui.recording.tap import desk_tap
+
+            api, tap = desk_tap(record, base_url, api_key, book)
+        self._client = FeedClient(
+            base_url,
+            api_key,
+            tap or book,
+            api,
+            timings=timings,
+            clock=clock,
+            keep_lines=tap is not None,
+        )
         super().__init__(book, self._client.lock)
-        self._thread = FeedThread(self._client, cleanup=api.aclose)
+
+        async def cleanup() -> None:
+            if tap is not None:
+                await tap.close()
+            await api.aclose()
+
+        self._thread = FeedThread(self._client, cleanup=cleanup)
+        self._tap = tap
         self._generation = 0
         self.monotonic = clock
 
@@ -153,6 +176,8 @@ class DeskFeed(BookFeed):
 
     def start(self) -> None:
         self._thread.start()
+        if self._tap is not None:
+            self._thread.call(self._tap.keep_events)
 
     def stop(self) -> None:
         self._thread.stop(timeout=5.0)
@@ -188,7 +213,12 @@ class DeskFeed(BookFeed):
     def health(self) -> FeedHealth:
         status = self._client.status()
         return FeedHealth(
-            status.state.value, status.last_seq, status.last_receive, status.detail, status.relay
+            status.state.value,
+            status.last_seq,
+            status.last_receive,
+            status.detail,
+            status.relay,
+            self._client.replay,
         )
 
     @property
@@ -197,6 +227,8 @@ class DeskFeed(BookFeed):
         return self._client.counters.messages
 
 
-def open_feed(base_url: str, api_key: str, timings: FeedTimings | None = None) -> DeskFeed:
-    """The one feed of the app, run on its own thread."""
-    return DeskFeed(base_url, api_key, timings=timings)
+def open_feed(
+    base_url: str, api_key: str, timings: FeedTimings | None = None, record: str | None = None
+) -> DeskFeed:
+    """The one feed of the app, run on its own thread (`record`: a folder to record it into)."""
+    return DeskFeed(base_url, api_key, timings=timings, record=record)

@@ -231,6 +231,7 @@ class DeskHub(RestLoads):
             requests_left=self.api.budget.remaining,
             detail=health.detail,
             relay=health.relay,
+            replay=health.replay,
             budget_note=self.live_schedule.note(self.api.budget),
         )
         shown = (status.state, status.detail, status.relay, status.budget_note)
@@ -247,6 +248,7 @@ class DeskHub(RestLoads):
             requests_left=self.api.budget.remaining,
             detail=self.status.detail,
             relay=self.status.relay,
+            replay=self.status.replay,
             budget_note=self.live_schedule.note(self.api.budget),
         )
 

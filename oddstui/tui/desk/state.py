@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from oddstui.api.messages import ReplayInfo
 from oddstui.book.match_clock import held_played
 from oddstui.tui.desk.clocks import ClockReading, estimate_rate
 
@@ -70,6 +71,7 @@ class DeskStatus:
     requests_left: int | None = None
     detail: str = ""
     relay: str | None = None  # behind an `oddstui relay`: its upstream's state
+    replay: ReplayInfo | None = None  # the feed is an `oddstui replay`
     budget_note: str = ""  # set when a low hourly budget slows the refreshes
 
     @property

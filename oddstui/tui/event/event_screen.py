@@ -203,8 +203,15 @@ class EventScreen(BoardScreen):
         market, line = self.market, self.line
         view = self.hub.read(
             lambda book: price_rows.price_view(
-                book, self.event_id, sport, market, line, clock(), stale_after=stale_after,
-                trusted=trusted, commission=self.commission,
+                book,
+                self.event_id,
+                sport,
+                market,
+                line,
+                clock(),
+                stale_after=stale_after,
+                trusted=trusted,
+                commission=self.commission,
             )
         )
         if view is None:

@@ -7,6 +7,7 @@ import time
 from rich.text import Text
 from textual.widgets import Static
 
+from oddstui.api.messages import ReplayInfo
 from oddstui.tui.desk.state import DeskStatus
 from oddstui.tui.text import clean
 
@@ -76,6 +77,8 @@ class StatusBar(Static):
         line.append(f"● {state}", style="bold")
         if status.relay is not None:
             line.append(f"  via relay, upstream {clean(status.relay)}")
+        if status.replay is not None:
+            line.append(f"  {replay_text(status.replay)}", style="bold")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
         if status.budget_note:
             line.append(f" ({status.budget_note})", style="bold")
@@ -97,6 +100,14 @@ class FeedBanner(Static):
         if message is not None:
             detail = f" ({status.detail})" if status.detail else ""
             self.update(Text(message + clean(detail)))
+
+
+def replay_text(replay: ReplayInfo) -> str:
+    """`REPLAY 10× 21:47:03` (the recorded time being played, local), `ended` at its end."""
+    at = replay.now(time.monotonic())
+    speed = f"{replay.speed:g}×"
+    ended = " ended" if replay.until is not None and at >= replay.until else ""
+    return f"REPLAY {speed} {time.strftime('%H:%M:%S', time.localtime(at))}{ended}"
 
 
 def local_clock(now: float) -> str:

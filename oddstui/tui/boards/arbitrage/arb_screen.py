@@ -202,8 +202,14 @@ class ArbitrageScreen(RestBoardScreen):
         def draw(key: str) -> dict[str, Text]:
             row = wanted[key]
             return row_cells(
-                row, events.get(row.event_id), quotes.oldest_age(key, service_now), now, fmt,
-                suspect=suspects[key], trusted=trusted, legs_width=legs_width,
+                row,
+                events.get(row.event_id),
+                quotes.oldest_age(key, service_now),
+                now,
+                fmt,
+                suspect=suspects[key],
+                trusted=trusted,
+                legs_width=legs_width,
             )
 
         if reorder:

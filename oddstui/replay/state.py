@@ -1,0 +1,109 @@
+"""The state a recording describes at a moment: events, and each bookmaker's markets per event.
+
+Built the way the recording's feed client built its book: a snapshot installs the events it
+lists, then every message is applied in order. Kept as the JSON the service sent (markets,
+prices at the book's own precision, urls), so REST answers carry the recorded text unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oddstui.recording.records import FeedMessage, Snapshot
+
+JsonObject = dict[str, Any]
+ODDS_FIELDS = ("bookmakers", "urls", "bookmakerIds")
+WITH_MARKETS = ("created", "updated")
+
+
+class ReplayState:
+    def __init__(self, complete_markets: bool = True) -> None:
+        self.complete_markets = complete_markets
+        self.events: dict[int, JsonObject] = {}
+        self.books: dict[int, dict[str, list[Any]]] = {}
+        self.urls: dict[int, dict[str, Any]] = {}
+        self.book_ids: dict[int, dict[str, Any]] = {}
+        self.seq = 0  # the latest odds message applied
+
+    # -- changes -----------------------------------------------------------------------------
+    def install(self, snapshot: Snapshot) -> None:
+        """The events it lists take its event fields; those in its odds take its bookmakers."""
+        for event in snapshot.events:
+            event_id = event.get("id")
+            if isinstance(event_id, int):
+                self.events[event_id] = dict(event)
+        for record in snapshot.odds:
+            event_id = record.get("id")
+            if not isinstance(event_id, int):
+                continue
+            if event_id not in self.events:
+                self.events[event_id] = {k: v for k, v in record.items() if k not in ODDS_FIELDS}
+            books = record.get("bookmakers")
+            self.books[event_id] = dict(books) if isinstance(books, dict) else {}
+            self.urls[event_id] = dict(record.get("urls") or {})
+            self.book_ids[event_id] = dict(record.get("bookmakerIds") or {})
+
+    def apply(self, record: FeedMessage) -> None:
+        message = record.message
+        kind = message.get("type")
+        event_id = _event_id(message.get("id"))
+        if event_id is None:
+            return
+        if record.seq is not None:
+            self.seq = max(self.seq, record.seq)
+        bookie = message.get("bookie")
+        if kind in WITH_MARKETS and isinstance(bookie, str):
+            markets = message.get("markets")
+            markets = markets if isinstance(markets, list) else []
+            books = self.books.setdefault(event_id, {})
+            if self.complete_markets or bookie not in books:
+                books[bookie] = markets
+            else:  # the public service: markets merge by name
+                merged = {m.get("name"): m for m in books[bookie] if isinstance(m, dict)}
+                merged.update({m.get("name"): m for m in markets if isinstance(m, dict)})
+                books[bookie] = list(merged.values())
+            if "url" in message:
+                self.urls.setdefault(event_id, {})[bookie] = message["url"]
+        elif kind in ("deleted", "no_markets") and isinstance(bookie, str):
+            self.books.get(event_id, {}).pop(bookie, None)
+        elif kind in ("score", "status"):
+            event = self.events.get(event_id)
+            if event is None:
+                return
+            if isinstance(message.get("scores"), dict):
+                event["scores"] = message["scores"]
+            if kind == "status" and isinstance(message.get("status"), str):
+                event["status"] = message["status"]
+                if message["status"] != "live":
+                    event.pop("clock", None)
+
+    # -- answers -----------------------------------------------------------------------------
+    def odds_record(self, event_id: int, bookmakers: list[str]) -> JsonObject:
+        """GET /odds's body for the event (it must be in `events`)."""
+        books = self.books.get(event_id, {})
+        urls = self.urls.get(event_id, {})
+        ids = self.book_ids.get(event_id, {})
+        wanted = [b for b in bookmakers if b in books]
+        record = {k: v for k, v in self.events[event_id].items() if k != "clock"}
+        record["bookmakerIds"] = {b: ids[b] for b in wanted if b in ids}
+        record["urls"] = {b: urls.get(b) for b in wanted}
+        record["bookmakers"] = {b: books[b] for b in wanted}
+        return record
+
+    def where(self, event_id: int) -> tuple[str, str, str]:
+        event = self.events.get(event_id)
+        if event is None:
+            return ("", "", "")
+        return (_slug(event.get("sport")), _slug(event.get("league")), str(event.get("status", "")))
+
+
+def _event_id(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+def _slug(value: Any) -> str:
+    return str(value.get("slug", "")) if isinstance(value, dict) else ""
