@@ -84,7 +84,13 @@ def _backtest(args: argparse.Namespace) -> int:
 
     rules = load_alert_rules(args.alerts)
     recording = open_recording(args.path)
-    report = run_backtest(recording.records(), rules, sharp=args.sharp, min_ev=args.min_ev)
+    report = run_backtest(
+        recording.records(),
+        rules,
+        sharp=args.sharp,
+        min_ev=args.min_ev,
+        complete_markets=recording.manifest.complete_markets,
+    )
     if args.json:
         sys.stdout.buffer.write(orjson.dumps(to_json(report)) + b"\n")
     else:

@@ -38,10 +38,14 @@ def run_backtest(
     *,
     sharp: str = DEFAULT_SHARP,
     min_ev: float = DEFAULT_MIN_EV,
+    complete_markets: bool = False,
 ) -> BacktestReport:
+    """`complete_markets`: the source said each odds message lists all its bookmaker's
+    markets (the manifest's `completeMarkets`), so a market a message leaves out is gone."""
     started = time.perf_counter()
     feeder = BookFeeder()
     book = feeder.book
+    book.complete_markets = complete_markets
     arbitrages = ArbitrageTracker()
     values = ValueTracker(sharp, min_ev)
     alerts = AlertRunner(rules or AlertRules())
