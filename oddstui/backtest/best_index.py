@@ -37,11 +37,14 @@ class BestIndex:
 
     def update(
         self, key: MarketLine, bookmaker: str, old: Prices | None, new: Prices | None
-    ) -> Best:
-        """`bookmaker`'s prices on the line went from `old` to `new` (None: it has no line)."""
+    ) -> Best | None:
+        """`bookmaker`'s prices on the line went from `old` to `new` (None: it has no line).
+        Returns the line's best prices, or None when they did not change (most messages move
+        prices that are not the best)."""
         best = self._best.get(key)
         if best is None:
             best = self._best[key] = {}
+        before = list(best.items())
         sides = list(new) if new else []
         if old:
             sides += [side for side in old if new is None or side not in new]
@@ -61,7 +64,7 @@ class BestIndex:
                 best[side] = (price, bookmaker)
         if not best:
             del self._best[key]
-        return best
+        return None if list(best.items()) == before else best
 
     def _rescan(self, key: MarketLine, side: str, best: Best) -> None:
         found = best_prices(self._book.quotes(*key), (side,))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -55,7 +56,7 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def _non_negative(flag: str):  # type: ignore[no-untyped-def]
+def _non_negative(flag: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             value = float(text)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from oddstui.backtest.alerts import AlertFiring, AlertRunner
 from oddstui.backtest.arbitrages import ArbitrageSeen, ArbitrageTracker
-from oddstui.backtest.best_index import ArbitrageCheck, BestIndex
+from oddstui.backtest.best_index import ArbitrageCheck, Best, BestIndex
 from oddstui.backtest.feeding import BookFeeder
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueBetSeen, ValueTracker
 from oddstui.book.alert_rules import AlertRules
@@ -76,19 +76,20 @@ def run_backtest(
                 in_play = state is not None and state.status == "live"
             market = key[1]
             if bookmaker is None:
-                best = index.rebuild(key)
+                best: Best | None = index.rebuild(key)
             else:
                 old, new = touched.prices[key]
                 best = index.update(key, bookmaker, old, new)
-            arb = arbitrage_of(market, best, has_draw)
-            arbitrages.observe(key, arb, now)
-            if arb is not None:
-                found.append((key, arb))
+            if best is not None:  # else the best prices, so the arbitrage, are as they were
+                arb = arbitrage_of(market, best, has_draw)
+                arbitrages.observe(key, arb, now)
+                if arb is not None:
+                    found.append((key, arb))
             if fresh:
                 quotes = book.quotes(*key)
                 values.refresh_fair(key, quotes.get(sharp), has_draw)
                 values.check_line(key, quotes, in_play, now)
-            else:
+            elif bookmaker is not None:
                 values.check_bookmaker(key, bookmaker, touched.prices[key][1], in_play, now)
         if not alerts.idle:
             alerts.observe(book, touched, found, now)
