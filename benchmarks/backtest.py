@@ -1,9 +1,10 @@
 """Backtest speed: messages a second `oddstui backtest` runs over a recording with 20 markets.
 
-Records the built-in service (`oddstui serve` at a high update rate, tapped by `oddstui record`
-with the desk's 20 markets) for `--seconds`, or takes `--recording PATH`, then runs the
-backtest's engine over the records `--repeat` times (records read into memory first, so the
-figure is the engine's: book, arbitrage scan, value maths, alert rules) and prints the median.
+Records the built-in service (`oddstui serve` at a high update rate, every active bookmaker
+selected, tapped by `oddstui record` with the desk's 20 markets) for `--seconds`, or takes
+`--recording PATH`, then runs the backtest's engine over the records `--repeat` times (records
+read into memory first, so the figure is the engine's: book, arbitrage scan, value maths, alert
+rules) and prints the median.
 For scale it also prints, over the same records, the desk's decoder alone (parse only) and the
 whole command's path (reading the zstandard segments + the engine).
 
@@ -56,6 +57,7 @@ def record(folder: Path, seconds: float, rate: float) -> None:
         if not ready.startswith("serving "):
             raise SystemExit(f"the service did not start: {ready!r}")
         base = ready.split()[1]
+        select_every_bookmaker(base)
         subprocess.run(
             [sys.executable, "-m", "oddstui", "record", "--out", str(folder)]
             + ["--base-url", base, "--duration", str(seconds)],
@@ -70,6 +72,16 @@ def record(folder: Path, seconds: float, rate: float) -> None:
         except subprocess.TimeoutExpired:
             serve.kill()
             serve.wait()
+
+
+def select_every_bookmaker(base: str) -> None:
+    """As benchmarks/feed_ingest.py does: the world's whole update rate then reaches the feed."""
+    import httpx
+
+    with httpx.Client(base_url=base + "/") as http:
+        names = [b["name"] for b in http.get("bookmakers").json() if b.get("active")]
+        params = {"apiKey": "demo", "bookmakers": ",".join(names)}
+        http.put("bookmakers/selected/select", params=params).raise_for_status()
 
 
 def rules_for(records: list) -> AlertRules:
