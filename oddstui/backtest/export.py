@@ -76,10 +76,14 @@ def export_parquet(records: Iterable[Record], folder: Path) -> tuple[Path, int]:
     partial = folder / (TICKS_FILE + ".partial")
     shape = schema()
     rows = 0
-    with pq.ParquetWriter(partial, shape, compression="zstd") as writer:
-        for batch in _batches(tick_rows(records)):
-            writer.write_table(pa.Table.from_pydict(batch, schema=shape))
-            rows += len(batch["time"])
+    try:
+        with pq.ParquetWriter(partial, shape, compression="zstd") as writer:
+            for batch in _batches(tick_rows(records)):
+                writer.write_table(pa.Table.from_pydict(batch, schema=shape))
+                rows += len(batch["time"])
+    except BaseException:  # a bad recording found half way leaves no half-written file
+        partial.unlink(missing_ok=True)
+        raise
     partial.replace(target)
     return target, rows
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+import zstandard
 
 from oddstui.recording.reader import open_recording
 from oddstui.recording.records import FeedMessage, Snapshot
@@ -100,6 +101,15 @@ def test_bad_recordings_are_one_line_exit_2(recording: Path, tmp_path: Path) -> 
         segment.rename(moved)
         assert segment.name in _one_line(oddstui(*command, str(recording), home=tmp_path))
         moved.rename(segment)
+
+
+def test_a_corrupt_line_is_one_line_exit_2_and_no_parquet(recording: Path, tmp_path: Path) -> None:
+    (segment,) = recording.glob("*.jsonl.zst")
+    with segment.open("ab") as file:  # a whole frame whose line is not JSON
+        file.write(zstandard.ZstdCompressor().compress(b"not json\n"))
+    for command in (["backtest"], ["export", "--parquet", str(tmp_path / "out")]):
+        assert segment.name in _one_line(oddstui(*command, str(recording), home=tmp_path))
+    assert not list((tmp_path / "out").glob("*"))
 
 
 def test_bad_flags_and_rules_are_one_line_exit_2(recording: Path, tmp_path: Path) -> None:
