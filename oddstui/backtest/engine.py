@@ -52,9 +52,11 @@ def run_backtest(
     index = BestIndex(book)
     arbitrage_of = ArbitrageCheck()
     report = BacktestReport()
-    now = 0.0
+    now = float("-inf")
     for record in records:
-        now = record.time
+        # Records are in the order the recorder applied them; a snapshot is stamped when
+        # written, after messages received (and applied) while it loaded: time never goes back.
+        now = max(now, record.time)
         if report.first_time is None:
             report.first_time = now
         report.records += 1

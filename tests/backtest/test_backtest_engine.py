@@ -121,3 +121,14 @@ def test_malformed_messages_are_counted_and_skipped() -> None:
     bad.message["markets"] = "not a list"
     report = run_backtest([START, bad, ARB_OPENS])
     assert report.malformed == 1 and len(report.arbitrages) == 1
+
+
+def test_time_never_goes_back_when_a_snapshot_is_stamped_after_later_messages() -> None:
+    # The recorder stamps a snapshot when it writes it; messages received while it loaded are
+    # applied (and written) after it with their earlier receive times.
+    early = updated(99.5, 1, 1, "BookB", [ml(1.70, 2.10)])
+    later = updated(100.5, 2, 1, "BookB", [ml(1.70, 1.95)])
+    report = run_backtest([START, early, later])
+    (arb,) = report.arbitrages
+    assert (arb.first_seen, arb.last_seen) == (100.0, 100.5) and arb.duration >= 0
+    assert (report.first_time, report.last_time) == (100.0, 100.5)
