@@ -55,8 +55,10 @@ class BookFeeder:
         return Touched()  # a gap: the snapshot after it says what changed
 
     def apply_snapshot(self, snapshot: Snapshot) -> Touched:
+        """REST odds replace their events' books; REST events refresh headers, status and
+        scores. Looked at again: the lines of the events with odds, and of the events whose
+        sport became known or changed (a draw or not decides what an arbitrage needs)."""
         book = self.book
-        before = _all_lines(book, book.event_ids())
         records = []
         for raw in snapshot.odds:
             try:
@@ -69,12 +71,22 @@ class BookFeeder:
                 events.append(parse_event(raw))
             except ValueError:
                 self.malformed += 1
+        ids = {record.event.id for record in records} | {event.id for event in events}
+        was = {event_id: _sport_and_status(book, event_id) for event_id in ids}
+        lines = _all_lines(book, (record.event.id for record in records))
         book.install_snapshot(records, received=snapshot.time)
         book.update_events(events, received=snapshot.time)
         book.take_changes()
         touched = Touched()
-        ids = {record.event.id for record in records} | {event.id for event in events}
-        touched.lines = before | _all_lines(book, ids)
+        moved = set()
+        for event_id, (sport, status) in was.items():
+            now_sport, now_status = _sport_and_status(book, event_id)
+            if now_sport != sport:
+                moved.add(event_id)
+            if now_status != status and now_status:
+                touched.status.append((event_id, now_status))
+        lines.update(_all_lines(book, {record.event.id for record in records} | moved))
+        touched.lines = lines
         touched.events = ids
         return touched
 
@@ -138,6 +150,13 @@ class BookFeeder:
                 changed[(event_id, name, key)] = (gone.prices, None)
         touched.lines.update(changed)
         book.take_changes()
+
+
+def _sport_and_status(book: OddsBook, event_id: int) -> tuple[str | None, str]:
+    state = book.event(event_id)
+    if state is None:
+        return None, ""
+    return (None if state.header is None else state.header.sport.slug), state.status
 
 
 def _all_lines(book: OddsBook, event_ids: Iterable[int]) -> set[MarketLine]:

@@ -9,7 +9,8 @@ from oddstui.backtest.feeding import BookFeeder
 from oddstui.backtest.value_bets import ValueBetSeen
 from oddstui.book.alert_rules import AlertRules, ArbitrageRule, PriceRule
 from oddstui.book.fair import fair_prices
-from tests.backtest.built import ml, snapshot, status, totals, updated
+from oddstui.recording.records import Snapshot
+from tests.backtest.built import event, ml, snapshot, status, totals, updated
 
 # Event 1 (tennis: two-way ML). No arbitrage at the start: best home 2.00 (A), away 1.95.
 START = snapshot(
@@ -132,3 +133,11 @@ def test_time_never_goes_back_when_a_snapshot_is_stamped_after_later_messages() 
     (arb,) = report.arbitrages
     assert (arb.first_seen, arb.last_seen) == (100.0, 100.5) and arb.duration >= 0
     assert (report.first_time, report.last_time) == (100.0, 100.5)
+
+
+def test_a_kick_off_seen_in_an_events_snapshot_closes_the_bets_taken_before() -> None:
+    live_events = Snapshot(110.0, (event(1, status="live"),), ())
+    report = run_backtest([START, ARB_OPENS, ARB_GOES, SHARP_MOVES, live_events, SHARP_IN_PLAY])
+    home = next(b for b in report.value_bets if (b.bookmaker, b.side) == ("BookA", "home"))
+    close = fair_prices([2.05, 1.80], "shin")
+    assert home.closed_at == "kick-off" and home.closing_fair == pytest.approx(close[0])
