@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from oddstui.api.feed import FeedClient, FeedTimings
@@ -27,7 +27,7 @@ from oddstui.recording.writer import RecordingWriter
 class RecordOptions:
     out: Path
     base_url: str
-    key: str
+    key: str = field(repr=False)  # never in a log or a traceback
     markets: tuple[str, ...]
     duration: float | None = None  # wall seconds
     max_size: int | None = None  # bytes

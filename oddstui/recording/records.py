@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 JsonObject = dict[str, Any]
@@ -34,6 +34,9 @@ class FeedMessage:
     time: float
     seq: int | None
     message: JsonObject
+    # The message's JSON text as stored, when the reader could cut it out of its line: a
+    # replay sends it on without encoding it again. Not part of equality.
+    text: str = field(default="", compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,7 +89,7 @@ def parse_record(line: bytes, name: str, number: int) -> Record:
                 raise ValueError(
                     "message record needs an integer or null seq and an object message"
                 )
-            return FeedMessage(time, seq, message)
+            return FeedMessage(time, seq, message, _message_text(line))
         if kind == "snapshot":
             events, odds = raw["events"], raw["odds"]
             if not isinstance(events, list) or not isinstance(odds, list):
@@ -107,6 +107,20 @@ def parse_record(line: bytes, name: str, number: int) -> Record:
         raise RecordingError(name, f"corrupt line {number}: not JSON") from None
     except (KeyError, TypeError, ValueError) as error:
         raise RecordingError(name, f"corrupt line {number}: {_what(error)}") from None
+
+
+_KEY = b',"message":'
+
+
+def _message_text(line: bytes) -> str:
+    """The message's own text, cut out of a line laid out as the writer lays it out
+    (`{"t":…,"kind":"message","seq":…,"message":{…}}`: the message last); else ""."""
+    if not line.startswith(b'{"t":'):
+        return ""
+    start = line.find(_KEY)
+    if start < 0 or line[start + len(_KEY) : start + len(_KEY) + 1] != b"{" or line[-1:] != b"}":
+        return ""
+    return line[start + len(_KEY) : -1].decode()
 
 
 def _what(error: Exception) -> str:

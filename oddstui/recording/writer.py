@@ -61,6 +61,8 @@ class RecordingWriter:
         )
         self._segment: SegmentInfo | None = None
         self._hour = ""  # the hourly name of the open segment
+        self._hour_ends = 0.0  # unix time its hour ends
+        self._last_t: float | None = None  # the open segment's last record time
         self.segments_opened = 0  # a recorder may write a snapshot at each new segment
         self._file: BinaryIO | None = None
         self._stream: Any = None
@@ -128,19 +130,21 @@ class RecordingWriter:
         self._append_line(orjson.dumps(record) + b"\n", record["t"], seq)
 
     def _append_line(self, line: bytes, t: float, seq: int | None) -> None:
-        name = segment_name(t)
         # Forward only: a message buffered during a resync may carry an earlier receive time.
-        if self._segment is None or name > self._hour:
-            self._open_segment(name)
+        if self._segment is None or t >= self._hour_ends:
+            name = segment_name(t)
+            if self._segment is None or name > self._hour:
+                self._open_segment(name)
+            self._hour_ends = (t // 3600.0 + 1.0) * 3600.0
         assert self._segment is not None
         self._stream.write(line)
         self.bytes_in += len(line)
         self.records += 1
         segment = self._segment
         segment.records += 1
-        segment.last_time = iso(t)
+        self._last_t = t  # made ISO text when the manifest is written: formatting is dear
         if segment.first_time is None:
-            segment.first_time = segment.last_time
+            segment.first_time = iso(t)
         if seq is not None:
             if segment.first_seq is None:
                 segment.first_seq = seq
@@ -150,10 +154,11 @@ class RecordingWriter:
             if self._max_size is not None and self._open_size() > self._max_size // 4:
                 # Within the hour too: a segment past a quarter of the bound closes, so
                 # dropping whole old segments keeps the folder near --max-size.
-                self._open_segment(name)
+                self._open_segment(self._hour)
 
     def _open_segment(self, name: str) -> None:
         self._close_segment()
+        self._last_t = None
         path = self.folder / name
         # A second run in the same hour after a restart would clash: number it instead.
         suffix = 1
@@ -177,6 +182,8 @@ class RecordingWriter:
             return 0
 
     def _close_segment(self) -> None:
+        if self._segment is not None and self._last_t is not None:
+            self._segment.last_time = iso(self._last_t)
         if self._stream is not None:
             # Ends the frame; closing the stream too would append an empty frame.
             self._stream.flush(zstandard.FLUSH_FRAME)
@@ -193,6 +200,8 @@ class RecordingWriter:
             (self.folder / oldest.file).unlink(missing_ok=True)
 
     def _write_manifest(self) -> None:
+        if self._segment is not None and self._last_t is not None:
+            self._segment.last_time = iso(self._last_t)
         path = self.folder / MANIFEST_NAME
         partial = path.with_suffix(".json.partial")
         partial.write_bytes(orjson.dumps(self.manifest.to_json(), option=orjson.OPT_INDENT_2))

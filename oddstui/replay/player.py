@@ -51,6 +51,7 @@ class Player:
         self.ended = asyncio.Event()
         self.played = 0  # records applied since the start
         self._next: Record | None = None
+        self._gap = ""  # a gap whose clients are not told yet
         self._fast_forward(start_from)
 
     def _fast_forward(self, start_from: float | None) -> None:
@@ -92,21 +93,31 @@ class Player:
     def _apply(self, record: Record, batch: list[Sent] | None) -> None:
         self.played += 1
         if isinstance(record, FeedMessage):
+            if self._gap:  # no snapshot came after the gap: the stream goes on from here
+                self._resync(batch)
             self._message(record, batch)
         elif isinstance(record, Snapshot):
             self.state.install(record)
+            if self._gap:
+                self._resync(batch)
         elif isinstance(record, Gap):
             if batch:
                 self.feed.publish_odds(batch)
                 batch.clear()
-            self.source.restart()
-            if batch is not None:
-                self.feed.resync_all(f"the recording has a gap here ({record.reason})")
+            # Clients are told once the snapshot after the gap is in the state, so the REST
+            # answers they rebuild from already hold it.
+            self._gap = f"the recording has a gap here ({record.reason})"
+
+    def _resync(self, batch: list[Sent] | None) -> None:
+        reason, self._gap = self._gap, ""
+        self.source.restart()
+        if batch is not None:
+            self.feed.resync_all(reason)
 
     def _message(self, record: FeedMessage, batch: list[Sent] | None) -> None:
         message = record.message
         kind = message.get("type")
-        before = self.state.where(_int(message.get("id")))[2]
+        before = self.state.where(_int(message.get("id")))[2] if kind == "status" else ""
         self.state.apply(record)
         if batch is None:  # fast-forwarding: state only
             if record.seq is not None and kind in ODDS_KINDS:
@@ -124,7 +135,11 @@ class Player:
             where = self.state.where(event_id)
             statuses = (where[2], before) if kind == "status" and before else (where[2],)
             self.feed.publish_event(
-                STATUS if kind == "status" else SCORES, event_id, where, statuses, dumps(message)
+                STATUS if kind == "status" else SCORES,
+                event_id,
+                where,
+                statuses,
+                record.text or dumps(message),
             )
 
 
@@ -136,7 +151,7 @@ def _sent(record: FeedMessage) -> Sent:
         str(message.get("type")),
         _int(message.get("id")),
         str(message.get("bookie", "")),
-        dumps(message),
+        record.text or dumps(message),
     )
 
 

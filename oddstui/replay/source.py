@@ -33,6 +33,10 @@ class ReplaySource:
         return self.state.seq
 
     def sent(self, change: Sent) -> None:
+        if not self.floor and not self._latest:
+            # A position from before the recording's first message: the replay cannot say
+            # what changed since, so such a client resyncs.
+            self.floor = change.seq - 1
         self._latest[(change.event_id, change.bookie)] = change
 
     def restart(self) -> None:

@@ -24,6 +24,7 @@ class ReplayState:
         self.urls: dict[int, dict[str, Any]] = {}
         self.book_ids: dict[int, dict[str, Any]] = {}
         self.seq = 0  # the latest odds message applied
+        self._where: dict[int, tuple[str, str, str]] = {}  # the feed asks for each message
 
     # -- changes -----------------------------------------------------------------------------
     def install(self, snapshot: Snapshot) -> None:
@@ -32,12 +33,14 @@ class ReplayState:
             event_id = event.get("id")
             if isinstance(event_id, int):
                 self.events[event_id] = dict(event)
+                self._where.pop(event_id, None)
         for record in snapshot.odds:
             event_id = record.get("id")
             if not isinstance(event_id, int):
                 continue
             if event_id not in self.events:
                 self.events[event_id] = {k: v for k, v in record.items() if k not in ODDS_FIELDS}
+                self._where.pop(event_id, None)
             books = record.get("bookmakers")
             self.books[event_id] = dict(books) if isinstance(books, dict) else {}
             self.urls[event_id] = dict(record.get("urls") or {})
@@ -74,6 +77,7 @@ class ReplayState:
                 event["scores"] = message["scores"]
             if kind == "status" and isinstance(message.get("status"), str):
                 event["status"] = message["status"]
+                self._where.pop(event_id, None)
                 if message["status"] != "live":
                     event.pop("clock", None)
 
@@ -91,10 +95,19 @@ class ReplayState:
         return record
 
     def where(self, event_id: int) -> tuple[str, str, str]:
+        found = self._where.get(event_id)
+        if found is not None:
+            return found
         event = self.events.get(event_id)
         if event is None:
             return ("", "", "")
-        return (_slug(event.get("sport")), _slug(event.get("league")), str(event.get("status", "")))
+        found = (
+            _slug(event.get("sport")),
+            _slug(event.get("league")),
+            str(event.get("status", "")),
+        )
+        self._where[event_id] = found
+        return found
 
 
 def _event_id(value: Any) -> int | None:

@@ -71,6 +71,8 @@ def test_round_trip_keeps_every_record_in_order(tmp_path: Path) -> None:
     messages = [r for r in records if isinstance(r, FeedMessage)]
     assert [m.seq for m in messages] == [*range(101, 111), None, 160]
     assert messages[0].message == odds_message(101, "1.101")
+    # Each message's own text comes along, to be sent on as it is.
+    assert all(orjson.loads(m.text) == m.message for m in messages)
     gaps = [r for r in records if isinstance(r, Gap)]
     assert gaps == [Gap(gaps[0].time, 110, "resync_required")]
     assert isinstance(records[-2], Snapshot)
