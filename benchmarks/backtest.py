@@ -92,6 +92,8 @@ def rules_for(records: list) -> AlertRules:
     for record in records:
         if isinstance(record, Snapshot):
             events += [raw["id"] for raw in record.odds]
+        elif isinstance(record, FeedMessage) and "bookie" in record.message:
+            events.append(int(record.message["id"]))
     for event_id in list(dict.fromkeys(events))[:10]:
         rules.add_price(PriceRule(event_id, "ML", "home", 2.5), asked=False)
         rules.set_arbitrage(ArbitrageRule(event_id, 0.5))

@@ -44,27 +44,39 @@ class BestIndex:
         best = self._best.get(key)
         if best is None:
             best = self._best[key] = {}
-        before = list(best.items())
-        sides = list(new) if new else []
+        changed = False
+        if new:
+            for side, price in new.items():
+                if old is not None and old.get(side) == price:
+                    continue  # this side did not move
+                if side[0] == "l" and is_lay(side):
+                    continue
+                changed = self._side(key, best, side, price, bookmaker) or changed
         if old:
-            sides += [side for side in old if new is None or side not in new]
-        for side in sides:
-            if side[0] == "l" and is_lay(side):
-                continue
-            held = best.get(side)
-            price = None if new is None else new.get(side)
-            if held is not None and held[1] == bookmaker:
-                if price is not None and price >= held[0]:
-                    best[side] = (price, bookmaker)
-                else:  # the holder got worse or left: who is best now?
-                    self._rescan(key, side, best)
-            elif price is not None and (
-                held is None or price > held[0] or (price == held[0] and bookmaker < held[1])
-            ):
-                best[side] = (price, bookmaker)
+            for side in old:
+                if (new is None or side not in new) and not is_lay(side):
+                    changed = self._side(key, best, side, None, bookmaker) or changed
         if not best:
             del self._best[key]
-        return None if list(best.items()) == before else best
+        return best if changed else None
+
+    def _side(
+        self, key: MarketLine, best: Best, side: str, price: float | None, bookmaker: str
+    ) -> bool:
+        """One side of `bookmaker` moved to `price` (None: gone); True when its best changed."""
+        held = best.get(side)
+        if held is not None and held[1] == bookmaker:
+            if price is not None and price >= held[0]:
+                best[side] = (price, bookmaker)
+                return price != held[0]
+            self._rescan(key, side, best)  # the holder got worse or left: who is best now?
+            return best.get(side) != held
+        if price is not None and (
+            held is None or price > held[0] or (price == held[0] and bookmaker < held[1])
+        ):
+            best[side] = (price, bookmaker)
+            return True
+        return False
 
     def _rescan(self, key: MarketLine, side: str, best: Best) -> None:
         found = best_prices(self._book.quotes(*key), (side,))

@@ -137,19 +137,42 @@ class BookFeeder:
             new = None if market is None else market.quote
             if old is new:
                 continue
-            old_lines = {} if old is None else {(ln.hdp, ln.label): ln for ln in old.lines}
-            if new is not None:
-                for line in new.lines:
-                    key = (line.hdp, line.label)
-                    before_line = old_lines.pop(key, None)
-                    if before_line is None:
-                        changed[(event_id, name, key)] = (None, line.prices)
-                    elif before_line.prices != line.prices:
-                        changed[(event_id, name, key)] = (before_line.prices, line.prices)
-            for key, gone in old_lines.items():
-                changed[(event_id, name, key)] = (gone.prices, None)
+            _diff_lines(event_id, name, old, new, changed)
         touched.lines.update(changed)
         book.take_changes()
+
+
+def _diff_lines(
+    event_id: int,
+    name: str,
+    old: MarketQuote | None,
+    new: MarketQuote | None,
+    changed: dict[MarketLine, tuple[Prices | None, Prices | None]],
+) -> None:
+    """The lines whose prices differ between two quotes of one market, into `changed`."""
+    old_lines = () if old is None else old.lines
+    new_lines = () if new is None else new.lines
+    if len(old_lines) == len(new_lines):  # the usual case: the same lines, some prices moved
+        found = []
+        for before, line in zip(old_lines, new_lines, strict=True):
+            if before.hdp != line.hdp or before.label != line.label:
+                break
+            if before.prices != line.prices:
+                found.append(((event_id, name, (line.hdp, line.label)), before.prices, line.prices))
+        else:
+            for where, was, now in found:
+                changed[where] = (was, now)
+            return
+    by_key = {(line.hdp, line.label): line for line in old_lines}
+    for line in new_lines:
+        key = (line.hdp, line.label)
+        before_line = by_key.pop(key, None)
+        if before_line is None:
+            changed[(event_id, name, key)] = (None, line.prices)
+        elif before_line.prices != line.prices:
+            changed[(event_id, name, key)] = (before_line.prices, line.prices)
+    for key, gone in by_key.items():
+        changed[(event_id, name, key)] = (gone.prices, None)
 
 
 def _sport_and_status(book: OddsBook, event_id: int) -> tuple[str | None, str]:
