@@ -19,8 +19,12 @@ from tests.backtest.built import ml, snapshot, totals, updated, write_recording
 from tests.backtest.test_backtest_engine import RECORDS
 
 
-def oddstui(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+def oddstui(
+    *args: str, home: Path, path_first: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "ODDSTUI_HOME": str(home)}
+    if path_first is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(path_first), *sys.path])
     return subprocess.run(
         [sys.executable, "-m", "oddstui", *args],
         capture_output=True,
@@ -122,6 +126,18 @@ def test_bad_flags_and_rules_are_one_line_exit_2(recording: Path, tmp_path: Path
     line = _one_line(oddstui("backtest", str(recording), "--alerts", str(broken), home=tmp_path))
     assert "broken.toml" in line
     assert "--parquet" in _one_line(oddstui("export", str(recording), home=tmp_path))
+
+
+def test_export_without_pyarrow_says_what_to_install(recording: Path, tmp_path: Path) -> None:
+    blocked = tmp_path / "blocked"
+    (blocked / "pyarrow").mkdir(parents=True)
+    (blocked / "pyarrow" / "__init__.py").write_text("raise ImportError('not installed')\n")
+    out = tmp_path / "out"
+    done = oddstui(
+        "export", str(recording), "--parquet", str(out), home=tmp_path, path_first=blocked
+    )
+    assert "pip install 'oddstui[parquet]'" in _one_line(done)
+    assert not out.exists() or not list(out.iterdir())
 
 
 def test_export_writes_every_price_tick(tmp_path: Path) -> None:
