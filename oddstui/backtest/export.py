@@ -115,7 +115,7 @@ def tick_rows(records: Iterable[Record]) -> Iterator[Tick]:
                         when, None, event.id, leagues[event.id], bookmaker, quotes
                     )
         elif isinstance(record, FeedMessage):
-            for message in iter_frame(orjson.dumps(record.message), record.time):
+            for message in iter_frame(record.text or orjson.dumps(record.message), record.time):
                 if type(message) is OddsMessage and message.markets:
                     sport = leagues.get(message.event_id, (None, None))
                     yield from _quote_rows(

@@ -92,8 +92,8 @@ class BookFeeder:
 
     def apply_message(self, record: FeedMessage) -> Touched:
         touched = Touched()
-        # The desk's own decoder reads the message from its text (the fast path for odds).
-        for message in iter_frame(orjson.dumps(record.message), record.time):
+        # The desk's own decoder reads the message from its text as stored (the fast path).
+        for message in iter_frame(record.text or orjson.dumps(record.message), record.time):
             if message is None:
                 self.malformed += 1
             elif type(message) is OddsMessage:
