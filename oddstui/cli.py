@@ -212,6 +212,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_relay_arguments(relay)
     add_batch_commands(commands)
     add_recording_commands(commands)
+    from oddstui.backtest.command import add_backtest_commands
+
+    add_backtest_commands(commands)
     return parser
 
 
@@ -285,6 +288,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.record_replay import run_recording_command
 
             return run_recording_command(args)
+        if args.command in ("backtest", "export"):
+            from oddstui.backtest.command import run_command
+
+            return run_command(args)
         if args.command in ("live", "arbs", "value", "odds", "dropping", "movements"):
             from oddstui.batch import run_batch
 

@@ -225,6 +225,14 @@ def watchlist_path() -> Path:
     return data_dir() / "watchlist.toml"
 
 
+ALERT_RULES_FILE = "alerts.toml"
+"""The alert rules live next to the watchlist."""
+
+
+def alert_rules_path() -> Path:
+    return watchlist_path().with_name(ALERT_RULES_FILE)
+
+
 @dataclass(slots=True)
 class WatchedEvent:
     """One starred event; the names are what they were when it was starred."""

@@ -6,22 +6,11 @@ terminal, so every name, label and URL that comes from the network passes throug
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
 from rich.text import Text
 
-# C0 and C1 controls, DEL, and the bidi overrides that can reorder what a trader reads.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+from oddstui.book.clean_text import clean
 
-
-def clean(value: object) -> str:
-    """The text with every control character removed (tabs and newlines become spaces)."""
-    text = "" if value is None else str(value)
-    text = text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
-    text = _CONTROL.sub("", text)
-    # Drop any other format/control code points the regex does not list.
-    return "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cs"))
+__all__ = ["clean", "fit", "plain"]
 
 
 def plain(value: object, style: str = "") -> Text:

@@ -1,40 +1,33 @@
 """The alert rules on disk: `alerts.toml` next to the watchlist, written atomically.
 
 A file that cannot be used (bad bytes, bad TOML, the wrong shape) is set aside as `.bak` by
-`load_rules_recovering`, so the next save cannot overwrite what the user wrote.
+`load_rules_recovering`, so the next save cannot overwrite what the user wrote. The file's shape
+is `book.alert_rules_file` (a backtest reads the same file).
 """
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
-from typing import Any
 
 import tomli_w
 
 from oddstui import config
-from oddstui.tui.alerts.rules import AlertRules, ArbitrageRule, PriceRule
+from oddstui.book.alert_rules_file import rules_from_toml, rules_to_toml
+from oddstui.tui.alerts.rules import AlertRules
 
 
 def rules_path(watchlist_path: Path) -> Path:
     """The rules live next to the watchlist they belong to."""
-    return watchlist_path.with_name("alerts.toml")
+    return watchlist_path.with_name(config.ALERT_RULES_FILE)
 
 
 def load_rules(path: Path) -> AlertRules:
     """The saved rules; a missing file is none, a broken one a `config.ConfigError`."""
     raw = config.read_toml(path)
-    rules = AlertRules()
     try:
-        for entry in _tables(raw, "price"):
-            rules.add_price(_price_rule(entry), asked=False)
-        for entry in _tables(raw, "arbitrage"):
-            rules.set_arbitrage(
-                ArbitrageRule(_positive_int(entry.get("event")), _number(entry.get("min_profit")))
-            )
+        return rules_from_toml(raw)
     except ValueError as error:
         raise config.ConfigError(f"{path}: a broken alert rule ({error})") from None
-    return rules
 
 
 def load_rules_recovering(path: Path) -> tuple[AlertRules, str | None]:
@@ -46,73 +39,5 @@ def load_rules_recovering(path: Path) -> tuple[AlertRules, str | None]:
         return AlertRules(), config.set_aside(path, error)
 
 
-def _tables(raw: dict[str, Any], name: str) -> list[dict[str, Any]]:
-    entries = raw.get(name, [])
-    if not isinstance(entries, list) or not all(isinstance(item, dict) for item in entries):
-        raise ValueError(f"'{name}' must be an array of tables")
-    return entries
-
-
-def _price_rule(entry: dict[str, Any]) -> PriceRule:
-    market, side, label = entry.get("market"), entry.get("side"), entry.get("label")
-    above, hdp = entry.get("above", True), entry.get("hdp")
-    if not isinstance(market, str) or not isinstance(side, str):
-        raise ValueError("'market' and 'side' must be strings")
-    if label is not None and not isinstance(label, str):
-        raise ValueError("'label' must be a string")
-    if not isinstance(above, bool):
-        raise ValueError("'above' must be true or false")
-    return PriceRule(
-        event_id=_positive_int(entry.get("event")),
-        market=market,
-        side=side,
-        threshold=_price(entry.get("threshold")),
-        above=above,
-        hdp=None if hdp is None else _number(hdp),
-        label=label or None,
-    )
-
-
 def save_rules(rules: AlertRules, path: Path) -> None:
-    prices = []
-    for rule in rules.prices:
-        entry: dict[str, Any] = {
-            "event": rule.event_id,
-            "market": rule.market,
-            "side": rule.side,
-            "threshold": rule.threshold,
-            "above": rule.above,
-        }
-        if rule.hdp is not None:
-            entry["hdp"] = rule.hdp
-        if rule.label:
-            entry["label"] = rule.label
-        prices.append(entry)
-    arbs = [{"event": r.event_id, "min_profit": r.min_profit} for r in rules.arbitrages]
-    config.write_atomic(path, tomli_w.dumps({"price": prices, "arbitrage": arbs}).encode())
-
-
-def _positive_int(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ValueError("'event' must be a positive event id")
-    return value
-
-
-def _number(value: Any) -> float:
-    """A finite number from the file (a TOML integer may be too large for a float)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError("a number was expected")
-    try:
-        number = float(value)
-    except OverflowError:
-        raise ValueError("a number is too large") from None
-    if not math.isfinite(number):
-        raise ValueError("a number must be finite")
-    return number
-
-
-def _price(value: Any) -> float:
-    price = _number(value)
-    if price <= 1.0:
-        raise ValueError("'threshold' must be a decimal price above 1")
-    return price
+    config.write_atomic(path, tomli_w.dumps(rules_to_toml(rules)).encode())

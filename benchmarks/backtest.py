@@ -1,0 +1,160 @@
+"""Backtest speed: messages a second `oddstui backtest` runs over a recording with 20 markets.
+
+Records the built-in service (`oddstui serve` at a high update rate, every active bookmaker
+selected, tapped by `oddstui record` with the desk's 20 markets) for `--seconds`, or takes
+`--recording PATH`, then runs the backtest's engine over the records `--repeat` times (records
+read into memory first, so the figure is the engine's: book, arbitrage scan, value maths, alert
+rules) and prints the median.
+For scale it also prints, over the same records, the desk's decoder alone (parse only) and the
+whole command's path (reading the zstandard segments + the engine).
+
+    python benchmarks/backtest.py [--seconds 60] [--updates-per-second 2000] [--repeat 3]
+                                  [--recording PATH] [--keep DIR]
+
+Target: 20,000 messages/s or more. The machine is shared: the load average is printed with
+the figures; quote it with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from oddstui.api.messages import iter_frame  # noqa: E402
+from oddstui.backtest.engine import run_backtest  # noqa: E402
+from oddstui.book.alert_rules import AlertRules, ArbitrageRule, PriceRule  # noqa: E402
+from oddstui.recording import FeedMessage, Snapshot, open_recording  # noqa: E402
+
+
+def record(folder: Path, seconds: float, rate: float) -> None:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "ODDSTUI_HOME": tempfile.mkdtemp(),
+        "ODDSTUI_API_KEY": "demo",
+    }
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--speed", "60"]
+        + ["--updates-per-second", str(rate)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert serve.stdout is not None
+        ready = serve.stdout.readline().strip()
+        if not ready.startswith("serving "):
+            raise SystemExit(f"the service did not start: {ready!r}")
+        base = ready.split()[1]
+        select_every_bookmaker(base)
+        subprocess.run(
+            [sys.executable, "-m", "oddstui", "record", "--out", str(folder)]
+            + ["--base-url", base, "--duration", str(seconds)],
+            check=True,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+    finally:
+        serve.terminate()
+        try:
+            serve.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            serve.wait()
+
+
+def select_every_bookmaker(base: str) -> None:
+    """As benchmarks/feed_ingest.py does: the world's whole update rate then reaches the feed."""
+    import httpx
+
+    with httpx.Client(base_url=base + "/") as http:
+        names = [b["name"] for b in http.get("bookmakers").json() if b.get("active")]
+        params = {"apiKey": "demo", "bookmakers": ",".join(names)}
+        http.put("bookmakers/selected/select", params=params).raise_for_status()
+
+
+def rules_for(records: list) -> AlertRules:
+    """A price rule and an arbitrage rule on each of the first ten events, so the alert path
+    runs too."""
+    rules = AlertRules()
+    events = []
+    for record in records:
+        if isinstance(record, Snapshot):
+            events += [raw["id"] for raw in record.odds]
+        elif isinstance(record, FeedMessage) and "bookie" in record.message:
+            events.append(int(record.message["id"]))
+    for event_id in list(dict.fromkeys(events))[:10]:
+        rules.add_price(PriceRule(event_id, "ML", "home", 2.5), asked=False)
+        rules.set_arbitrage(ArbitrageRule(event_id, 0.5))
+    return rules
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--updates-per-second", type=float, default=2000.0)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--recording", type=Path, help="backtest this recording instead")
+    parser.add_argument("--keep", type=Path, help="record into this folder (and keep it)")
+    args = parser.parse_args()
+    folder = args.recording
+    if folder is None:
+        folder = args.keep or Path(tempfile.mkdtemp()) / "rec"
+        print(f"recording {args.seconds:g} s of oddstui serve into {folder} ...")
+        record(folder, args.seconds, args.updates_per_second)
+    recording = open_recording(folder)
+    started = time.perf_counter()
+    records = list(recording.records())
+    reading = time.perf_counter() - started
+    messages = [r for r in records if isinstance(r, FeedMessage)]
+    markets = recording.manifest.markets or []
+    lines = sum(len(m.get("odds") or ()) for r in messages for m in r.message.get("markets") or ())
+    print(
+        f"recording:        {len(messages):,} messages, {len(records) - len(messages)} other "
+        f"records; {len(markets)} markets, {len(recording.manifest.bookmakers)} bookmakers, "
+        f"{lines / max(len(messages), 1):.1f} lines a message"
+    )
+    rules = rules_for(records)
+    complete = recording.manifest.complete_markets
+    runs = []
+    for _ in range(args.repeat):
+        report = run_backtest(records, rules, complete_markets=complete)
+        runs.append(len(messages) / report.seconds)
+    print(
+        f"backtest engine:  {statistics.median(runs):,.0f} msg/s, median of {len(runs)} "
+        f"(range {min(runs):,.0f}-{max(runs):,.0f}); {len(report.arbitrages):,} arbitrages, "
+        f"{len(report.value_bets):,} value bets, {len(report.alerts)} alerts"
+    )
+    started = time.perf_counter()
+    for r in messages:
+        for _ in iter_frame(r.text or orjson.dumps(r.message), r.time):
+            pass
+    decoding = time.perf_counter() - started
+    print(f"decoder alone:    {len(messages) / decoding:,.0f} msg/s (the desk's parse, no book)")
+    started = time.perf_counter()
+    run_backtest(recording.records(), rules, complete_markets=complete)
+    whole = time.perf_counter() - started
+    print(
+        f"whole command:    {len(messages) / whole:,.0f} msg/s (segments read and decoded: "
+        f"{len(records) / reading:,.0f} records/s alone)"
+    )
+    load = os.getloadavg()
+    print(
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores "
+        "(a shared machine: figures vary with it). Target: 20,000 msg/s."
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""The desk's alert rules (`book.alert_rules`) run over a recording.
+
+Rules loaded from a file take their first observation as a baseline, as on the desk; each alert
+passes the desk's own `Throttle` once (same key, same alert) with no rate limit: a backtest
+reports every firing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from oddstui.backtest.feeding import MarketLine, Touched
+from oddstui.book.alert_rules import Alert, AlertRules, PriceRule, Throttle
+from oddstui.book.arbitrage import Arbitrage
+from oddstui.book.match_clock import scoring_word
+from oddstui.book.oddsbook import OddsBook
+
+
+@dataclass(frozen=True, slots=True)
+class AlertFiring:
+    time: float
+    alert: Alert
+    event: str
+    """The event's name (home v away), or its id when the recording has no header for it."""
+
+
+class AlertRunner:
+    def __init__(self, rules: AlertRules) -> None:
+        self.rules = rules
+        self.firings: list[AlertFiring] = []
+        self._now = 0.0
+        self._throttle = Throttle(burst=2**62, every=1.0, clock=lambda: self._now)
+        self._by_market: dict[tuple[int, str], list[PriceRule]] = {}
+        for rule in rules.prices:
+            self._by_market.setdefault((rule.event_id, rule.market), []).append(rule)
+        self._arb_events = {rule.event_id for rule in rules.arbitrages}
+        self._watched = {rule.event_id for rule in rules.all()}
+        self._baselined = False
+
+    @property
+    def idle(self) -> bool:
+        return not self._watched
+
+    def observe(
+        self,
+        book: OddsBook,
+        touched: Touched,
+        arbitrages: Iterable[tuple[MarketLine, Arbitrage]],
+        now: float,
+    ) -> None:
+        self._now = now
+        found: list[Alert] = []
+        for event_id in touched.events & self._watched:
+            found += self._event_alerts(book, event_id)
+        if self._baselined:
+            rules = [
+                rule
+                for event_id, market in {(key[0], key[1]) for key in touched.lines}
+                for rule in self._by_market.get((event_id, market), ())
+            ]
+        else:  # the first record: every rule takes its baseline
+            rules, self._baselined = list(self.rules.prices), True
+        for rule in rules:
+            price, bookmaker = book.best(rule.event_id, rule.market, rule.line, [rule.side]).get(
+                rule.side, (None, "")
+            )
+            alert = self.rules.observe_price(rule, price, bookmaker, title(book, rule.event_id))
+            if alert is not None:
+                found.append(alert)
+        for (event_id, market, line), arb in arbitrages:
+            if event_id not in self._arb_events:
+                continue
+            legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
+            alert = self.rules.observe_arbitrage(event_id, market, line, arb.profit_pct, legs)
+            if alert is not None:
+                found.append(alert)
+        for alert in found:
+            if self._throttle.admit(alert):
+                self.firings.append(AlertFiring(now, alert, title(book, alert.event_id)))
+
+    def _event_alerts(self, book: OddsBook, event_id: int) -> list[Alert]:
+        state = book.event(event_id)
+        if state is None or not state.status:
+            return []
+        score = None if state.scores_stale else (state.scores.home, state.scores.away)
+        sport = state.header.sport.slug if state.header is not None else ""
+        return self.rules.observe_event(
+            event_id, title(book, event_id), state.status, score, scoring_word(sport)
+        )
+
+
+def title(book: OddsBook, event_id: int) -> str:
+    state = book.event(event_id)
+    if state is None or state.header is None:
+        return f"event {event_id}"
+    return f"{state.header.home} v {state.header.away}"

@@ -1,0 +1,127 @@
+"""The `oddstui backtest` and `oddstui export` command lines, and running them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+from oddstui import config
+from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP
+from oddstui.book.alert_rules import AlertRules
+from oddstui.book.alert_rules_file import rules_from_toml
+from oddstui.recording.reader import open_recording
+from oddstui.recording.records import RecordingError
+
+COMMANDS = ("backtest", "export")
+
+
+def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
+    backtest = commands.add_parser(
+        "backtest",
+        help="run the desk's alert rules, arbitrage scan and value maths over a recording",
+        description="Replay a recording (see `oddstui record`) through the desk's own book as "
+        "fast as it goes, and report every alert firing, every arbitrage seen and each value "
+        "bet with its closing-line value.",
+    )
+    backtest.add_argument("path", metavar="PATH", help="the recording's folder")
+    backtest.add_argument(
+        "--alerts",
+        metavar="FILE",
+        help=f"alert rules (default: the desk's, {config.alert_rules_path()})",
+    )
+    backtest.add_argument(
+        "--sharp",
+        metavar="BOOKMAKER",
+        default=DEFAULT_SHARP,
+        help=f"the sharp book whose fair price values bets (default {DEFAULT_SHARP})",
+    )
+    backtest.add_argument(
+        "--min-ev",
+        metavar="PCT",
+        type=_non_negative("--min-ev"),
+        default=DEFAULT_MIN_EV,
+        help=f"smallest EV %% counted as a value bet (default {DEFAULT_MIN_EV})",
+    )
+    backtest.add_argument("--json", action="store_true", help="print one JSON object")
+    export = commands.add_parser(
+        "export", help="write a recording's price ticks as Parquet (needs oddstui[parquet])"
+    )
+    export.add_argument("path", metavar="PATH", help="the recording's folder")
+    export.add_argument(
+        "--parquet", metavar="DIR", required=True, help="folder to write ticks.parquet in"
+    )
+
+
+def _non_negative(flag: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{flag} must be a number, got {text!r}") from None
+        if not 0.0 <= value < float("inf"):
+            raise argparse.ArgumentTypeError(f"{flag} must be 0 or more, got {text!r}")
+        return value
+
+    return parse
+
+
+def run_command(args: argparse.Namespace) -> int:
+    try:
+        if args.command == "export":
+            return _export(args)
+        return _backtest(args)
+    except RecordingError as error:
+        sys.stderr.write(f"oddstui: {error}\n")
+        return 2
+
+
+def _backtest(args: argparse.Namespace) -> int:
+    from oddstui.backtest.engine import run_backtest
+    from oddstui.backtest.report import to_json, to_table
+
+    rules = load_alert_rules(args.alerts)
+    recording = open_recording(args.path)
+    report = run_backtest(
+        recording.records(),
+        rules,
+        sharp=args.sharp,
+        min_ev=args.min_ev,
+        complete_markets=recording.manifest.complete_markets,
+    )
+    if args.json:
+        sys.stdout.buffer.write(orjson.dumps(to_json(report)) + b"\n")
+    else:
+        sys.stdout.write(to_table(report))
+    return 0
+
+
+def load_alert_rules(given: str | None) -> AlertRules:
+    """The rules of `--alerts FILE` (which must exist), or the desk's (none when missing)."""
+    path = config.alert_rules_path() if given is None else Path(given)
+    if given is not None and not path.is_file():
+        raise config.ConfigError(f"--alerts: no such file {path}")
+    raw = config.read_toml(path)
+    try:
+        return rules_from_toml(raw)
+    except ValueError as error:
+        raise config.ConfigError(f"{path}: a broken alert rule ({error})") from None
+
+
+def _export(args: argparse.Namespace) -> int:
+    from oddstui.backtest.export import ParquetMissing, export_parquet
+
+    recording = open_recording(args.path)
+    try:
+        target, rows = export_parquet(recording.records(), Path(args.parquet))
+    except ParquetMissing as error:
+        sys.stderr.write(f"oddstui: {error}\n")
+        return 2
+    except OSError as error:
+        sys.stderr.write(f"oddstui: {args.parquet}: cannot write ({error.strerror or error})\n")
+        return 2
+    sys.stdout.write(f"{rows} price ticks written to {target}\n")
+    return 0

@@ -1,0 +1,177 @@
+"""Value bets over a recording, each with its closing-line value (MATHS.md).
+
+A price is a value bet when its EV against the sharp book's fair price of the same market and
+line (margin removed by Shin, as the service's value index does) is at least `min_ev` percent,
+and only when the sharp book quotes every side (a fair line is never invented). A bet is taken
+at the first price that is value; it stays one bet until it stops being value. Its closing
+price is the sharp book's fair price at kick-off for a bet taken before it, else the sharp
+book's last fair price in the recording.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from oddstui.backtest.feeding import MarketLine
+from oddstui.book.arbitrage import is_lay, required_sides
+from oddstui.book.fair import fair_probabilities
+from oddstui.book.state import LineKey
+from oddstui.book.value import closing_line_value, ev_percent
+
+DEFAULT_SHARP = "Pinnacle"
+DEFAULT_MIN_EV = 0.5  # percent, the service's own floor: smaller edges are noise
+_SIDE_ORDER = ("home", "draw", "away", "over", "under", "yes", "no", "odd", "even")
+
+
+@dataclass(slots=True)
+class ValueBetSeen:
+    event_id: int
+    market: str
+    line: LineKey
+    bookmaker: str
+    side: str
+    time: float
+    price: float
+    fair: float
+    """The sharp book's fair price of the side when the bet was taken."""
+    ev: float
+    in_play: bool
+    closing_fair: float | None = None
+    closed_at: str = ""
+    """"kick-off" or "last" (the sharp book's last fair price in the recording)."""
+
+    @property
+    def clv(self) -> float | None:
+        """Closing-line value in percent: d_taken / d_close_fair - 1."""
+        if self.closing_fair is None:
+            return None
+        return 100.0 * closing_line_value(self.price, self.closing_fair)
+
+
+class ValueTracker:
+    def __init__(self, sharp: str = DEFAULT_SHARP, min_ev: float = DEFAULT_MIN_EV) -> None:
+        self.sharp = sharp
+        self.min_ev = min_ev
+        self.bets: list[ValueBetSeen] = []
+        self._open: dict[MarketLine, dict[tuple[str, str], ValueBetSeen]] = {}
+        self._last_fair: dict[MarketLine, dict[str, float]] = {}
+        self._fair_now: dict[MarketLine, dict[str, float]] = {}
+        # A cheap first test of EV >= min_ev (d/fair - 1), a little wide of the exact one.
+        self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
+        self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
+
+    def refresh_fair(
+        self, key: MarketLine, sharp: Mapping[str, float] | None, has_draw: bool
+    ) -> None:
+        """The sharp book's prices on the line now (None: it quotes none)."""
+        fair = self._fair(key[1], sharp, has_draw)
+        if fair is None:
+            self._fair_now.pop(key, None)
+        else:
+            self._fair_now[key] = self._last_fair[key] = fair
+
+    def check_line(
+        self,
+        key: MarketLine,
+        quotes: Mapping[str, Mapping[str, float]],
+        in_play: bool,
+        now: float,
+    ) -> None:
+        """Every bookmaker's prices on the line against its fair price (bookmaker -> prices)."""
+        held = self._open.pop(key, {})
+        fair = self._fair_now.get(key)
+        if fair is None:
+            return
+        found: dict[tuple[str, str], ValueBetSeen] = {}
+        for bookmaker, prices in quotes.items():
+            if bookmaker != self.sharp:
+                self._check(key, bookmaker, prices, fair, held, found, in_play, now)
+        if found:
+            self._open[key] = found
+
+    def check_bookmaker(
+        self,
+        key: MarketLine,
+        bookmaker: str,
+        prices: Mapping[str, float] | None,
+        in_play: bool,
+        now: float,
+    ) -> None:
+        """Only `bookmaker`'s prices on the line changed."""
+        fair = self._fair_now.get(key)
+        held = self._open.get(key)
+        if fair is None or bookmaker == self.sharp or (not prices and not held):
+            return
+        if held is None:
+            held = {}
+        found: dict[tuple[str, str], ValueBetSeen] = {}
+        self._check(key, bookmaker, prices or {}, fair, held, found, in_play, now)
+        for side in fair:
+            held.pop((bookmaker, side), None)
+        held.update(found)
+        if held:
+            self._open[key] = held
+        else:
+            self._open.pop(key, None)
+
+    def _check(
+        self,
+        key: MarketLine,
+        bookmaker: str,
+        prices: Mapping[str, float],
+        fair: dict[str, float],
+        held: dict[tuple[str, str], ValueBetSeen],
+        found: dict[tuple[str, str], ValueBetSeen],
+        in_play: bool,
+        now: float,
+    ) -> None:
+        floor = self._floor
+        for side, fair_price in fair.items():
+            price = prices.get(side)
+            if price is None or price < fair_price * floor:
+                continue
+            ev = ev_percent(1.0 / fair_price, price)
+            if ev < self.min_ev:
+                continue
+            bet = held.get((bookmaker, side))
+            if bet is None:
+                event_id, market, line = key
+                bet = ValueBetSeen(
+                    event_id, market, line, bookmaker, side, now, price, fair_price, ev, in_play
+                )
+                self.bets.append(bet)
+            found[(bookmaker, side)] = bet
+
+    def kick_off(self, event_id: int) -> None:
+        """The event went live: its lines' fair prices now are their closing prices."""
+        for key, fair in self._last_fair.items():
+            if key[0] == event_id and key not in self._kickoff_fair:
+                self._kickoff_fair[key] = fair
+
+    def finish(self) -> None:
+        for bet in self.bets:
+            key = (bet.event_id, bet.market, bet.line)
+            kickoff = None if bet.in_play else self._kickoff_fair.get(key)
+            if kickoff is not None and bet.side in kickoff:
+                bet.closing_fair, bet.closed_at = kickoff[bet.side], "kick-off"
+                continue
+            last = self._last_fair.get(key)
+            if last is not None and bet.side in last:
+                bet.closing_fair, bet.closed_at = last[bet.side], "last"
+
+    def _fair(
+        self, market: str, sharp: Mapping[str, float] | None, has_draw: bool
+    ) -> dict[str, float] | None:
+        if not sharp:
+            return None
+        seen = {side for side in sharp if not is_lay(side)}
+        required = required_sides(market, has_draw, seen)
+        if required is None or not required <= seen:
+            return None
+        sides = sorted(required, key=lambda s: _SIDE_ORDER.index(s) if s in _SIDE_ORDER else 99)
+        try:
+            probabilities = fair_probabilities([float(sharp[s]) for s in sides], "shin")
+        except ValueError:
+            return None
+        return {s: 1.0 / p for s, p in zip(sides, probabilities, strict=True) if p > 0}
