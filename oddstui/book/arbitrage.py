@@ -36,7 +36,6 @@ SPORTS_WITH_DRAW = frozenset(
         "cricket",
         "futsal",
         "water-polo",
-        "beach-soccer",
         "bandy",
         "gaelic-football",
         "aussie-rules",
@@ -44,7 +43,6 @@ SPORTS_WITH_DRAW = frozenset(
         "boxing",
         "mixed-martial-arts",
         "american-football",
-        "beach-handball",
     }
 )
 
@@ -74,6 +72,9 @@ _SPORTS_WITHOUT_DRAW = frozenset(
         "cross-country",
         "golf",
         "cycling",
+        # Level after extra time, a shoot-out or penalties decide: there is always a winner.
+        "beach-soccer",
+        "beach-handball",
     }
 )
 

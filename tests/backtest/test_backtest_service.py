@@ -104,19 +104,14 @@ async def test_every_arbitrage_the_service_listed_is_in_the_backtest(tmp_path: P
         and arb.market_name.casefold() in markets
         and all(leg.bookmaker in bookmakers for leg in arb.legs)
     }
-    # The desk's maths (MATHS.md) counts a two-way ML in a sport where a draw is possible as
-    # no exhaustive set (book/arbitrage.py: American football, MMA, cricket, beach soccer and
-    # beach handball), where the service's world quotes those MLs two-way: the backtest, the
-    # desk's own maths, leaves those out by design.
-    wanted = {
-        match: arb
-        for match, arb in in_scope.items()
-        if exhaustive_sides(
-            arb.market_name,
-            [leg.side for leg in arb.legs],
-            sport_has_draw(sport_of[arb.event_id]),
-        )
-    }
+    # The service and the desk's maths agree on which sets are exhaustive (a two-way ML in a
+    # sport where a draw can settle it as a loser is none): every listed one is wanted.
+    for arb in in_scope.values():
+        sport = sport_of[arb.event_id]
+        assert exhaustive_sides(
+            arb.market_name, [leg.side for leg in arb.legs], sport_has_draw(sport)
+        ), arb
+    wanted = in_scope
     assert wanted, f"the service listed no arbitrage on the recording's events ({len(listed)})"
 
     report = run_backtest(records, complete_markets=recorded.manifest.complete_markets)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from oddstui.book.arbitrage import sport_has_draw
+
 if TYPE_CHECKING:
     from oddstui.service.world import World
 
@@ -22,6 +24,10 @@ class DrawingSports:
         return known
 
     def _look(self, sport: str) -> bool:
+        # The desk's rule first (book/arbitrage.py): where a draw can settle a two-way price as
+        # a loser at many books, the service lists no two-way arbitrage either.
+        if sport_has_draw(sport):
+            return True
         explicit = getattr(self.world.sports.get(sport), "has_draw", None)
         if isinstance(explicit, bool):
             return explicit
