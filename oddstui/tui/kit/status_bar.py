@@ -75,7 +75,10 @@ class StatusBar(Static):
         line = Text()
         line.append(f"● {state}", style="bold")
         if status.relay is not None:
-            line.append(f"  via relay, upstream {clean(status.relay)}")
+            # Only a live link to the relay hears what its upstream is doing: otherwise the
+            # last word heard is no news of it.
+            upstream = clean(status.relay) if status.state == "live" else "unknown"
+            line.append(f"  via relay, upstream {upstream}")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
         if status.budget_note:
             line.append(f" ({status.budget_note})", style="bold")
