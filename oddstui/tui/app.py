@@ -11,7 +11,7 @@ from typing import ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
 from oddstui import config
@@ -213,6 +213,13 @@ class OddsApp(App[int]):
 
     async def action_back(self) -> None:
         if len(self.screen_stack) > 1:
+            await self.pop_screen()
+
+    async def action_switch_mode(self, mode: str) -> None:
+        """A screen's key lands on that screen, as it says: an Event (or a drill-down) opened
+        over it is closed, even when it is the mode already shown. A modal stays open."""
+        self.switch_mode(mode)
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
             await self.pop_screen()
 
     def action_help(self) -> None:
