@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
+from textual.app import ScreenStackError
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from oddstui.tui.desk.state import DeskStatus
+from oddstui.tui.desk.state import ChangeSet, DeskStatus
 from oddstui.tui.text import clean
 
 STATE_LABELS = {
@@ -59,6 +62,34 @@ class StatusBar(Static):
     StatusBar { height: 1; padding: 0 1; }
     """
 
+    def on_mount(self) -> None:
+        # The bar keeps itself live from the hub, whatever its screen is doing: a paused
+        # board behind a ticket or the help still shows the feed's health and the time.
+        self._hub: Any = getattr(self.app, "hub", None)
+        if self._hub is not None:
+            self._hub.ticked.subscribe(self, self._ticked)
+            self._hub.changed.subscribe(self, self._changed)
+
+    def _seen(self) -> bool:
+        """Its screen is on top, or right under a modal (dimmed, still read)."""
+        try:
+            stack = self.app.screen_stack
+            screen = self.screen
+        except (ScreenStackError, LookupError):
+            return False
+        if stack and stack[-1] is screen:
+            return True
+        return len(stack) >= 2 and stack[-2] is screen and isinstance(stack[-1], ModalScreen)
+
+    def _ticked(self, now: float) -> None:
+        if self._seen():
+            self.show(self._hub.status, now, local_clock(now))
+
+    def _changed(self, changes: ChangeSet) -> None:
+        if changes.feed and self._seen():
+            now = self._hub.now()
+            self.show(self._hub.status, now, local_clock(now))
+
     def show(self, status: DeskStatus, now: float, clock_text: str) -> None:
         state = STATE_LABELS.get(status.state, status.state)
         # Behind a relay, a live link to it is only as good as the relay's own upstream.
@@ -83,6 +114,9 @@ class StatusBar(Static):
         if status.budget_note:
             line.append(f" ({status.budget_note})", style="bold")
         line.append(f"  {clock_text}")
+        if line == getattr(self, "_shown", None):
+            return  # the screen and the bar both tell it each second: paint it once
+        self._shown = line
         self.update(line, layout=False)  # one line high; a layout pass repaints the whole screen
 
 
