@@ -1,0 +1,158 @@
+"""Alert rules and the state they are judged on: plain data, no textual, no I/O.
+
+A rule names one event and what to watch in it. `MatchState` is what one event looks like at
+one moment (its status, scores, clock phase, prices, arbitrages, and each price's recent path);
+`alert_eval.fire(rule, before, after)` says what the rule fires between two such moments. The
+desk builds states from its feed; `bt` (a backtest) builds them from recordings and runs the
+same rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from oddstui.api.redact import plain
+
+#: Settled and cancelled events have ended; their status never changes again.
+ENDED = frozenset({"settled", "cancelled"})
+
+LineKey = tuple[float | None, str | None]
+"""A market's line: its handicap or total, and a player's label."""
+PriceKey = tuple[str, float | None, str | None, str, str]
+"""(market, hdp, label, side, bookmaker): one bookmaker's price of one side."""
+Trail = tuple[tuple[float, float], ...]
+"""A price's recent path, oldest first: (Unix time, decimal price)."""
+ArbLeg = tuple[str, float, str]
+"""(side, price, bookmaker) of one leg of an arbitrage."""
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class PriceRule:
+    """Alert when the best price of one side crosses `threshold` (upwards when `above`)."""
+
+    event_id: int
+    market: str
+    side: str
+    threshold: float
+    above: bool = True
+    hdp: float | None = None
+    label: str | None = None
+
+    @property
+    def line(self) -> LineKey:
+        return (self.hdp, self.label)
+
+    def describe(self) -> str:
+        line = "" if self.hdp is None else f" {self.hdp:g}"
+        who = f" {plain(self.label)}" if self.label else ""
+        arrow = "≥" if self.above else "≤"
+        return f"{plain(self.market)}{line}{who} {plain(self.side)} {arrow} {self.threshold:g}"
+
+    def holds(self, price: float) -> bool:
+        return price >= self.threshold if self.above else price <= self.threshold
+
+
+@dataclass(frozen=True, slots=True)
+class ArbitrageRule:
+    """Alert on a new arbitrage in the event whose profit is at least `min_profit` percent."""
+
+    event_id: int
+    min_profit: float
+
+    def describe(self) -> str:
+        return f"arbitrage ≥ {self.min_profit:g}%"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRule:
+    """Alert when the match reaches a moment: `halftime`, `fulltime` or a `redcard`."""
+
+    event_id: int
+    moment: str
+
+    def describe(self) -> str:
+        return MOMENT_WORDS.get(self.moment, self.moment)
+
+
+#: The moments a `MatchRule` knows, as a trader reads them.
+MOMENT_WORDS = {"halftime": "half-time", "fulltime": "full-time", "redcard": "red card"}
+
+
+@dataclass(frozen=True, slots=True)
+class SteamRule:
+    """Alert on a steam move: a price of `market` moving `move_pct` percent or more within
+    `within_s` seconds at one of `bookmakers` (any bookmaker when empty)."""
+
+    event_id: int
+    move_pct: float
+    within_s: float
+    bookmakers: tuple[str, ...] = ()
+    market: str = "ML"
+
+    def describe(self) -> str:
+        books = ", ".join(plain(book) for book in self.bookmakers) or "any book"
+        return f"steam {plain(self.market)} ≥ {self.move_pct:g}% in {self.within_s:g}s at {books}"
+
+    def watches(self, bookmaker: str) -> bool:
+        if not self.bookmakers:
+            return True
+        wanted = bookmaker.casefold()
+        return any(book.casefold() == wanted for book in self.bookmakers)
+
+
+Rule = PriceRule | ArbitrageRule | MatchRule | SteamRule
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """One event at one moment, as the rules read it."""
+
+    event_id: int
+    title: str
+    """The event's name (`Home v Away`), as every firing names it."""
+    at: float
+    """Unix time of the observation (the recording's time in a backtest)."""
+    status: str = ""
+    score: tuple[int, int] | None = None
+    """None when unknown or not trusted (after a reconnect)."""
+    periods: Mapping[str, tuple[int, int]] = field(default_factory=lambda: _EMPTY)
+    """The scores' periods map (`p1`, `ft`, `ot`, ...), as the feed carries it."""
+    halftime: bool = False
+    """The match clock stands at half-time (its status detail says so)."""
+    red_cards: tuple[int, int] | None = None
+    """Red cards shown (home, away), when the source carries them; None when it does not."""
+    prices: Mapping[PriceKey, float] = field(default_factory=lambda: _EMPTY)
+    trails: Mapping[PriceKey, Trail] = field(default_factory=lambda: _EMPTY)
+    arbitrages: Mapping[tuple[str, LineKey], tuple[float, tuple[ArbLeg, ...]]] = field(
+        default_factory=lambda: _EMPTY
+    )
+    """(market, line) -> (profit %, legs) of every arbitrage the event has now."""
+
+    @property
+    def full_time(self) -> bool:
+        """Regulation is over: the scores carry `ft`, or the match is settled."""
+        return "ft" in self.periods or self.status == "settled"
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """What a rule fired: always naming the event, in `title` and in `message`."""
+
+    rule: Rule
+    event_id: int
+    kind: str
+    """`price`, `arbitrage`, `halftime`, `fulltime`, `redcard` or `steam`."""
+    event: str
+    """The event's name."""
+    message: str
+    """One line, starting with the event's name."""
+    at: float
+    key: tuple[Any, ...] = ()
+    """What makes two firings of the rule the same crossing (a market and line, a price)."""
+    value: float | None = None
+    """The price, profit % or move % that made it fire."""
