@@ -9,6 +9,7 @@ same rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -29,6 +30,12 @@ ArbLeg = tuple[str, float, str]
 """(side, price, bookmaker) of one leg of an arbitrage."""
 
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
+_HALFTIME = re.compile(r"half[\s-]?time", re.IGNORECASE)
+
+
+def at_halftime(running: bool, status_detail: str) -> bool:
+    """The match clock stands at half-time (`statusDetail` says `Halftime`)."""
+    return not running and bool(_HALFTIME.search(status_detail or ""))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,52 +14,15 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from oddstui.book.alert_rules import ENDED, ArbitrageRule, Firing, PriceRule, SteamRule
 from oddstui.book.formats import format_price
 from oddstui.tui.text import clean
 
-#: Settled and cancelled events have ended; their status never changes again.
-ENDED = frozenset({"settled", "cancelled"})
-
-
-@dataclass(frozen=True, slots=True)
-class PriceRule:
-    """Alert when the best price of one side crosses `threshold` (upwards when `above`)."""
-
-    event_id: int
-    market: str
-    side: str
-    threshold: float
-    above: bool = True
-    hdp: float | None = None
-    label: str | None = None
-
-    @property
-    def line(self) -> tuple[float | None, str | None]:
-        return (self.hdp, self.label)
-
-    def describe(self) -> str:
-        line = "" if self.hdp is None else f" {self.hdp:g}"
-        who = f" {clean(self.label)}" if self.label else ""
-        arrow = "≥" if self.above else "≤"
-        return f"{clean(self.market)}{line}{who} {clean(self.side)} {arrow} {self.threshold:g}"
-
-    def holds(self, price: float) -> bool:
-        return price >= self.threshold if self.above else price <= self.threshold
-
-
-@dataclass(frozen=True, slots=True)
-class ArbitrageRule:
-    """Alert on a new arbitrage in the event whose profit is at least `min_profit` percent."""
-
-    event_id: int
-    min_profit: float
-
-    def describe(self) -> str:
-        return f"arbitrage ≥ {self.min_profit:g}%"
+__all__ = ["ENDED", "Alert", "AlertRules", "ArbitrageRule", "PriceRule", "SteamRule", "Throttle"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +31,46 @@ class Alert:
 
     key: tuple[Any, ...]
     event_id: int
-    kind: str  # "goal", "status", "price" or "arbitrage"
+    kind: str  # "goal", "status", "price", "arbitrage", "halftime", "fulltime", "redcard", "steam"
     title: str
     message: str
-    rule: PriceRule | ArbitrageRule | None = None
-    """The rule that fired (goals and status changes need none)."""
+    rule: PriceRule | ArbitrageRule | SteamRule | None = None
+    """The rule the trader set that fired (goals, status changes and match moments need none)."""
     price: float | None = None
-    """The price (or an arbitrage's profit in percent) that made it fire."""
+    """The price (an arbitrage's profit, a steam move, in percent) that made it fire."""
+    event: str = ""
+    """The event's name."""
+
+    @classmethod
+    def of(cls, firing: Firing) -> Alert:
+        """A firing of the book's rules, as the desk delivers it."""
+        rule = firing.rule if isinstance(firing.rule, ArbitrageRule | SteamRule) else None
+        title = KIND_TITLES.get(firing.kind, firing.kind.capitalize())
+        return cls(
+            (firing.kind, firing.rule, firing.key, firing.at),
+            firing.event_id,
+            firing.kind,
+            title,
+            clean(firing.message),
+            rule,
+            firing.value,
+            clean(firing.event),
+        )
+
+
+TraderRule = PriceRule | ArbitrageRule | SteamRule
+"""A rule the trader sets (goals, status changes and match moments of a starred event always
+alert)."""
+
+#: A toast's title per kind of alert.
+KIND_TITLES = {
+    "arbitrage": "Arbitrage",
+    "price": "Price alert",
+    "halftime": "Half-time",
+    "fulltime": "Full-time",
+    "redcard": "Red card",
+    "steam": "Steam move",
+}
 
 
 @dataclass(slots=True)
@@ -89,6 +85,7 @@ class AlertRules:
 
     prices: list[PriceRule] = field(default_factory=list)
     arbitrages: list[ArbitrageRule] = field(default_factory=list)
+    steams: list[SteamRule] = field(default_factory=list)
     _seen: dict[int, _Seen] = field(default_factory=dict)
     _holding: dict[PriceRule, bool] = field(default_factory=dict)
     _crossings: dict[PriceRule, int] = field(default_factory=dict)
@@ -108,18 +105,30 @@ class AlertRules:
     def set_arbitrage(self, rule: ArbitrageRule) -> None:
         self.arbitrages = [r for r in self.arbitrages if r.event_id != rule.event_id] + [rule]
 
-    def remove(self, rule: PriceRule | ArbitrageRule) -> None:
+    def set_steam(self, rule: SteamRule) -> None:
+        """One steam rule per event: a new one replaces the event's old one."""
+        self.steams = [r for r in self.steams if r.event_id != rule.event_id] + [rule]
+
+    def remove(self, rule: TraderRule) -> None:
         """Forget one rule (and what was observed of it)."""
         if isinstance(rule, PriceRule):
             self.prices = [r for r in self.prices if r != rule]
             self._holding.pop(rule, None)
             self._asked.discard(rule)
+        elif isinstance(rule, SteamRule):
+            self.steams = [r for r in self.steams if r != rule]
         else:
             self.arbitrages = [r for r in self.arbitrages if r != rule]
 
-    def replace(self, old: PriceRule | ArbitrageRule, new: PriceRule | ArbitrageRule) -> None:
+    def replace(self, old: TraderRule, new: TraderRule) -> None:
         """An edited rule takes the old one's place in the list."""
-        rules: list[Any] = self.prices if isinstance(old, PriceRule) else self.arbitrages
+        rules: list[Any] = (
+            self.prices
+            if isinstance(old, PriceRule)
+            else self.steams
+            if isinstance(old, SteamRule)
+            else self.arbitrages
+        )
         if type(old) is type(new) and old in rules:
             index = rules.index(old)
             rules[index] = new
@@ -132,17 +141,21 @@ class AlertRules:
             self.remove(old)
             if isinstance(new, PriceRule):
                 self.add_price(new)
+            elif isinstance(new, SteamRule):
+                self.set_steam(new)
             else:
                 self.set_arbitrage(new)
 
-    def all(self) -> list[PriceRule | ArbitrageRule]:
-        """Every rule: price rules first, in the order they were made."""
-        return [*self.prices, *self.arbitrages]
+    def all(self) -> list[TraderRule]:
+        """Every rule: price rules first, in the order they were made, then arbitrage and
+        steam rules."""
+        return [*self.prices, *self.arbitrages, *self.steams]
 
     def remove_event(self, event_id: int) -> None:
         """Forget every rule of an event."""
         self.prices = [r for r in self.prices if r.event_id != event_id]
         self.arbitrages = [r for r in self.arbitrages if r.event_id != event_id]
+        self.steams = [r for r in self.steams if r.event_id != event_id]
 
     def move_event(self, old: int, new: int) -> bool:
         """The rules of a watched match follow it to its new id; True when any moved."""
@@ -152,12 +165,13 @@ class AlertRules:
         self.arbitrages = [
             replace(r, event_id=new) if r.event_id == old else r for r in self.arbitrages
         ]
+        steams = [r for r in self.steams if r.event_id == old]
+        self.steams = [replace(r, event_id=new) if r.event_id == old else r for r in self.steams]
         self._seen.pop(old, None)
-        return bool(moved or arbs)
+        return bool(moved or arbs or steams)
 
-    def rules_of(self, event_id: int) -> list[PriceRule | ArbitrageRule]:
-        found: list[PriceRule | ArbitrageRule] = [r for r in self.prices if r.event_id == event_id]
-        return found + [r for r in self.arbitrages if r.event_id == event_id]
+    def rules_of(self, event_id: int) -> list[TraderRule]:
+        return [rule for rule in self.all() if rule.event_id == event_id]
 
     # ------------------------------------------------------------------ observations
 
@@ -245,34 +259,6 @@ class AlertRules:
     def holding(self, rule: PriceRule) -> bool | None:
         """Whether the rule held at its last observation; None before the first."""
         return self._holding.get(rule)
-
-    def observe_arbitrage(
-        self,
-        event_id: int,
-        market: str,
-        line: tuple[float | None, str | None],
-        profit_pct: float,
-        legs: Iterable[tuple[str, float, str]],
-    ) -> Alert | None:
-        """An arbitrage found in the event's changed prices; `legs` are (side, price, book)."""
-        wanted = [r for r in self.arbitrages if r.event_id == event_id]
-        if not wanted or profit_pct < wanted[0].min_profit:
-            return None
-        legs = tuple(legs)
-        hdp = "" if line[0] is None else f" {line[0]:g}"
-        shown = ", ".join(
-            f"{clean(side)} {format_price(price)} {clean(book)}" for side, price, book in legs
-        )
-        books = tuple(sorted((side, book) for side, _, book in legs))
-        return Alert(
-            ("arbitrage", event_id, market, line, books),
-            event_id,
-            "arbitrage",
-            "Arbitrage",
-            f"{profit_pct:.2f}% {clean(market)}{hdp}: {shown}",
-            wanted[0],
-            profit_pct,
-        )
 
 
 class Throttle:

@@ -13,7 +13,7 @@ from typing import Any
 import tomli_w
 
 from oddstui import config
-from oddstui.tui.alerts.rules import AlertRules, ArbitrageRule, PriceRule
+from oddstui.tui.alerts.rules import AlertRules, ArbitrageRule, PriceRule, SteamRule
 
 
 def rules_path(watchlist_path: Path) -> Path:
@@ -32,6 +32,8 @@ def load_rules(path: Path) -> AlertRules:
             rules.set_arbitrage(
                 ArbitrageRule(_positive_int(entry.get("event")), _number(entry.get("min_profit")))
             )
+        for entry in _tables(raw, "steam"):
+            rules.set_steam(steam_rule(entry))
     except ValueError as error:
         raise config.ConfigError(f"{path}: a broken alert rule ({error})") from None
     return rules
@@ -73,6 +75,19 @@ def _price_rule(entry: dict[str, Any]) -> PriceRule:
     )
 
 
+def steam_rule(entry: dict[str, Any]) -> SteamRule:
+    """`{event, move_pct, within_s, bookmakers = [...], market = "ML"}`."""
+    books, market = entry.get("bookmakers", []), entry.get("market", "ML")
+    if not isinstance(books, list) or not all(isinstance(book, str) for book in books):
+        raise ValueError("'bookmakers' must be a list of names")
+    if not isinstance(market, str) or not market.strip():
+        raise ValueError("'market' must be a market name")
+    move, within = _number(entry.get("move_pct")), _number(entry.get("within_s"))
+    if not 0 < move < 100 or within <= 0:
+        raise ValueError("'move_pct' must be above 0 and under 100, 'within_s' above 0")
+    return SteamRule(_positive_int(entry.get("event")), move, within, tuple(books), market)
+
+
 def save_rules(rules: AlertRules, path: Path) -> None:
     prices = []
     for rule in rules.prices:
@@ -89,7 +104,18 @@ def save_rules(rules: AlertRules, path: Path) -> None:
             entry["label"] = rule.label
         prices.append(entry)
     arbs = [{"event": r.event_id, "min_profit": r.min_profit} for r in rules.arbitrages]
-    config.write_atomic(path, tomli_w.dumps({"price": prices, "arbitrage": arbs}).encode())
+    steams = [
+        {
+            "event": r.event_id,
+            "move_pct": r.move_pct,
+            "within_s": r.within_s,
+            "bookmakers": list(r.bookmakers),
+            "market": r.market,
+        }
+        for r in rules.steams
+    ]
+    tables = {"price": prices, "arbitrage": arbs, "steam": steams}
+    config.write_atomic(path, tomli_w.dumps(tables).encode())
 
 
 def _positive_int(value: Any) -> int:

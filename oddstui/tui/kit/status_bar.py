@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from oddstui.tui.desk.state import ChangeSet, DeskStatus
-from oddstui.tui.text import clean
+from oddstui.tui.text import clean, fit
 
 STATE_LABELS = {
     "connecting": "connecting",
@@ -105,6 +105,15 @@ class StatusBar(Static):
         left = "–" if status.requests_left is None else str(status.requests_left)
         line = Text()
         line.append(f"● {state}", style="bold")
+        alerts = getattr(self.app, "alerts", None)
+        flag = alerts.status_line(now) if alerts is not None else ""
+        if flag:  # a small terminal: the alerts stack here, on one line, instead of toasts
+            room = max((self.size.width or 80) - 2 - line.cell_len - 4 - len(clock_text), 8)
+            line.append("  ")
+            line.append(fit(flag, room), style="bold reverse")
+            line.append(f"  {clock_text}")
+            self._paint(line)
+            return
         if status.relay is not None:
             # Only a live link to the relay hears what its upstream is doing: otherwise the
             # last word heard is no news of it.
@@ -114,6 +123,9 @@ class StatusBar(Static):
         if status.budget_note:
             line.append(f" ({status.budget_note})", style="bold")
         line.append(f"  {clock_text}")
+        self._paint(line)
+
+    def _paint(self, line: Text) -> None:
         if line == getattr(self, "_shown", None):
             return  # the screen and the bar both tell it each second: paint it once
         self._shown = line

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from oddstui import config
+from oddstui.book.alert_eval import fire
+from oddstui.book.alert_rules import MatchState
 from oddstui.tui.alerts.center import osc9
 from oddstui.tui.alerts.rule_modal import parse_rules
 from oddstui.tui.alerts.rules import (
@@ -106,16 +108,22 @@ def test_price_rule_below_and_missing_prices() -> None:
 
 
 def test_arbitrage_rule_respects_the_event_and_profit() -> None:
-    rules = AlertRules()
-    legs = [("home", 2.1, "A"), ("away", 2.05, "B")]
-    assert rules.observe_arbitrage(5, "ML", (None, None), 3.0, legs) is None  # no rule
-    rules.set_arbitrage(ArbitrageRule(5, 2.0))
-    assert rules.observe_arbitrage(5, "ML", (None, None), 1.5, legs) is None
-    alert = rules.observe_arbitrage(5, "ML", (None, None), 2.5, legs)
-    assert alert is not None and alert.kind == "arbitrage" and "2.50%" in alert.message
-    again = rules.observe_arbitrage(5, "ML", (None, None), 2.7, list(reversed(legs)))
-    assert again is not None and again.key == alert.key  # same books and sides: same alert
-    assert rules.observe_arbitrage(6, "ML", (None, None), 9.0, legs) is None
+    legs = (("home", 2.1, "A"), ("away", 2.05, "B"))
+    before = MatchState(5, "Lyon v Nice", 0.0)
+
+    def found(profit: float, event_id: int = 5) -> MatchState:
+        arbs = {("ML", (None, None)): (profit, legs)}
+        return MatchState(event_id, "Lyon v Nice", 1.0, arbitrages=arbs)
+
+    assert fire(ArbitrageRule(5, 2.0), before, found(1.5)) == []
+    firings = fire(ArbitrageRule(5, 2.0), before, found(2.5))
+    alerts = [Alert.of(firing) for firing in firings]
+    assert len(alerts) == 1 and alerts[0].kind == "arbitrage"
+    assert alerts[0].message.startswith("Lyon v Nice: 2.50% ML")  # names the event
+    assert alerts[0].event == "Lyon v Nice" and alerts[0].rule == ArbitrageRule(5, 2.0)
+    # Still there, its profit moved: the same crossing, no second alert.
+    assert fire(ArbitrageRule(5, 2.0), found(2.5), found(2.7)) == []
+    assert fire(ArbitrageRule(5, 2.0), MatchState(6, "x", 0.0), found(9.0, 6)) == []
 
 
 def _alert(n: int) -> Alert:
@@ -228,10 +236,17 @@ def test_an_alert_names_its_rule_and_price() -> None:
     alert = rules.observe_price(rule, 2.1, "Bet365", "Lyon v Nice")
     assert alert is not None and alert.rule == rule and alert.price == 2.1
     assert alert.message.startswith("Lyon v Nice: ML home ≥ 2")
-    rules.set_arbitrage(ArbitrageRule(1, 1.0))
-    arb = rules.observe_arbitrage(1, "ML", (None, None), 2.5, [("home", 2.1, "A")])
-    assert arb is not None and arb.rule == ArbitrageRule(1, 1.0) and arb.price == 2.5
+    arbs = {("ML", (None, None)): (2.5, (("home", 2.1, "A"),))}
+    firings = fire(
+        ArbitrageRule(1, 1.0),
+        MatchState(1, "Lyon v Nice", 0),
+        MatchState(1, "Lyon v Nice", 1, arbitrages=arbs),
+    )
+    arb = Alert.of(firings[0])
+    assert arb.rule == ArbitrageRule(1, 1.0) and arb.price == 2.5
     assert ArbitrageRule(1, 1.0).describe() == "arbitrage ≥ 1%"
+
+
 def test_alert_prices_keep_the_books_precision() -> None:
     rules = AlertRules()
     rule = PriceRule(3, "ML", "home", 1.85, above=True)
