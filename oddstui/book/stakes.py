@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -226,16 +227,16 @@ def safer_rounding(
     return None
 
 
-def _unit_caps(limits: Sequence[float | None] | None, legs: int, step: float) -> list[float]:
-    """The most steps each leg may take under its limit (infinity without one)."""
+def _unit_caps(limits: Sequence[float | None] | None, legs: int, step: float) -> list[int]:
+    """The most steps each leg may take under its limit (no end without one)."""
     if limits is None:
-        return [math.inf] * legs
+        return [sys.maxsize] * legs
     if len(limits) != legs:
         raise ValueError(f"need one limit per leg, for {legs} legs")
-    caps: list[float] = []
+    caps: list[int] = []
     for index, limit in enumerate(limits):
         if limit is None:
-            caps.append(math.inf)
+            caps.append(sys.maxsize)
             continue
         units = math.floor(check_positive(limit, f"limit of leg {index + 1}") / step + 1e-9)
         if units < 1:

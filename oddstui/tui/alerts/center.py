@@ -126,7 +126,7 @@ class AlertCenter:
         if price is not None:
             self.check(ChangeSet(prices=frozenset({(price.event_id, "", price.market)})))
 
-    def delete_rule(self, rule: PriceRule | ArbitrageRule) -> None:
+    def delete_rule(self, rule: TraderRule) -> None:
         self.rules.remove(rule)
         self._save()
 
@@ -306,6 +306,9 @@ class AlertCenter:
         return self.app.size.height <= COMPACT_HEIGHT
 
     def deliver(self, alert: Alert) -> None:
+        if not alert.event:  # goals, status and price alerts: named from the board
+            event = self.hub.board.events.get(alert.event_id)
+            alert = replace(alert, event=clean(event.title) if event else f"event {alert.event_id}")
         self.fired.append(alert)
         self.history.append(Firing(self.hub.now(), alert))
         log.info("%s: %s", alert.title, alert.message)
