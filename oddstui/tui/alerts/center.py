@@ -241,9 +241,9 @@ class AlertCenter:
         bests, arbs, steam_prices = read_out
         alerts: list[Alert] = []
         for rule, (price, bookmaker) in zip(rules, bests, strict=True):
-            event = self.hub.board.events.get(rule.event_id)
-            title = event.title if event is not None else f"event {rule.event_id}"
-            alert = self.rules.observe_price(rule, price, bookmaker, title)
+            alert = self.rules.observe_price(
+                rule, price, bookmaker, self.event_title(rule.event_id)
+            )
             if alert is not None:
                 alerts.append(alert)
         changed: dict[int, set[str]] = {}
@@ -301,14 +301,22 @@ class AlertCenter:
                 return firing
         return None
 
+    def event_title(self, event_id: int) -> str:
+        """`Home v Away` from the board, else from the starred entry (the board may not hold
+        the event yet when its first price arrives)."""
+        event = self.hub.board.events.get(event_id)
+        if event is not None:
+            return event.title
+        watched = next((item for item in self.hub.watchlist if item.id == event_id), None)
+        return f"{watched.home} v {watched.away}" if watched else f"event {event_id}"
+
     def compact(self) -> bool:
         """A terminal so small that toasts would cover the board (80x24)."""
         return self.app.size.height <= COMPACT_HEIGHT
 
     def deliver(self, alert: Alert) -> None:
         if not alert.event:  # goals, status and price alerts: named from the board
-            event = self.hub.board.events.get(alert.event_id)
-            alert = replace(alert, event=clean(event.title) if event else f"event {alert.event_id}")
+            alert = replace(alert, event=clean(self.event_title(alert.event_id)))
         self.fired.append(alert)
         self.history.append(Firing(self.hub.now(), alert))
         log.info("%s: %s", alert.title, alert.message)
