@@ -18,7 +18,14 @@ from oddstui.book.alert_rules import MOMENT_WORDS, MatchRule, MatchState, PriceK
 from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
-from oddstui.tui.alerts.rules import Alert, ArbitrageRule, PriceRule, Throttle, TraderRule
+from oddstui.tui.alerts.rules import (
+    Alert,
+    ArbitrageRule,
+    PriceRule,
+    SteamRule,
+    Throttle,
+    TraderRule,
+)
 from oddstui.tui.alerts.states import Arbs, match_state, update_arbs
 from oddstui.tui.alerts.store import load_rules_recovering, rules_path, save_rules
 from oddstui.tui.desk.state import ChangeSet
@@ -100,6 +107,14 @@ class AlertCenter:
     def match_rules(self, event_id: int) -> list[MatchRule]:
         """Half-time, full-time and red card: every starred event alerts on them."""
         return [MatchRule(event_id, moment) for moment in MOMENT_WORDS]
+
+    def set_steam_rule(self, event_id: int, rule: SteamRule | None) -> None:
+        """The event's steam rule set (None: removed), and saved."""
+        for old in [r for r in self.rules.steams if r.event_id == event_id]:
+            self.rules.remove(old)
+        if rule is not None:
+            self.rules.set_steam(rule)
+        self._save()
 
     def set_arbitrage_rule(self, rule: ArbitrageRule) -> None:
         self.rules.set_arbitrage(rule)

@@ -138,7 +138,7 @@ class AlertRulesScreen(BoardScreen):
             f"{len(rules)} rule{'s' * (len(rules) != 1)} on {events} event{'s' * (events != 1)}",
             style="bold",
         )
-        summary.append(" · enter edits · d deletes · n new rule · goals and status always alert")
+        summary.append(" · enter edits · d deletes · n new rule · e export alerts")
         self.query_one(".summary", Static).update(summary)
 
     def _show_history(self) -> None:

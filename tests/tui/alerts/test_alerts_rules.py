@@ -10,12 +10,13 @@ from oddstui import config
 from oddstui.book.alert_eval import fire
 from oddstui.book.alert_rules import MatchState
 from oddstui.tui.alerts.center import osc9
-from oddstui.tui.alerts.rule_modal import parse_rules
+from oddstui.tui.alerts.rule_modal import parse_rules, parse_steam
 from oddstui.tui.alerts.rules import (
     Alert,
     AlertRules,
     ArbitrageRule,
     PriceRule,
+    SteamRule,
     Throttle,
     parse_threshold,
 )
@@ -257,3 +258,19 @@ def test_alert_prices_keep_the_books_precision() -> None:
     rules.add_price(rule)
     alert = rules.observe_price(rule, 7.007, "Pinnacle")
     assert alert is not None and "now 7.007" in alert.message
+
+
+def test_a_steam_rule_is_typed_in_plain_words_and_kept_in_the_file(tmp_path: Path) -> None:
+    rule = parse_steam(4, "5% 60 Pinnacle Sports, Bet365")
+    assert rule == SteamRule(4, 5.0, 60.0, ("Pinnacle Sports", "Bet365"), "ML")
+    assert parse_steam(4, "  ") is None
+    assert parse_steam(4, "3") == SteamRule(4, 3.0, 60.0, (), "ML")  # any book, a minute
+    for bad in ("fast", "0 60", "5 0", "120 60"):
+        with pytest.raises(ValueError, match="steam"):
+            parse_steam(4, bad)
+    rules = AlertRules()
+    rules.set_steam(rule)
+    path = tmp_path / "alerts.toml"
+    save_rules(rules, path)
+    assert load_rules(path).steams == [rule]
+    assert rule.describe() == "steam ML ≥ 5% in 60s at Pinnacle Sports, Bet365"
