@@ -10,6 +10,7 @@ Opened on an existing rule, the fields show it and saving replaces it.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -78,21 +79,39 @@ def parse_rules(
     return price_rule, arb_rule
 
 
+_STEAM = re.compile(
+    r"^\s*(?P<move>[^\s%]+)\s*%?\s*(?:in\s*)?(?:(?P<within>[0-9.]+)\s*s?\b)?\s*(?:at\s+)?"
+    r"(?P<books>.*)$",
+    re.IGNORECASE,
+)
+
+
 def parse_steam(event_id: int, text: str, market: str = "ML") -> SteamRule | None:
-    """`5 60 Pinnacle, Bet365`: a steam alert when a `market` price moves 5 % or more within
-    60 seconds at Pinnacle or Bet365 (no books: at any). Blank is no steam alert."""
-    words = text.replace("%", " ").strip().split(maxsplit=2)
-    if not words:
+    """`5% in 60s at Pinnacle, Bet365` (or `5 60 Pinnacle, Bet365`): a steam alert when a
+    `market` price moves 5 % or more within 60 seconds at Pinnacle or Bet365 (no books: at
+    any; no seconds: a minute). Blank is no steam alert."""
+    found = _STEAM.match(text)
+    if not text.strip() or found is None:
         return None
     try:
-        move = float(words[0])
-        within = float(words[1].rstrip("s")) if len(words) > 1 else 60.0
+        move = float(found["move"])
+        within = float(found["within"]) if found["within"] else 60.0
     except ValueError:
-        raise ValueError("steam: a move in percent, then seconds, e.g. 5 60 Pinnacle") from None
+        raise ValueError(
+            "steam: a move in percent, then seconds, e.g. 5% in 60s at Pinnacle"
+        ) from None
     if not 0 < move < 100 or not 0 < within <= 3600:
         raise ValueError("steam: a move above 0 and under 100 %, within 1 s to an hour")
-    books = tuple(b.strip() for b in words[2].split(",") if b.strip()) if len(words) > 2 else ()
+    books = tuple(b.strip() for b in found["books"].split(",") if b.strip())
     return SteamRule(event_id, move, within, books, market.strip() or "ML")
+
+
+def steam_text(rule: SteamRule | None) -> str:
+    """The rule as the modal's field shows it (and `parse_steam` reads it back)."""
+    if rule is None:
+        return ""
+    books = f" at {', '.join(rule.bookmakers)}" if rule.bookmakers else ""
+    return f"{rule.move_pct:g}% in {rule.within_s:g}s{books}"
 
 
 class AlertRuleModal(ModalScreen[RuleSet | None]):
@@ -160,16 +179,13 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
             with Horizontal(classes="alert-row"):
                 yield Label("Arbitrage ≥ %")
                 yield Input(profit, placeholder="e.g. 1.0", id="alert-profit", compact=True)
-            steam = self.steam_rule
-            steam_text = (
-                ""
-                if steam is None
-                else f"{steam.move_pct:g} {steam.within_s:g} {', '.join(steam.bookmakers)}".strip()
-            )
             with Horizontal(classes="alert-row"):
-                yield Label("Steam % s books")
+                yield Label("Steam")
                 yield Input(
-                    steam_text, placeholder="5 60 Pinnacle, Bet365", id="alert-steam", compact=True
+                    steam_text(self.steam_rule),
+                    placeholder="5% in 60s at Pinnacle, Bet365",
+                    id="alert-steam",
+                    compact=True,
                 )
             yield Static(self._offers_text(), classes="alert-offers")
             yield Static("", classes="alert-error")

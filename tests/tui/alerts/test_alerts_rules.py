@@ -10,7 +10,7 @@ from oddstui import config
 from oddstui.book.alert_eval import fire
 from oddstui.book.alert_rules import MatchState
 from oddstui.tui.alerts.center import osc9
-from oddstui.tui.alerts.rule_modal import parse_rules, parse_steam
+from oddstui.tui.alerts.rule_modal import parse_rules, parse_steam, steam_text
 from oddstui.tui.alerts.rules import (
     Alert,
     AlertRules,
@@ -265,6 +265,8 @@ def test_a_steam_rule_is_typed_in_plain_words_and_kept_in_the_file(tmp_path: Pat
     assert rule == SteamRule(4, 5.0, 60.0, ("Pinnacle Sports", "Bet365"), "ML")
     assert parse_steam(4, "  ") is None
     assert parse_steam(4, "3") == SteamRule(4, 3.0, 60.0, (), "ML")  # any book, a minute
+    worded = parse_steam(4, "5% in 60s at Pinnacle Sports, Bet365")
+    assert worded == rule and parse_steam(4, steam_text(rule)) == rule
     for bad in ("fast", "0 60", "5 0", "120 60"):
         with pytest.raises(ValueError, match="steam"):
             parse_steam(4, bad)
