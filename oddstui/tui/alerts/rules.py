@@ -1,13 +1,13 @@
-"""Watchlist alerts without textual: the rules, what fires, de-duplication and throttling.
+"""Watchlist alerts without textual: the trader's rules, goals and status, and throttling.
 
 Per starred event the trader is told of a score change (named as the sport scores: goal, run,
-set, game...), a status change, a price crossing a threshold they set, and a new arbitrage above
-a profit they set. A price rule fires once per crossing: the price must go back over the
-threshold before it fires again. A rule kept from an earlier session first takes a baseline (a
-price that already held when the desk started is no crossing); a rule made now fires at once
-when it already holds, since the trader asked. `AlertRules` turns
-observations into `Alert`s; `Throttle` lets each alert through once and rate-limits bursts.
-Rules are kept next to the watchlist (`alerts.toml`, see `alert_store`).
+set, game...), a status change, and a price crossing a threshold they set. A price rule fires
+once per crossing: the price must go back over the threshold before it fires again. A rule kept
+from an earlier session first takes a baseline (a price that already held when the desk started
+is no crossing); a rule made now fires at once when it already holds, since the trader asked.
+Arbitrage, steam and match-moment rules are judged by `oddstui.book.alert_eval.fire`, the same
+code a backtest runs. `Throttle` lets each alert through once and rate-limits bursts. Rules are
+kept next to the watchlist (`alerts.toml`, see `store`).
 """
 
 from __future__ import annotations
