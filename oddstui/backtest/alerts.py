@@ -1,8 +1,10 @@
-"""The desk's alert rules (`book.alert_rules`) run over a recording.
+"""The desk's alert rules (`book.alert_rules`, `book.alert_eval`, `book.alert_watch`) run over
+a recording.
 
-Rules loaded from a file take their first observation as a baseline, as on the desk; each alert
-passes the desk's own `Throttle` once (same key, same alert) with no rate limit: a backtest
-reports every firing.
+Rules loaded from a file take their first observation as a baseline, as on the desk. Arbitrage
+rules are judged by `alert_eval.fire` between an event's arbitrages before and after a record,
+with the desk's cool-down; each alert passes the desk's own `Throttle` once (same key, same
+alert) with no rate limit: a backtest reports every firing.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from oddstui.backtest.feeding import MarketLine, Touched
-from oddstui.book.alert_rules import Alert, AlertRules, PriceRule, Throttle
+from oddstui.book.alert_eval import Cooldown, fire
+from oddstui.book.alert_rules import ArbitrageRule, ArbLeg, LineKey, MatchState, PriceRule
+from oddstui.book.alert_watch import Alert, AlertRules, Throttle
 from oddstui.book.arbitrage import Arbitrage
 from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
@@ -34,7 +38,12 @@ class AlertRunner:
         self._by_market: dict[tuple[int, str], list[PriceRule]] = {}
         for rule in rules.prices:
             self._by_market.setdefault((rule.event_id, rule.market), []).append(rule)
-        self._arb_events = {rule.event_id for rule in rules.arbitrages}
+        self._arb_rules: dict[int, list[ArbitrageRule]] = {}
+        for arb_rule in rules.arbitrages:
+            self._arb_rules.setdefault(arb_rule.event_id, []).append(arb_rule)
+        self._arbs: dict[int, dict[tuple[str, LineKey], tuple[float, tuple[ArbLeg, ...]]]] = {}
+        self._arb_seen: dict[int, MatchState] = {}
+        self._cooldown = Cooldown()
         self._watched = {rule.event_id for rule in rules.all()}
         self._baselined = False
 
@@ -46,7 +55,7 @@ class AlertRunner:
         self,
         book: OddsBook,
         touched: Touched,
-        arbitrages: Iterable[tuple[MarketLine, Arbitrage]],
+        arbitrages: Iterable[tuple[MarketLine, Arbitrage | None]],
         now: float,
     ) -> None:
         self._now = now
@@ -68,16 +77,37 @@ class AlertRunner:
             alert = self.rules.observe_price(rule, price, bookmaker, title(book, rule.event_id))
             if alert is not None:
                 found.append(alert)
-        for (event_id, market, line), arb in arbitrages:
-            if event_id not in self._arb_events:
-                continue
-            legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
-            alert = self.rules.observe_arbitrage(event_id, market, line, arb.profit_pct, legs)
-            if alert is not None:
-                found.append(alert)
+        found += self._arbitrage_alerts(book, arbitrages, now)
         for alert in found:
             if self._throttle.admit(alert):
                 self.firings.append(AlertFiring(now, alert, title(book, alert.event_id)))
+
+    def _arbitrage_alerts(
+        self,
+        book: OddsBook,
+        arbitrages: Iterable[tuple[MarketLine, Arbitrage | None]],
+        now: float,
+    ) -> list[Alert]:
+        changed: set[int] = set()
+        for (event_id, market, line), arb in arbitrages:
+            if event_id not in self._arb_rules:
+                continue
+            held = self._arbs.setdefault(event_id, {})
+            if arb is None:
+                held.pop((market, line), None)
+            else:
+                legs = tuple((leg.side, leg.price, leg.bookmaker) for leg in arb.legs)
+                held[(market, line)] = (arb.profit_pct, legs)
+            changed.add(event_id)
+        alerts = []
+        for event_id in sorted(changed):
+            after = MatchState(
+                event_id, title(book, event_id), now, arbitrages=dict(self._arbs[event_id])
+            )
+            before, self._arb_seen[event_id] = self._arb_seen.get(event_id), after
+            firings = [f for rule in self._arb_rules[event_id] for f in fire(rule, before, after)]
+            alerts += [Alert.of(firing) for firing in self._cooldown.admit(firings)]
+        return alerts
 
     def _event_alerts(self, book: OddsBook, event_id: int) -> list[Alert]:
         state = book.event(event_id)

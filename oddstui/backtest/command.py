@@ -11,8 +11,8 @@ import orjson
 
 from oddstui import config
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP
-from oddstui.book.alert_rules import AlertRules
 from oddstui.book.alert_rules_file import rules_from_toml
+from oddstui.book.alert_watch import AlertRules
 from oddstui.recording.reader import open_recording
 from oddstui.recording.records import RecordingError
 

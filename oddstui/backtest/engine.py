@@ -11,7 +11,7 @@ from oddstui.backtest.arbitrages import ArbitrageSeen, ArbitrageTracker
 from oddstui.backtest.best_index import ArbitrageCheck, Best, BestIndex
 from oddstui.backtest.feeding import BookFeeder
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueBetSeen, ValueTracker
-from oddstui.book.alert_rules import AlertRules
+from oddstui.book.alert_watch import AlertRules
 from oddstui.book.arbitrage import sport_has_draw
 from oddstui.recording.records import Record
 
@@ -85,8 +85,7 @@ def run_backtest(
             if best is not None:  # else the best prices, so the arbitrage, are as they were
                 arb = arbitrage_of(market, best, has_draw)
                 arbitrages.observe(key, arb, now)
-                if arb is not None:
-                    found.append((key, arb))
+                found.append((key, arb))  # None too: an arbitrage that ended
             if fresh:
                 quotes = book.quotes(*key)
                 values.refresh_fair(key, quotes.get(sharp), has_draw)

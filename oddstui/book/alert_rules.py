@@ -1,29 +1,41 @@
-"""Watchlist alerts without textual: the rules, what fires, de-duplication and throttling.
+"""Alert rules and the state they are judged on: plain data, no textual, no I/O.
 
-Per starred event the trader is told of a score change (named as the sport scores: goal, run,
-set, game...), a status change, a price crossing a threshold they set, and a new arbitrage above
-a profit they set. A price rule fires once per crossing: the price must go back over the
-threshold before it fires again. A rule kept from an earlier session first takes a baseline (a
-price that already held when the desk started is no crossing); a rule made now fires at once
-when it already holds, since the trader asked. `AlertRules` turns
-observations into `Alert`s; `Throttle` lets each alert through once and rate-limits bursts.
-Rules are kept next to the watchlist (`alerts.toml`, see `alert_rules_file`). Pure: the desk and
-`oddstui backtest` run the same rules.
+A rule names one event and what to watch in it. `MatchState` is what one event looks like at
+one moment (its status, scores, clock phase, prices, arbitrages, and each price's recent path);
+`alert_eval.fire(rule, before, after)` says what the rule fires between two such moments. The
+desk builds states from its feed; `bt` (a backtest) builds them from recordings and runs the
+same rules.
 """
 
 from __future__ import annotations
 
-import math
-import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-from oddstui.book.clean_text import clean
-from oddstui.book.formats import format_price
+from oddstui.api.redact import plain
 
 #: Settled and cancelled events have ended; their status never changes again.
 ENDED = frozenset({"settled", "cancelled"})
+
+LineKey = tuple[float | None, str | None]
+"""A market's line: its handicap or total, and a player's label."""
+PriceKey = tuple[str, float | None, str | None, str, str]
+"""(market, hdp, label, side, bookmaker): one bookmaker's price of one side."""
+Trail = tuple[tuple[float, float], ...]
+"""A price's recent path, oldest first: (Unix time, decimal price)."""
+ArbLeg = tuple[str, float, str]
+"""(side, price, bookmaker) of one leg of an arbitrage."""
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+_HALFTIME = re.compile(r"half[\s-]?time", re.IGNORECASE)
+
+
+def at_halftime(running: bool, status_detail: str) -> bool:
+    """The match clock stands at half-time (`statusDetail` says `Halftime`)."""
+    return not running and bool(_HALFTIME.search(status_detail or ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +51,14 @@ class PriceRule:
     label: str | None = None
 
     @property
-    def line(self) -> tuple[float | None, str | None]:
+    def line(self) -> LineKey:
         return (self.hdp, self.label)
 
     def describe(self) -> str:
         line = "" if self.hdp is None else f" {self.hdp:g}"
-        who = f" {clean(self.label)}" if self.label else ""
+        who = f" {plain(self.label)}" if self.label else ""
         arrow = "≥" if self.above else "≤"
-        return f"{clean(self.market)}{line}{who} {clean(self.side)} {arrow} {self.threshold:g}"
+        return f"{plain(self.market)}{line}{who} {plain(self.side)} {arrow} {self.threshold:g}"
 
     def holds(self, price: float) -> bool:
         return price >= self.threshold if self.above else price <= self.threshold
@@ -64,270 +76,90 @@ class ArbitrageRule:
 
 
 @dataclass(frozen=True, slots=True)
-class Alert:
-    """One thing to tell the trader; `key` is what makes two alerts the same one."""
+class MatchRule:
+    """Alert when the match reaches a moment: `halftime`, `fulltime` or a `redcard`."""
 
-    key: tuple[Any, ...]
     event_id: int
-    kind: str  # "goal", "status", "price" or "arbitrage"
+    moment: str
+
+    def describe(self) -> str:
+        return MOMENT_WORDS.get(self.moment, self.moment)
+
+
+#: The moments a `MatchRule` knows, as a trader reads them.
+MOMENT_WORDS = {"halftime": "half-time", "fulltime": "full-time", "redcard": "red card"}
+
+
+@dataclass(frozen=True, slots=True)
+class SteamRule:
+    """Alert on a steam move: a price of `market` moving `move_pct` percent or more within
+    `within_s` seconds at one of `bookmakers` (any bookmaker when empty)."""
+
+    event_id: int
+    move_pct: float
+    within_s: float
+    bookmakers: tuple[str, ...] = ()
+    market: str = "ML"
+
+    def describe(self) -> str:
+        books = ", ".join(plain(book) for book in self.bookmakers) or "any book"
+        return f"steam {plain(self.market)} ≥ {self.move_pct:g}% in {self.within_s:g}s at {books}"
+
+    def watches(self, bookmaker: str) -> bool:
+        if not self.bookmakers:
+            return True
+        wanted = bookmaker.casefold()
+        return any(book.casefold() == wanted for book in self.bookmakers)
+
+
+Rule = PriceRule | ArbitrageRule | MatchRule | SteamRule
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """One event at one moment, as the rules read it."""
+
+    event_id: int
     title: str
+    """The event's name (`Home v Away`), as every firing names it."""
+    at: float
+    """Unix time of the observation (the recording's time in a backtest)."""
+    status: str = ""
+    score: tuple[int, int] | None = None
+    """None when unknown or not trusted (after a reconnect)."""
+    periods: Mapping[str, tuple[int, int]] = field(default_factory=lambda: _EMPTY)
+    """The scores' periods map (`p1`, `ft`, `ot`, ...), as the feed carries it."""
+    halftime: bool = False
+    """The match clock stands at half-time (its status detail says so)."""
+    red_cards: tuple[int, int] | None = None
+    """Red cards shown (home, away), when the source carries them; None when it does not."""
+    prices: Mapping[PriceKey, float] = field(default_factory=lambda: _EMPTY)
+    trails: Mapping[PriceKey, Trail] = field(default_factory=lambda: _EMPTY)
+    arbitrages: Mapping[tuple[str, LineKey], tuple[float, tuple[ArbLeg, ...]]] = field(
+        default_factory=lambda: _EMPTY
+    )
+    """(market, line) -> (profit %, legs) of every arbitrage the event has now."""
+
+    @property
+    def full_time(self) -> bool:
+        """Regulation is over: the scores carry `ft`, or the match is settled."""
+        return "ft" in self.periods or self.status == "settled"
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """What a rule fired: always naming the event, in `title` and in `message`."""
+
+    rule: Rule
+    event_id: int
+    kind: str
+    """`price`, `arbitrage`, `halftime`, `fulltime`, `redcard` or `steam`."""
+    event: str
+    """The event's name."""
     message: str
-    rule: PriceRule | ArbitrageRule | None = None
-    """The rule that fired (goals and status changes need none)."""
-    price: float | None = None
-    """The price (or an arbitrage's profit in percent) that made it fire."""
-
-
-@dataclass(slots=True)
-class _Seen:
-    status: str
-    score: tuple[int, int] | None
-
-
-@dataclass(slots=True)
-class AlertRules:
-    """The rules of the watched events and what was last observed of each."""
-
-    prices: list[PriceRule] = field(default_factory=list)
-    arbitrages: list[ArbitrageRule] = field(default_factory=list)
-    _seen: dict[int, _Seen] = field(default_factory=dict)
-    _holding: dict[PriceRule, bool] = field(default_factory=dict)
-    _crossings: dict[PriceRule, int] = field(default_factory=dict)
-    #: Rules made this session: their first observation fires when it holds.
-    _asked: set[PriceRule] = field(default_factory=set)
-
-    # ------------------------------------------------------------------ rules
-
-    def add_price(self, rule: PriceRule, *, asked: bool = True) -> None:
-        """Add a rule; `asked` (made by the trader now, not loaded) fires at first sight when
-        it holds."""
-        if rule not in self.prices:
-            self.prices.append(rule)
-        if asked:
-            self._asked.add(rule)
-
-    def set_arbitrage(self, rule: ArbitrageRule) -> None:
-        self.arbitrages = [r for r in self.arbitrages if r.event_id != rule.event_id] + [rule]
-
-    def remove(self, rule: PriceRule | ArbitrageRule) -> None:
-        """Forget one rule (and what was observed of it)."""
-        if isinstance(rule, PriceRule):
-            self.prices = [r for r in self.prices if r != rule]
-            self._holding.pop(rule, None)
-            self._asked.discard(rule)
-        else:
-            self.arbitrages = [r for r in self.arbitrages if r != rule]
-
-    def replace(self, old: PriceRule | ArbitrageRule, new: PriceRule | ArbitrageRule) -> None:
-        """An edited rule takes the old one's place in the list."""
-        rules: list[Any] = self.prices if isinstance(old, PriceRule) else self.arbitrages
-        if type(old) is type(new) and old in rules:
-            index = rules.index(old)
-            rules[index] = new
-            if isinstance(new, PriceRule):
-                self._asked.add(new)
-            # An edit into a rule that exists already leaves one of it, in the edited place.
-            for other in [i for i, rule in enumerate(rules) if rule == new and i != index][::-1]:
-                del rules[other]
-        else:
-            self.remove(old)
-            if isinstance(new, PriceRule):
-                self.add_price(new)
-            else:
-                self.set_arbitrage(new)
-
-    def all(self) -> list[PriceRule | ArbitrageRule]:
-        """Every rule: price rules first, in the order they were made."""
-        return [*self.prices, *self.arbitrages]
-
-    def remove_event(self, event_id: int) -> None:
-        """Forget every rule of an event."""
-        self.prices = [r for r in self.prices if r.event_id != event_id]
-        self.arbitrages = [r for r in self.arbitrages if r.event_id != event_id]
-
-    def move_event(self, old: int, new: int) -> bool:
-        """The rules of a watched match follow it to its new id; True when any moved."""
-        moved = [r for r in self.prices if r.event_id == old]
-        arbs = [r for r in self.arbitrages if r.event_id == old]
-        self.prices = [replace(r, event_id=new) if r.event_id == old else r for r in self.prices]
-        self.arbitrages = [
-            replace(r, event_id=new) if r.event_id == old else r for r in self.arbitrages
-        ]
-        self._seen.pop(old, None)
-        return bool(moved or arbs)
-
-    def rules_of(self, event_id: int) -> list[PriceRule | ArbitrageRule]:
-        found: list[PriceRule | ArbitrageRule] = [r for r in self.prices if r.event_id == event_id]
-        return found + [r for r in self.arbitrages if r.event_id == event_id]
-
-    # ------------------------------------------------------------------ observations
-
-    def observe_event(
-        self,
-        event_id: int,
-        title: str,
-        status: str,
-        score: tuple[int, int] | None,
-        scoring: str = "goal",
-    ) -> list[Alert]:
-        """A watched event as it is now; the first sight of an event only sets its baseline.
-
-        `score` is None when it is unknown or not trusted (after a reconnect); `scoring` is
-        what the sport calls a score (goal, run, set, game...).
-        """
-        seen = self._seen.get(event_id)
-        if seen is None:
-            self._seen[event_id] = _Seen(status, score)
-            return []
-        alerts: list[Alert] = []
-        name = clean(title)
-        # An ended event does not come back: a live listing older than the feed's final
-        # whistle may still say "live", and that is no news to tell.
-        if status != seen.status and seen.status not in ENDED:
-            alerts.append(
-                Alert(
-                    ("status", event_id, status),
-                    event_id,
-                    "status",
-                    name,
-                    f"{name}: {clean(seen.status)} → {clean(status)}",
-                )
-            )
-            seen.status = status
-        if score is not None:
-            if seen.score is not None and sum(score) > sum(seen.score):
-                home, away = score
-                alerts.append(
-                    Alert(
-                        ("goal", event_id, home, away),
-                        event_id,
-                        "goal",
-                        clean(scoring).capitalize(),
-                        f"{clean(scoring).capitalize()}: {name} {home}–{away}",
-                    )
-                )
-            seen.score = score
-        return alerts
-
-    def observe_price(
-        self, rule: PriceRule, price: float | None, bookmaker: str = "", title: str = ""
-    ) -> Alert | None:
-        """The best price of the rule's side now (among the selected books, once the feed is
-        live); fires when the condition starts to hold. `title` names the event.
-
-        A rule made this session that already holds when first observed fires once: the trader
-        asked to know. A rule loaded from disk takes its first observation as a baseline.
-        """
-        if price is None or not math.isfinite(price):
-            return None
-        holds = rule.holds(price)
-        if rule in self._holding:
-            before = self._holding[rule]
-        else:
-            before = holds and rule not in self._asked
-        self._asked.discard(rule)
-        self._holding[rule] = holds
-        if not holds or before:
-            return None
-        crossing = self._crossings.get(rule, 0) + 1
-        self._crossings[rule] = crossing
-        at = f" at {clean(bookmaker)}" if bookmaker else ""
-        name = f"{clean(title)}: " if title else ""
-        return Alert(
-            ("price", rule, crossing),
-            rule.event_id,
-            "price",
-            "Price alert",
-            f"{name}{rule.describe()}: now {format_price(price)}{at}",
-            rule,
-            price,
-        )
-
-    def holding(self, rule: PriceRule) -> bool | None:
-        """Whether the rule held at its last observation; None before the first."""
-        return self._holding.get(rule)
-
-    def observe_arbitrage(
-        self,
-        event_id: int,
-        market: str,
-        line: tuple[float | None, str | None],
-        profit_pct: float,
-        legs: Iterable[tuple[str, float, str]],
-    ) -> Alert | None:
-        """An arbitrage found in the event's changed prices; `legs` are (side, price, book)."""
-        wanted = [r for r in self.arbitrages if r.event_id == event_id]
-        if not wanted or profit_pct < wanted[0].min_profit:
-            return None
-        legs = tuple(legs)
-        hdp = "" if line[0] is None else f" {line[0]:g}"
-        shown = ", ".join(
-            f"{clean(side)} {format_price(price)} {clean(book)}" for side, price, book in legs
-        )
-        books = tuple(sorted((side, book) for side, _, book in legs))
-        return Alert(
-            ("arbitrage", event_id, market, line, books),
-            event_id,
-            "arbitrage",
-            "Arbitrage",
-            f"{profit_pct:.2f}% {clean(market)}{hdp}: {shown}",
-            wanted[0],
-            profit_pct,
-        )
-
-
-class Throttle:
-    """Each alert key passes once (within `remember` seconds); at most `burst` alerts pass at
-    once, refilled at one per `every` seconds. Held-back alerts are counted for a summary."""
-
-    def __init__(
-        self,
-        *,
-        burst: int = 4,
-        every: float = 5.0,
-        remember: float = 3600.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._burst = burst
-        self._every = every
-        self._remember = remember
-        self._clock = clock
-        self._tokens = float(burst)
-        self._stamp = clock()
-        self._fired: dict[tuple[Any, ...], float] = {}
-        #: Alerts held back by the rate limit since the last `take_held()`.
-        self.held = 0
-
-    def admit(self, alert: Alert) -> bool:
-        now = self._clock()
-        self._forget(now)
-        if alert.key in self._fired:
-            return False
-        self._fired[alert.key] = now  # a held-back alert is not shown later either
-        self._tokens = min(self._burst, self._tokens + (now - self._stamp) / self._every)
-        self._stamp = now
-        if self._tokens < 1:
-            self.held += 1
-            return False
-        self._tokens -= 1
-        return True
-
-    def take_held(self) -> int:
-        held, self.held = self.held, 0
-        return held
-
-    def _forget(self, now: float) -> None:
-        if len(self._fired) < 512:
-            return
-        self._fired = {k: t for k, t in self._fired.items() if now - t < self._remember}
-
-
-def parse_threshold(text: str) -> float:
-    """A threshold typed by the trader (decimal odds); ValueError says why it is refused."""
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise ValueError("the threshold must be a decimal price, e.g. 2.50") from None
-    if not math.isfinite(value) or value <= 1.0:
-        raise ValueError("the threshold must be a decimal price above 1")
-    return value
+    """One line, starting with the event's name."""
+    at: float
+    key: tuple[Any, ...] = ()
+    """What makes two firings of the rule the same crossing (a market and line, a price)."""
+    value: float | None = None
+    """The price, profit % or move % that made it fire."""

@@ -8,7 +8,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from oddstui.book.alert_rules import AlertRules, ArbitrageRule, PriceRule
+from oddstui.book.alert_rules import ArbitrageRule, PriceRule, SteamRule
+from oddstui.book.alert_watch import AlertRules
 
 
 def rules_from_toml(raw: dict[str, Any]) -> AlertRules:
@@ -20,6 +21,8 @@ def rules_from_toml(raw: dict[str, Any]) -> AlertRules:
         rules.set_arbitrage(
             ArbitrageRule(_positive_int(entry.get("event")), _number(entry.get("min_profit")))
         )
+    for entry in _tables(raw, "steam"):
+        rules.set_steam(steam_rule(entry))
     return rules
 
 
@@ -39,7 +42,17 @@ def rules_to_toml(rules: AlertRules) -> dict[str, Any]:
             entry["label"] = rule.label
         prices.append(entry)
     arbs = [{"event": r.event_id, "min_profit": r.min_profit} for r in rules.arbitrages]
-    return {"price": prices, "arbitrage": arbs}
+    steams = [
+        {
+            "event": r.event_id,
+            "move_pct": r.move_pct,
+            "within_s": r.within_s,
+            "bookmakers": list(r.bookmakers),
+            "market": r.market,
+        }
+        for r in rules.steams
+    ]
+    return {"price": prices, "arbitrage": arbs, "steam": steams}
 
 
 def _tables(raw: dict[str, Any], name: str) -> list[dict[str, Any]]:
@@ -67,6 +80,19 @@ def _price_rule(entry: dict[str, Any]) -> PriceRule:
         hdp=None if hdp is None else _number(hdp),
         label=label or None,
     )
+
+
+def steam_rule(entry: dict[str, Any]) -> SteamRule:
+    """`{event, move_pct, within_s, bookmakers = [...], market = "ML"}`."""
+    books, market = entry.get("bookmakers", []), entry.get("market", "ML")
+    if not isinstance(books, list) or not all(isinstance(book, str) for book in books):
+        raise ValueError("'bookmakers' must be a list of names")
+    if not isinstance(market, str) or not market.strip():
+        raise ValueError("'market' must be a market name")
+    move, within = _number(entry.get("move_pct")), _number(entry.get("within_s"))
+    if not 0 < move < 100 or within <= 0:
+        raise ValueError("'move_pct' must be above 0 and under 100, 'within_s' above 0")
+    return SteamRule(_positive_int(entry.get("event")), move, within, tuple(books), market)
 
 
 def _positive_int(value: Any) -> int:

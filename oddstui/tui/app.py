@@ -10,7 +10,8 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.filter import LineFilter
+from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState
 
 from oddstui import config
@@ -29,6 +30,7 @@ from oddstui.tui.desk.feed import Feed
 from oddstui.tui.desk.hub import POLL_HZ, DeskHub
 from oddstui.tui.kit.help_modal import HelpModal
 from oddstui.tui.kit.keymap import load_keymap
+from oddstui.tui.kit.no_links import NoLinks, links_wanted
 from oddstui.tui.kit.table_prefs import TablePrefsStore
 from oddstui.tui.messages import AlertRulesWanted, EventChosen, WatchToggled
 from oddstui.tui.text import clean
@@ -118,6 +120,8 @@ class OddsApp(App[int]):
         # Under NO_COLOR, Textual turns every colour into a grey of 24-bit or 256 colours unless
         # the app speaks ANSI colours; then its NoColor filter leaves the terminal's defaults.
         super().__init__(ansi_color=True if "NO_COLOR" in os.environ else None)
+        #: Applied after Textual's own filters: no OSC 8 links where TERM=dumb.
+        self._own_filters: list[LineFilter] = [] if links_wanted() else [NoLinks()]
         for theme in THEMES:
             self.register_theme(theme)
         self.set_keymap(self.keymap)
@@ -139,6 +143,9 @@ class OddsApp(App[int]):
         if self.screen_stack and self.screen_stack[-1].styles.background.a == 1:
             return []
         return super()._background_screens
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), *self._own_filters]
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         # Built-in themes lack our variables; the dark values keep them readable.
@@ -206,6 +213,13 @@ class OddsApp(App[int]):
 
     async def action_back(self) -> None:
         if len(self.screen_stack) > 1:
+            await self.pop_screen()
+
+    async def action_switch_mode(self, mode: str) -> None:
+        """A screen's key lands on that screen, as it says: an Event (or a drill-down) opened
+        over it is closed, even when it is the mode already shown. A modal stays open."""
+        self.switch_mode(mode)
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
             await self.pop_screen()
 
     def action_help(self) -> None:

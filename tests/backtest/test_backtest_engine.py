@@ -7,7 +7,8 @@ import pytest
 from oddstui.backtest.engine import run_backtest
 from oddstui.backtest.feeding import BookFeeder
 from oddstui.backtest.value_bets import ValueBetSeen
-from oddstui.book.alert_rules import AlertRules, ArbitrageRule, PriceRule
+from oddstui.book.alert_rules import ArbitrageRule, PriceRule
+from oddstui.book.alert_watch import AlertRules
 from oddstui.book.fair import fair_prices
 from oddstui.recording.records import Snapshot
 from tests.backtest.built import event, ml, snapshot, status, totals, updated

@@ -30,14 +30,15 @@ def test_a_tie_on_the_guarantee_goes_to_the_total_nearest_the_one_asked() -> Non
 
 def best_within_one_step(prices: list[float], total: float, step: float) -> float:
     """The highest guarantee over every ±1 step around the floored equal-return stakes,
-    computed here from MATHS.md's s_i = T · q_i / S."""
+    computed here from MATHS.md's s_i = T · q_i / S, among the totals that leave less than a
+    step per leg unstaked."""
     s = sum(1 / d for d in prices)
     base = [max(1, math.floor(total / d / s / step + 1e-9)) for d in prices]
     return max(
         worst_case(prices, [u * step for u in units])
         for deltas in itertools.product((-1, 0, 1), repeat=len(prices))
         for units in [[b + delta for b, delta in zip(base, deltas, strict=True)]]
-        if min(units) >= 1 and sum(units) * step <= total + 1e-9
+        if min(units) >= 1 and total - step * len(prices) < sum(units) * step <= total + 1e-9
     )
 
 

@@ -130,3 +130,19 @@ async def test_survives_resizing(fast_service: Service) -> None:
         await pilot.resize_terminal(120, 40)
         await pilot.pause(0.2)
         assert "Sport" in screen_text(app)
+
+
+async def test_a_screen_key_leaves_an_event_opened_over_that_screen(fast_service: Service) -> None:
+    # Issue 21: `2` on an Event opened from Live stayed on the Event.
+    app = build_app(fast_service.base_url, DEMO_KEY)
+    async with app.run_test(size=(120, 40)) as pilot:
+        live = app.screen
+        assert isinstance(live, LiveScreen)
+        table = live.query_one(PatchTable)
+        await wait_for(lambda: table.row_count > 0, pilot)
+        table.focus()
+        await pilot.press("enter")
+        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
+        await pilot.press("2")
+        await wait_for(lambda: app.screen is live, pilot)
+        assert len(app.screen_stack) == 1

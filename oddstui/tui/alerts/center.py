@@ -8,14 +8,25 @@ them from the hub and delivers what they return.
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from oddstui.book.alert_eval import Cooldown, advance_trails, fire
+from oddstui.book.alert_rules import MOMENT_WORDS, MatchRule, MatchState, PriceKey, Rule, Trail
 from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
-from oddstui.tui.alerts.rules import Alert, ArbitrageRule, PriceRule, Throttle
+from oddstui.tui.alerts.rules import (
+    Alert,
+    ArbitrageRule,
+    PriceRule,
+    SteamRule,
+    Throttle,
+    TraderRule,
+)
+from oddstui.tui.alerts.states import Arbs, match_state, update_arbs
 from oddstui.tui.alerts.store import load_rules_recovering, rules_path, save_rules
 from oddstui.tui.desk.state import ChangeSet
 from oddstui.tui.text import clean
@@ -30,6 +41,12 @@ FoundArb = tuple[int, str, LineKey, float, list[tuple[str, float, str]]]
 LIVE_FEED = "live"
 #: Longest text sent in a desktop notification.
 DESKTOP_LIMIT = 200
+#: At this height or less the toasts would cover the board: alerts go to the status bar.
+COMPACT_HEIGHT = 30
+#: Seconds an alert stays in the status bar (compact terminals).
+STATUS_LINE_FOR = 10.0
+
+log = logging.getLogger("oddstui.alerts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +83,12 @@ class AlertCenter:
         self.fired: list[Alert] = []
         self.history: list[Firing] = []
         self._feed_live = False
+        #: A rule that fired stays quiet a while (the same arbitrage never twice a second).
+        self.cooldown = Cooldown()
+        #: Each starred event as the rules last read it, and what that reading was made of.
+        self._states: dict[int, MatchState] = {}
+        self._arbs: dict[int, Arbs] = {}
+        self._trails: dict[int, dict[PriceKey, Trail]] = {}
 
     def start(self) -> None:
         """Subscribe to the hub and take each watched event's baseline."""
@@ -80,6 +103,18 @@ class AlertCenter:
         self.rules.add_price(rule)
         self._save()
         self.check(ChangeSet(prices=frozenset({(rule.event_id, "", rule.market)})))
+
+    def match_rules(self, event_id: int) -> list[MatchRule]:
+        """Half-time, full-time and red card: every starred event alerts on them."""
+        return [MatchRule(event_id, moment) for moment in MOMENT_WORDS]
+
+    def set_steam_rule(self, event_id: int, rule: SteamRule | None) -> None:
+        """The event's steam rule set (None: removed), and saved."""
+        for old in [r for r in self.rules.steams if r.event_id == event_id]:
+            self.rules.remove(old)
+        if rule is not None:
+            self.rules.set_steam(rule)
+        self._save()
 
     def set_arbitrage_rule(self, rule: ArbitrageRule) -> None:
         self.rules.set_arbitrage(rule)
@@ -106,7 +141,7 @@ class AlertCenter:
         if price is not None:
             self.check(ChangeSet(prices=frozenset({(price.event_id, "", price.market)})))
 
-    def delete_rule(self, rule: PriceRule | ArbitrageRule) -> None:
+    def delete_rule(self, rule: TraderRule) -> None:
         self.rules.remove(rule)
         self._save()
 
@@ -166,6 +201,7 @@ class AlertCenter:
         self._feed_live = live
         if touched and live:
             alerts += self._price_alerts(changes, touched)
+        alerts += self._rule_alerts(watched, trusted)
         for alert in alerts:
             if self.throttle.admit(alert):
                 self.deliver(alert)
@@ -179,12 +215,19 @@ class AlertCenter:
         return frozenset((rule.event_id, "", rule.market) for rule in rules)
 
     def _price_alerts(self, changes: ChangeSet, touched: set[int]) -> list[Alert]:
+        """Price rules judged now; the arbitrages and steam prices of the touched events read
+        for `_rule_alerts`."""
         rules = [rule for rule in self.rules.prices if rule.event_id in touched]
         arb_events = {r.event_id for r in self.rules.arbitrages} & touched
         keys = [key for key in changes.prices if key[0] in arb_events and len(key) == 3]
+        steams = [rule for rule in self.rules.steams if rule.event_id in touched]
 
-        def read(book: OddsBook) -> tuple[list[tuple[float | None, str]], list[FoundArb]]:
-            """Under the feed's lock: the best prices and the arbitrages, copied out."""
+        def read(
+            book: OddsBook,
+        ) -> tuple[
+            list[tuple[float | None, str]], list[FoundArb], dict[int, dict[PriceKey, float]]
+        ]:
+            """Under the feed's lock: the best prices, arbitrages and steam prices, copied."""
             bests: list[tuple[float | None, str]] = []
             for rule in rules:
                 # The book holds only the account's selected bookmakers.
@@ -194,40 +237,123 @@ class AlertCenter:
             for event_id, market, line, arb in book.arbitrages_in(keys):
                 legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
                 arbs.append((event_id, market, line, arb.profit_pct, legs))
-            return bests, arbs
+            prices: dict[int, dict[PriceKey, float]] = {}
+            for steam in steams:
+                seen = prices.setdefault(steam.event_id, {})
+                for hdp, label in book.lines(steam.event_id, steam.market):
+                    quoted = book.quotes(steam.event_id, steam.market, (hdp, label))
+                    for bookmaker, sides in quoted.items():
+                        if steam.watches(bookmaker):
+                            for side, price in sides.items():
+                                if price is not None:
+                                    key = (steam.market, hdp, label, side, bookmaker)
+                                    seen[key] = price
+            return bests, arbs, prices
 
         read_out = self.hub.read(read)
         if read_out is None:
             return []
-        bests, arbs = read_out
+        bests, arbs, steam_prices = read_out
         alerts: list[Alert] = []
         for rule, (price, bookmaker) in zip(rules, bests, strict=True):
-            event = self.hub.board.events.get(rule.event_id)
-            title = event.title if event is not None else f"event {rule.event_id}"
-            alert = self.rules.observe_price(rule, price, bookmaker, title)
+            alert = self.rules.observe_price(
+                rule, price, bookmaker, self.event_title(rule.event_id)
+            )
             if alert is not None:
                 alerts.append(alert)
+        changed: dict[int, set[str]] = {}
+        for key in keys:
+            changed.setdefault(key[0], set()).add(key[2])
+        found: dict[int, list[tuple[str, LineKey, float, list[tuple[str, float, str]]]]] = {}
         for event_id, market, line, profit, legs in arbs:
-            alert = self.rules.observe_arbitrage(event_id, market, line, profit, legs)
-            if alert is not None:
-                alerts.append(alert)
+            found.setdefault(event_id, []).append((market, line, profit, legs))
+        for event_id, markets in changed.items():
+            held = self._arbs.get(event_id, {})
+            self._arbs[event_id] = update_arbs(held, markets, found.get(event_id, []))
+        now = self.hub.now()
+        keep = max((rule.within_s for rule in self.rules.steams), default=0.0)
+        for event_id, prices in steam_prices.items():
+            trails = self._trails.get(event_id, {})
+            self._trails[event_id] = advance_trails(trails, prices, now, keep)
         return alerts
+
+    def _rule_alerts(self, watched: set[int], trusted: bool) -> list[Alert]:
+        """The book's rules (arbitrage, steam, half-time, full-time, red card) of every starred
+        event, judged between its last state and now: one alert per crossing, each rule then
+        quiet for its cool-down."""
+        now = self.hub.now()
+        firings = []
+        for event_id in watched:
+            event = self.hub.board.events.get(event_id)
+            if event is None:
+                continue
+            after = match_state(
+                event,
+                now,
+                trusted=trusted,
+                arbitrages=self._arbs.get(event_id),
+                trails=self._trails.get(event_id),
+            )
+            before = self._states.get(event_id)
+            self._states[event_id] = after
+            rules: list[Rule] = [
+                *self.match_rules(event_id),
+                *(r for r in self.rules.arbitrages if r.event_id == event_id),
+                *(r for r in self.rules.steams if r.event_id == event_id),
+            ]
+            if before is None:  # first sight: a baseline, but an arbitrage there is news
+                before = replace(after, arbitrages={}, trails={})
+                rules = [rule for rule in rules if isinstance(rule, ArbitrageRule)]
+            for rule in rules:
+                firings += fire(rule, before, after)
+        return [Alert.of(firing) for firing in self.cooldown.admit(firings)]
 
     # ------------------------------------------------------------------ delivery
 
-    def last_firing(self, rule: PriceRule | ArbitrageRule) -> Firing | None:
+    def last_firing(self, rule: TraderRule) -> Firing | None:
         for firing in reversed(self.history):
             if firing.alert.rule == rule:
                 return firing
         return None
 
+    def event_title(self, event_id: int) -> str:
+        """`Home v Away` from the board, else from the starred entry (the board may not hold
+        the event yet when its first price arrives)."""
+        event = self.hub.board.events.get(event_id)
+        if event is not None:
+            return event.title
+        watched = next((item for item in self.hub.watchlist if item.id == event_id), None)
+        return f"{watched.home} v {watched.away}" if watched else f"event {event_id}"
+
+    def compact(self) -> bool:
+        """A terminal so small that toasts would cover the board (80x24)."""
+        return self.app.size.height <= COMPACT_HEIGHT
+
     def deliver(self, alert: Alert) -> None:
+        if not alert.event:  # goals, status and price alerts: named from the board
+            alert = replace(alert, event=clean(self.event_title(alert.event_id)))
         self.fired.append(alert)
         self.history.append(Firing(self.hub.now(), alert))
-        self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
+        log.info("%s: %s", alert.title, alert.message)
+        if not self.compact():  # else the status bar shows it, on one line (`status_line`)
+            self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
         self.app.bell()
         if self.app.settings.desktop_notifications:
             self._desktop(f"{alert.title}: {alert.message}")
+
+    def status_line(self, now: float) -> str:
+        """`⚑3 Arsenal v Chelsea: …`: the latest alert and how many came in the last few
+        seconds, for the status bar of a compact terminal; empty when none is that recent."""
+        if not self.history or not self.compact():
+            return ""
+        recent = [f for f in self.history if now - f.at <= STATUS_LINE_FOR]
+        if not recent:
+            return ""
+        latest = recent[-1].alert
+        said = latest.message
+        if not said.startswith(latest.title):
+            said = f"{latest.title}: {said}"
+        return f"⚑{len(recent)} {said}"
 
     def _desktop(self, text: str) -> None:
         driver = getattr(self.app, "_driver", None)

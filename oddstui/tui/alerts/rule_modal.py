@@ -1,6 +1,6 @@
 """The alert rule modal (`a` on the watchlist, `enter` on the alert rules screen): a price
-threshold and an arbitrage profit for one starred event. Goals and status changes of a starred
-event always alert.
+threshold, an arbitrage profit and a steam move for one starred event. Goals, status changes,
+half-time, full-time and red cards of a starred event always alert.
 
 A price rule is checked against the markets, lines and sides the event really has (the feed's
 book, else one GET /odds), and refused with what the event offers when it names something else.
@@ -10,6 +10,7 @@ Opened on an existing rule, the fields show it and saving replaces it.
 from __future__ import annotations
 
 import contextlib
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -28,7 +29,7 @@ from oddstui.tui.alerts.checks import (
     market_names,
     offered_from_record,
 )
-from oddstui.tui.alerts.rules import ArbitrageRule, PriceRule, parse_threshold
+from oddstui.tui.alerts.rules import ArbitrageRule, PriceRule, SteamRule, parse_threshold
 from oddstui.tui.text import clean
 
 RuleSet = tuple[PriceRule | None, ArbitrageRule | None]
@@ -78,6 +79,41 @@ def parse_rules(
     return price_rule, arb_rule
 
 
+_STEAM = re.compile(
+    r"^\s*(?P<move>[^\s%]+)\s*%?\s*(?:in\s*)?(?:(?P<within>[0-9.]+)\s*s?\b)?\s*(?:at\s+)?"
+    r"(?P<books>.*)$",
+    re.IGNORECASE,
+)
+
+
+def parse_steam(event_id: int, text: str, market: str = "ML") -> SteamRule | None:
+    """`5% in 60s at Pinnacle, Bet365` (or `5 60 Pinnacle, Bet365`): a steam alert when a
+    `market` price moves 5 % or more within 60 seconds at Pinnacle or Bet365 (no books: at
+    any; no seconds: a minute). Blank is no steam alert."""
+    found = _STEAM.match(text)
+    if not text.strip() or found is None:
+        return None
+    try:
+        move = float(found["move"])
+        within = float(found["within"]) if found["within"] else 60.0
+    except ValueError:
+        raise ValueError(
+            "steam: a move in percent, then seconds, e.g. 5% in 60s at Pinnacle"
+        ) from None
+    if not 0 < move < 100 or not 0 < within <= 3600:
+        raise ValueError("steam: a move above 0 and under 100 %, within 1 s to an hour")
+    books = tuple(b.strip() for b in found["books"].split(",") if b.strip())
+    return SteamRule(event_id, move, within, books, market.strip() or "ML")
+
+
+def steam_text(rule: SteamRule | None) -> str:
+    """The rule as the modal's field shows it (and `parse_steam` reads it back)."""
+    if rule is None:
+        return ""
+    books = f" at {', '.join(rule.bookmakers)}" if rule.bookmakers else ""
+    return f"{rule.move_pct:g}% in {rule.within_s:g}s{books}"
+
+
 class AlertRuleModal(ModalScreen[RuleSet | None]):
     """Set a price threshold and an arbitrage profit for one event.
 
@@ -99,11 +135,15 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
         price_rule: PriceRule | None = None,
         arb_rule: ArbitrageRule | None = None,
         offered: Offered | None = None,
+        steam_rule: SteamRule | None = None,
     ) -> None:
         super().__init__()
         self.event_id = event_id
         self.title_text = title
         self.price_rule, self.arb_rule = price_rule, arb_rule
+        self.steam_rule = steam_rule
+        #: The steam rule as saved (None: none); read by the caller after `enter`.
+        self.steam_saved: SteamRule | None = steam_rule
         #: What the event quotes (market -> line -> sides); None until known.
         self.offered = offered
         #: Why `offered` could not be loaded, or "".
@@ -119,8 +159,9 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
             verb = "Edit alerts for " if rule or self.arb_rule else "Alerts for "
             yield Static(Text(verb, style="bold").append(clean(self.title_text)))
             yield Static(
-                "Goals and status changes always alert. Add a price threshold (best price "
-                "across bookmakers) and/or a minimum arbitrage profit.",
+                "Goals, status, half-time, full-time and red cards always alert. Add a price "
+                "threshold (best price across bookmakers), a minimum arbitrage profit and/or a "
+                "steam move (ML).",
                 classes="alert-hint",
             )
             for field_id, label, value, hint in (
@@ -138,6 +179,14 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
             with Horizontal(classes="alert-row"):
                 yield Label("Arbitrage ≥ %")
                 yield Input(profit, placeholder="e.g. 1.0", id="alert-profit", compact=True)
+            with Horizontal(classes="alert-row"):
+                yield Label("Steam")
+                yield Input(
+                    steam_text(self.steam_rule),
+                    placeholder="5% in 60s at Pinnacle, Bet365",
+                    id="alert-steam",
+                    compact=True,
+                )
             yield Static(self._offers_text(), classes="alert-offers")
             yield Static("", classes="alert-error")
             yield Static("enter saves · escape cancels", classes="alert-hint")
@@ -177,16 +226,20 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
         try:
             if self.offered is None and not self.offered_error and self._value("threshold"):
                 raise ValueError("still loading the event's markets: try again in a moment")
-            rules = parse_rules(
-                self.event_id,
-                self._value("market"),
-                self._value("line"),
-                self._value("side"),
-                self._value("threshold"),
-                above,
-                self._value("profit"),
-                self.offered,
-            )
+            steam = parse_steam(self.event_id, self._value("steam"))
+            rules: RuleSet = (None, None)
+            if steam is None or self._value("threshold").strip() or self._value("profit").strip():
+                rules = parse_rules(
+                    self.event_id,
+                    self._value("market"),
+                    self._value("line"),
+                    self._value("side"),
+                    self._value("threshold"),
+                    above,
+                    self._value("profit"),
+                    self.offered,
+                )
+            self.steam_saved = steam
         except ValueError as error:
             self.query_one(".alert-error", Static).update(Text(f"✗ {error}"))
             return
@@ -212,6 +265,9 @@ def open_alert_rule(
         screen.notify("Highlight a starred event to set its alerts.", severity="warning")
         return
     alerts = screen.app.alerts
+    steam_rule = None
+    if alerts is not None:
+        steam_rule = next((r for r in alerts.rules.steams if r.event_id == event_id), None)
     if alerts is not None and not blank and price_rule is None and arb_rule is None:
         for rule in alerts.rules.rules_of(event_id):
             if isinstance(rule, PriceRule) and price_rule is None:
@@ -229,9 +285,15 @@ def open_alert_rule(
         if rules is None or alerts is None:
             return
         alerts.save_edit((price_rule, arb_rule), rules)
+        alerts.set_steam_rule(event_id, modal.steam_saved)
         screen.notify(f"Alerts set for {clean(title)}", timeout=3, markup=False)
 
     modal = AlertRuleModal(
-        event_id, title, price_rule=price_rule, arb_rule=arb_rule, offered=offered
+        event_id,
+        title,
+        price_rule=price_rule,
+        arb_rule=arb_rule,
+        offered=offered,
+        steam_rule=steam_rule,
     )
     screen.app.push_screen(modal, saved)

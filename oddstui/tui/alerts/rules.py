@@ -1,12 +1,12 @@
-"""The alert rules are pure and live in `oddstui.book.alert_rules` (a backtest runs them too)."""
+"""The alert rules are pure and live in `oddstui.book` (a backtest runs them too): the rules and
+the state they are judged on in `alert_rules`, what the desk tells in `alert_watch`."""
 
-from oddstui.book.alert_rules import (
-    ENDED,
+from oddstui.book.alert_rules import ENDED, ArbitrageRule, PriceRule, SteamRule
+from oddstui.book.alert_watch import (
     Alert,
     AlertRules,
-    ArbitrageRule,
-    PriceRule,
     Throttle,
+    TraderRule,
     parse_threshold,
 )
 
@@ -16,6 +16,8 @@ __all__ = [
     "AlertRules",
     "ArbitrageRule",
     "PriceRule",
+    "SteamRule",
     "Throttle",
+    "TraderRule",
     "parse_threshold",
 ]

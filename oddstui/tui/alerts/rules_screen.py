@@ -4,6 +4,7 @@ this session with their time, rule and price."""
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -11,15 +12,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from oddstui.tui.alerts.alert_export import write_alerts
 from oddstui.tui.alerts.center import AlertCenter
 from oddstui.tui.alerts.rule_modal import open_alert_rule
-from oddstui.tui.alerts.rules import ArbitrageRule, PriceRule
+from oddstui.tui.alerts.rules import ArbitrageRule, PriceRule, SteamRule
 from oddstui.tui.desk.state import ChangeSet
 from oddstui.tui.kit.board_screen import BoardScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.text import plain
 
-Rule = PriceRule | ArbitrageRule
+Rule = PriceRule | ArbitrageRule | SteamRule
 
 RULE_COLUMNS: list[tuple[str, str, int | None]] = [
     ("event", "Event", 26),
@@ -56,6 +58,7 @@ class AlertRulesScreen(BoardScreen):
     | `d` / `delete` | delete the highlighted rule |
     | `n` | a new rule for the highlighted rule's event |
     | `tab` | between the rules and the history |
+    | `e` / `E` | export the session's alerts as CSV / JSON (in the working folder) |
     """
 
     heading = "Alert rules"
@@ -63,6 +66,8 @@ class AlertRulesScreen(BoardScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d,delete", "delete_rule", "Delete", key_display="d", id="rules-delete"),
         Binding("n", "new_rule", "New", id="rules-new"),
+        Binding("e", "export_alerts('csv')", "Export", id="rules-export"),
+        Binding("E", "export_alerts('json')", "JSON", show=False, id="rules-export-json"),
     ]
 
     def __init__(self) -> None:
@@ -133,7 +138,7 @@ class AlertRulesScreen(BoardScreen):
             f"{len(rules)} rule{'s' * (len(rules) != 1)} on {events} event{'s' * (events != 1)}",
             style="bold",
         )
-        summary.append(" · enter edits · d deletes · n new rule · goals and status always alert")
+        summary.append(" · enter edits · d deletes · n new rule · e export alerts")
         self.query_one(".summary", Static).update(summary)
 
     def _show_history(self) -> None:
@@ -173,6 +178,11 @@ class AlertRulesScreen(BoardScreen):
         rule = self._highlighted()
         if event.data_table.id != "alert-rules" or rule is None:
             return
+        if isinstance(rule, SteamRule):
+            self.notify(
+                "A steam rule is edited in alerts.toml ([[steam]]); d deletes it.", timeout=6
+            )
+            return
         if isinstance(rule, PriceRule):
             arb = next(
                 (r for r in self.alerts.rules.arbitrages if r.event_id == rule.event_id), None
@@ -189,6 +199,15 @@ class AlertRulesScreen(BoardScreen):
         self.alerts.delete_rule(rule)
         self.notify(f"Deleted: {rule.describe()}", timeout=3, markup=False)
         self.redraw()
+
+    def action_export_alerts(self, fmt: str) -> None:
+        history = self.alerts.history
+        try:
+            path = write_alerts(Path.cwd(), history, fmt, datetime.now())
+        except OSError as error:
+            self.notify(f"Could not export: {error.strerror}", severity="error", markup=False)
+            return
+        self.notify(f"Exported {len(history)} alerts to {path.name}", timeout=6, markup=False)
 
     def action_new_rule(self) -> None:
         rule = self._highlighted()

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
+from textual.app import ScreenStackError
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from oddstui.api.messages import ReplayInfo
-from oddstui.tui.desk.state import DeskStatus
-from oddstui.tui.text import clean
+from oddstui.tui.desk.state import ChangeSet, DeskStatus
+from oddstui.tui.text import clean, fit
 
 STATE_LABELS = {
     "connecting": "connecting",
@@ -60,6 +63,34 @@ class StatusBar(Static):
     StatusBar { height: 1; padding: 0 1; }
     """
 
+    def on_mount(self) -> None:
+        # The bar keeps itself live from the hub, whatever its screen is doing: a paused
+        # board behind a ticket or the help still shows the feed's health and the time.
+        self._hub: Any = getattr(self.app, "hub", None)
+        if self._hub is not None:
+            self._hub.ticked.subscribe(self, self._ticked)
+            self._hub.changed.subscribe(self, self._changed)
+
+    def _seen(self) -> bool:
+        """Its screen is on top, or right under a modal (dimmed, still read)."""
+        try:
+            stack = self.app.screen_stack
+            screen = self.screen
+        except (ScreenStackError, LookupError):
+            return False
+        if stack and stack[-1] is screen:
+            return True
+        return len(stack) >= 2 and stack[-2] is screen and isinstance(stack[-1], ModalScreen)
+
+    def _ticked(self, now: float) -> None:
+        if self._seen():
+            self.show(self._hub.status, now, local_clock(now))
+
+    def _changed(self, changes: ChangeSet) -> None:
+        if changes.feed and self._seen():
+            now = self._hub.now()
+            self.show(self._hub.status, now, local_clock(now))
+
     def show(self, status: DeskStatus, now: float, clock_text: str) -> None:
         state = STATE_LABELS.get(status.state, status.state)
         # Behind a relay, a live link to it is only as good as the relay's own upstream.
@@ -75,14 +106,32 @@ class StatusBar(Static):
         left = "–" if status.requests_left is None else str(status.requests_left)
         line = Text()
         line.append(f"● {state}", style="bold")
+        alerts = getattr(self.app, "alerts", None)
+        flag = alerts.status_line(now) if alerts is not None else ""
+        if flag:  # a small terminal: the alerts stack here, on one line, instead of toasts
+            room = max((self.size.width or 80) - 2 - line.cell_len - 4 - len(clock_text), 8)
+            line.append("  ")
+            line.append(fit(flag, room), style="bold reverse")
+            line.append(f"  {clock_text}")
+            self._paint(line)
+            return
         if status.relay is not None:
-            line.append(f"  via relay, upstream {clean(status.relay)}")
+            # Only a live link to the relay hears what its upstream is doing: otherwise the
+            # last word heard is no news of it.
+            upstream = clean(status.relay) if status.state == "live" else "unknown"
+            line.append(f"  via relay, upstream {upstream}")
         if status.replay is not None:
             line.append(f"  {replay_text(status.replay)}", style="bold")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
         if status.budget_note:
             line.append(f" ({status.budget_note})", style="bold")
         line.append(f"  {clock_text}")
+        self._paint(line)
+
+    def _paint(self, line: Text) -> None:
+        if line == getattr(self, "_shown", None):
+            return  # the screen and the bar both tell it each second: paint it once
+        self._shown = line
         self.update(line, layout=False)  # one line high; a layout pass repaints the whole screen
 
 

@@ -7,13 +7,16 @@ from pathlib import Path
 import pytest
 
 from oddstui import config
+from oddstui.book.alert_eval import fire
+from oddstui.book.alert_rules import MatchState
 from oddstui.tui.alerts.center import osc9
-from oddstui.tui.alerts.rule_modal import parse_rules
+from oddstui.tui.alerts.rule_modal import parse_rules, parse_steam, steam_text
 from oddstui.tui.alerts.rules import (
     Alert,
     AlertRules,
     ArbitrageRule,
     PriceRule,
+    SteamRule,
     Throttle,
     parse_threshold,
 )
@@ -106,16 +109,22 @@ def test_price_rule_below_and_missing_prices() -> None:
 
 
 def test_arbitrage_rule_respects_the_event_and_profit() -> None:
-    rules = AlertRules()
-    legs = [("home", 2.1, "A"), ("away", 2.05, "B")]
-    assert rules.observe_arbitrage(5, "ML", (None, None), 3.0, legs) is None  # no rule
-    rules.set_arbitrage(ArbitrageRule(5, 2.0))
-    assert rules.observe_arbitrage(5, "ML", (None, None), 1.5, legs) is None
-    alert = rules.observe_arbitrage(5, "ML", (None, None), 2.5, legs)
-    assert alert is not None and alert.kind == "arbitrage" and "2.50%" in alert.message
-    again = rules.observe_arbitrage(5, "ML", (None, None), 2.7, list(reversed(legs)))
-    assert again is not None and again.key == alert.key  # same books and sides: same alert
-    assert rules.observe_arbitrage(6, "ML", (None, None), 9.0, legs) is None
+    legs = (("home", 2.1, "A"), ("away", 2.05, "B"))
+    before = MatchState(5, "Lyon v Nice", 0.0)
+
+    def found(profit: float, event_id: int = 5) -> MatchState:
+        arbs = {("ML", (None, None)): (profit, legs)}
+        return MatchState(event_id, "Lyon v Nice", 1.0, arbitrages=arbs)
+
+    assert fire(ArbitrageRule(5, 2.0), before, found(1.5)) == []
+    firings = fire(ArbitrageRule(5, 2.0), before, found(2.5))
+    alerts = [Alert.of(firing) for firing in firings]
+    assert len(alerts) == 1 and alerts[0].kind == "arbitrage"
+    assert alerts[0].message.startswith("Lyon v Nice: 2.50% ML")  # names the event
+    assert alerts[0].event == "Lyon v Nice" and alerts[0].rule == ArbitrageRule(5, 2.0)
+    # Still there, its profit moved: the same crossing, no second alert.
+    assert fire(ArbitrageRule(5, 2.0), found(2.5), found(2.7)) == []
+    assert fire(ArbitrageRule(5, 2.0), MatchState(6, "x", 0.0), found(9.0, 6)) == []
 
 
 def _alert(n: int) -> Alert:
@@ -228,10 +237,17 @@ def test_an_alert_names_its_rule_and_price() -> None:
     alert = rules.observe_price(rule, 2.1, "Bet365", "Lyon v Nice")
     assert alert is not None and alert.rule == rule and alert.price == 2.1
     assert alert.message.startswith("Lyon v Nice: ML home ≥ 2")
-    rules.set_arbitrage(ArbitrageRule(1, 1.0))
-    arb = rules.observe_arbitrage(1, "ML", (None, None), 2.5, [("home", 2.1, "A")])
-    assert arb is not None and arb.rule == ArbitrageRule(1, 1.0) and arb.price == 2.5
+    arbs = {("ML", (None, None)): (2.5, (("home", 2.1, "A"),))}
+    firings = fire(
+        ArbitrageRule(1, 1.0),
+        MatchState(1, "Lyon v Nice", 0),
+        MatchState(1, "Lyon v Nice", 1, arbitrages=arbs),
+    )
+    arb = Alert.of(firings[0])
+    assert arb.rule == ArbitrageRule(1, 1.0) and arb.price == 2.5
     assert ArbitrageRule(1, 1.0).describe() == "arbitrage ≥ 1%"
+
+
 def test_alert_prices_keep_the_books_precision() -> None:
     rules = AlertRules()
     rule = PriceRule(3, "ML", "home", 1.85, above=True)
@@ -242,3 +258,21 @@ def test_alert_prices_keep_the_books_precision() -> None:
     rules.add_price(rule)
     alert = rules.observe_price(rule, 7.007, "Pinnacle")
     assert alert is not None and "now 7.007" in alert.message
+
+
+def test_a_steam_rule_is_typed_in_plain_words_and_kept_in_the_file(tmp_path: Path) -> None:
+    rule = parse_steam(4, "5% 60 Pinnacle Sports, Bet365")
+    assert rule == SteamRule(4, 5.0, 60.0, ("Pinnacle Sports", "Bet365"), "ML")
+    assert parse_steam(4, "  ") is None
+    assert parse_steam(4, "3") == SteamRule(4, 3.0, 60.0, (), "ML")  # any book, a minute
+    worded = parse_steam(4, "5% in 60s at Pinnacle Sports, Bet365")
+    assert worded == rule and parse_steam(4, steam_text(rule)) == rule
+    for bad in ("fast", "0 60", "5 0", "120 60"):
+        with pytest.raises(ValueError, match="steam"):
+            parse_steam(4, bad)
+    rules = AlertRules()
+    rules.set_steam(rule)
+    path = tmp_path / "alerts.toml"
+    save_rules(rules, path)
+    assert load_rules(path).steams == [rule]
+    assert rule.describe() == "steam ML ≥ 5% in 60s at Pinnacle Sports, Bet365"

@@ -40,3 +40,23 @@ async def test_a_desk_on_the_service_itself_shows_no_relay(tmp_path: Path) -> No
             assert "relay" not in screen_text(app) and app.hub.status.relay is None
     finally:
         service.stop()
+
+
+async def test_with_the_relay_down_the_status_bar_does_not_vouch_for_its_upstream(
+    tmp_path: Path,
+) -> None:
+    # Issue 21: the relay stopped, the desk said `offline  via relay, upstream live`.
+    service = start_service("--speed", "60", "--seed", "5")
+    relay, base = launch_relay(service.base_url, DEMO_KEY, tmp_path)
+    try:
+        app = build_app(base, DESK_KEYS[0])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(lambda: "● live  via relay, upstream live" in screen_text(app), pilot)
+            terminate(relay)  # the desk's link goes; the upstream service stays up
+            await wait_for(lambda: app.hub.status.state != "live", pilot, 30)
+            await wait_for(lambda: "upstream unknown" in screen_text(app), pilot, 10)
+            assert "upstream live" not in screen_text(app)
+            assert not app.screen.query_one(StatusBar).has_class("-healthy")
+    finally:
+        terminate(relay)
+        service.stop()

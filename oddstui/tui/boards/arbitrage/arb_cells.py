@@ -191,6 +191,7 @@ def ticket_legs(
                 quote.previous,
                 quote.moved_ago,
                 leg.commission,
+                quote.limit,
             )
         )
     return legs

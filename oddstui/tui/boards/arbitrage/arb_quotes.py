@@ -45,6 +45,8 @@ class LegQuote:
     """What the leg paid before its last move (net of commission), when the book has a move."""
     moved_ago: float | None
     """Seconds since that move."""
+    limit: float | None = None
+    """The most the bookmaker takes on the leg's line (its `max`), when the book holds it."""
 
 
 def leg_times(book: OddsBook | None, row: ArbRow, now: float, clock: float) -> QuoteTimes:
@@ -91,12 +93,15 @@ def read_leg_quotes(
     """Each leg's quote time and last move (the locked pass of the stake ticket)."""
     quotes = []
     for leg, quoted in zip(row.legs, leg_times(book, row, now, clock), strict=True):
-        previous = moved_ago = None
+        previous = moved_ago = limit = None
         if book is not None:
             line = (row.hdp, row.label)
+            held = book.market(row.event_id, leg.bookmaker, row.market)
+            held_line = held.line(line) if held is not None else None
+            limit = held_line.max if held_line is not None else None
             move = book.movement(row.event_id, leg.bookmaker, row.market, line, leg.side)
             if move is not None and move.previous is not None:
                 previous = net_back(move.previous, leg.commission)
                 moved_ago = clock - move.since
-        quotes.append(LegQuote(quoted, previous, moved_ago))
+        quotes.append(LegQuote(quoted, previous, moved_ago, limit))
     return tuple(quotes)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,7 +14,6 @@ from textual.widgets import Input, Label, Static
 
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.formats import OddsFormat
-from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.ticket.stakes import (
     StakePlan,
     TicketLeg,
@@ -23,10 +21,8 @@ from oddstui.tui.boards.ticket.stakes import (
     place_first,
     plan_stakes,
 )
-from oddstui.tui.kit.prices import price_text
+from oddstui.tui.boards.ticket.ticket_text import legs_table, loss_warning, result_text
 from oddstui.tui.text import clean, plain
-
-ARROWS = {1: "▲", -1: "▼", 0: ""}
 
 
 class TicketPanel(Vertical, can_focus=True):
@@ -41,6 +37,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
     | `s` / `r` | type the stake / the rounding step (`enter` there comes back) |
     | `m` | total stake, or cap leg 1, 2, … (a bookmaker's limit) |
     | `u` | round down (never more than the total typed, the default) or round up |
+    | `o` | take the rounding offered when the one typed makes the worst case a loss |
     | `c` | copy the stakes to the clipboard (OSC 52: works over SSH) |
     | `enter` | done: close with the stakes |
     | `escape` | cancel |
@@ -55,6 +52,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         Binding("r", "edit('#step')", "Rounding", id="ticket-edit-step"),
         Binding("m", "cycle_mode", "Total/cap", id="ticket-mode"),
         Binding("u", "toggle_round_up", "Round up/down", id="ticket-round-up"),
+        Binding("o", "take_safer", "Safer rounding", id="ticket-safer"),
         Binding("c", "copy", "Copy stakes", id="ticket-copy"),
         Binding("enter", "accept", "Done", id="ticket-accept"),
     ]
@@ -101,10 +99,11 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             yield Static("", id="ticket-error")
             yield Static("", id="ticket-legs")
             yield Static("", id="ticket-result")
+            yield Static("", id="ticket-warning")
             yield Static("", id="ticket-hint")
             yield Static(
                 Text(
-                    "s stake · r step · u up/down · m cap · c copy · enter done · esc cancel",
+                    "s stake · r step · u up/down · o safer · m cap · c copy · enter done · esc",
                     style="dim",
                 ),
                 id="ticket-keys",
@@ -127,7 +126,12 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         step_text = self.query_one("#step", Input).value
         try:
             plan = plan_stakes(
-                self.prices, stake_text, step_text, self.capped_leg, round_up=self.round_up
+                self.prices,
+                stake_text,
+                step_text,
+                self.capped_leg,
+                round_up=self.round_up,
+                limits=[leg.limit for leg in self.legs],
             )
         except ValueError as error:
             self.error = str(error)
@@ -151,58 +155,16 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         error.set_class(bool(self.error), "-error")
         for widget_id in ("#stake", "#step"):
             self.query_one(widget_id, Input).set_class(bool(self.error), "-invalid")
-        self.query_one("#ticket-legs", Static).update(self._legs_table())
-        self.query_one("#ticket-result", Static).update(self._result_text())
+        self.query_one("#ticket-legs", Static).update(
+            legs_table(self.legs, self.plan, self._format)
+        )
+        self.query_one("#ticket-result", Static).update(result_text(self.plan, self.legs))
+        warning = self.query_one("#ticket-warning", Static)
+        shown_warning = loss_warning(self.plan, self.legs)
+        warning.update(shown_warning)
+        warning.display = bool(shown_warning.plain)
+        warning.set_class(self.plan is not None and self.plan.loses, "-warning")
         self.query_one("#ticket-hint", Static).update(self._hint_text())
-
-    def _legs_table(self) -> Table:
-        table = Table(box=None, expand=True, pad_edge=False, header_style="bold")
-        for name, justify in (
-            ("leg", "left"),
-            ("bookmaker", "left"),
-            ("price", "right"),
-            ("move", "right"),
-            ("age", "right"),
-            ("stake", "right"),
-            ("return", "right"),
-        ):
-            table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
-        plan = self.plan
-        for index, leg in enumerate(self.legs):
-            move = Text("")
-            if leg.direction:
-                move = Text(f"{ARROWS[leg.direction]} {price_text(leg.previous, self._format)}")
-            table.add_row(
-                plain(leg.label or leg.side),
-                plain(leg.bookmaker),
-                Text(price_text(leg.price, self._format) + ("*" if leg.commission else "")),
-                move,
-                age_text(leg.age),
-                Text(f"{plan.stakes[index]:.2f}" if plan else "–"),
-                Text(f"{plan.returns[index]:.2f}" if plan else "–"),
-            )
-        return table
-
-    def _result_text(self) -> Text:
-        plan = self.plan
-        if plan is None:
-            return Text("Fix the input above to see the stakes.", style="dim")
-        way = "up" if plan.round_up else "down"
-        rounding = f"rounded {way} to {plan.step:g}" if plan.step else "not rounded"
-        text = Text()
-        text.append(f"total {plan.total:.2f}")
-        if plan.step and abs(plan.total - plan.asked) > 1e-9:
-            text.append(f" of {plan.asked:.2f}", "dim")
-        text.append(" · ")
-        text.append(f"worst case {plan.guaranteed:+.2f} ({plan.guaranteed_pct:+.2f}%)", "bold")
-        text.append(f" · best case {plan.best_case:+.2f} · {rounding}")
-        if plan.step:
-            text.append(f" (unrounded {plan.exact_guaranteed:+.2f})", "dim")
-        rates = {leg.commission for leg in self.legs if leg.commission}
-        if rates:
-            shown = ", ".join(f"{rate:.0%}" for rate in sorted(rates))
-            text.append(f"\n* an exchange's price, net of {shown} commission on winnings", "dim")
-        return text
 
     def _hint_text(self) -> Text:
         first = place_first(self.legs)
@@ -261,6 +223,15 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
 
     def action_toggle_round_up(self) -> None:
         self.round_up = not self.round_up
+        self.recompute()
+
+    def action_take_safer(self) -> None:
+        safer = self.plan.safer if self.plan is not None else None
+        if safer is None:
+            self.notify("No safer rounding to take: this one does not lose.", timeout=3)
+            return
+        self.round_up = safer.round_up
+        self.query_one("#step", Input).value = f"{safer.step:g}"  # recomputes on the change
         self.recompute()
 
     def action_copy(self) -> None:

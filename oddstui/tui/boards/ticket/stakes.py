@@ -11,11 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oddstui.book.stakes import (
+    RoundingChoice,
     best_case_result,
     capped_stakes,
     equal_return_stakes,
     guaranteed_result,
+    is_loss,
     rounded_stakes,
+    safer_rounding,
+    within_limits,
 )
 
 #: How far back a price move counts as "moving" for the place-first hint, in seconds.
@@ -38,6 +42,8 @@ class TicketLeg:
     """Seconds since that move."""
     commission: float = 0.0
     """An exchange's commission on winnings, already taken out of `price` (and `previous`)."""
+    limit: float | None = None
+    """The most the bookmaker takes on this leg (the line's `max`), when it says."""
 
     @property
     def direction(self) -> int:
@@ -62,10 +68,24 @@ class StakePlan:
     """The total the trader's input asks for (the unrounded stakes' sum)."""
     round_up: bool = False
     """Rounded up: the total may exceed `asked`; otherwise it never does."""
+    limited_leg: int | None = None
+    """The leg whose bookmaker's limit scaled every stake down, if one did."""
+    safer: RoundingChoice | None = None
+    """When the rounding makes the worst case a loss, the nearest rounding that does not."""
 
     @property
     def guaranteed_pct(self) -> float:
         return self.guaranteed / self.total * 100.0
+
+    @property
+    def loses(self) -> bool:
+        """The worst case loses money: the ticket must say so."""
+        return is_loss(self.guaranteed)
+
+    @property
+    def rounding_loses(self) -> bool:
+        """The unrounded stakes do not lose, the rounded ones do."""
+        return self.loses and not is_loss(self.exact_guaranteed)
 
 
 def parse_amount(text: str, what: str) -> float:
@@ -100,12 +120,15 @@ def plan_stakes(
     step_text: str,
     capped_leg: int | None = None,
     round_up: bool = False,
+    limits: Sequence[float | None] | None = None,
 ) -> StakePlan:
     """Stakes for `prices` from the trader's text.
 
     `capped_leg` None: `amount_text` is the total stake, split for equal returns.
     Otherwise it is that leg's stake (a bookmaker's limit) and the others match its return.
-    Rounded stakes never add up to more than that total, unless `round_up`.
+    No leg stakes over its bookmaker's limit in `limits`: every stake is scaled down with the
+    leg that binds. Rounded stakes never add up to more than that total, unless `round_up`;
+    when rounding makes the worst case a loss, the plan carries the nearest one that does not.
     Raises `ValueError` with the reason the ticket shows inline.
     """
     what = "total stake" if capped_leg is None else f"stake on leg {capped_leg + 1}"
@@ -113,24 +136,37 @@ def plan_stakes(
     step = parse_step(step_text)
     if step is not None and step > amount:
         raise ValueError(f"rounding step {step:g} is larger than the {what} {amount:g}")
+    book_limits = list(limits) if limits is not None else [None] * len(prices)
+    if len(book_limits) != len(prices):
+        raise ValueError(f"need one limit per leg, for {len(prices)} legs")
     if capped_leg is None:
-        exact = equal_return_stakes(prices, amount)
+        wanted = equal_return_stakes(prices, amount)
     else:
-        exact = capped_stakes(prices, capped_leg, amount)
+        wanted = capped_stakes(prices, capped_leg, amount)
+    exact, limited_leg = within_limits(prices, wanted, book_limits)
     exact_guaranteed = guaranteed_result(prices, exact)
     asked = sum(exact)
     if step is None:
-        return _plan(prices, tuple(exact), exact_guaranteed, None, asked)
-    total = asked
-    rounded = rounded_stakes(prices, total, step, round_up)
-    if capped_leg is not None and not round_up:
-        # The search may nudge the capped leg above its limit: take a step off the total.
-        for _ in range(len(prices) + 1):
-            if rounded.stakes[capped_leg] <= amount + 1e-9 or total - step < step * len(prices):
-                break
-            total -= step
-            rounded = rounded_stakes(prices, total, step)
-    return _plan(prices, rounded.stakes, exact_guaranteed, step, asked, round_up)
+        return _plan(prices, tuple(exact), exact_guaranteed, None, asked, limited_leg=limited_leg)
+    rounding_limits = list(book_limits)
+    if capped_leg is not None:  # the stake typed for a capped leg is a limit too
+        held = rounding_limits[capped_leg]
+        rounding_limits[capped_leg] = amount if held is None else min(held, amount)
+    if step * len(prices) > asked + 1e-9 and not round_up:
+        raise ValueError(
+            f"the limits leave {asked:.2f} to stake: too little for {len(prices)} legs in "
+            f"steps of {step:g}"
+            if limited_leg is not None
+            else f"a total of {asked:g} cannot stake {len(prices)} legs in steps of {step:g}: "
+            f"raise it to {step * len(prices):g} or choose round up"
+        )
+    rounded = rounded_stakes(prices, asked, step, round_up, rounding_limits)
+    safer = None
+    if is_loss(rounded.guaranteed) and not is_loss(exact_guaranteed):
+        safer = safer_rounding(prices, asked, step, round_up, rounding_limits)
+    return _plan(
+        prices, rounded.stakes, exact_guaranteed, step, asked, round_up, limited_leg, safer
+    )
 
 
 def _plan(
@@ -140,6 +176,8 @@ def _plan(
     step: float | None,
     asked: float,
     round_up: bool = False,
+    limited_leg: int | None = None,
+    safer: RoundingChoice | None = None,
 ) -> StakePlan:
     return StakePlan(
         stakes=tuple(stakes),
@@ -151,6 +189,8 @@ def _plan(
         step=step,
         asked=asked,
         round_up=round_up,
+        limited_leg=limited_leg,
+        safer=safer,
     )
 
 

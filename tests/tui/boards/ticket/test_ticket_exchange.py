@@ -1,6 +1,6 @@
 """The stake ticket with an exchange leg, opened from the arbitrage board of the real service:
 the exchange price is shown net of commission, every leg's stake and return stay on screen at
-100x30 and equal the equal-return stakes computed here (MATHS.md), and the commission is named."""
+80x24 and equal the equal-return stakes computed here (MATHS.md), and the commission is named."""
 
 from __future__ import annotations
 
@@ -27,10 +27,6 @@ def equal_returns(prices: list[float], total: float) -> tuple[list[float], float
     return [total * q / s for q in implied], total / s
 
 
-# At 80x24 a leg labelled with two long team names cuts the return column ("retu…", "130.…"):
-# reported to the lead (issue 23's work); this test holds the ticket to 100 columns meanwhile.
-
-
 async def test_an_exchange_leg_is_marked_and_every_return_stays_on_screen(
     fast_service: Service,
 ) -> None:
@@ -38,7 +34,7 @@ async def test_an_exchange_leg_is_marked_and_every_return_stays_on_screen(
     app = build_app(
         fast_service.base_url, DEMO_KEY, settings, start_mode="arbitrage", with_feed=False
     )
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         board = app.screen
         assert isinstance(board, ArbitrageScreen)
         table = board.query_one(PatchTable)
