@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from oddstui.book.exchange import back_margin, best_of_books, is_exchange, is_lay, net_back
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
+from oddstui.tui.event.fair_edges import fair_line
 from oddstui.tui.event.market_order import market_order
 from oddstui.tui.text import clean
 
@@ -230,6 +231,8 @@ class PriceView:
     sides: tuple[str, ...]
     rows: tuple[GridRow, ...]
     has_header: bool  # the book knows the event (so no prices means no coverage)
+    fair: tuple[float | None, ...] = ()  # per side, from a sharp book (`fair_edges`)
+    fair_from: str | None = None  # the sharp book the fair line comes from
 
 
 def price_view(
@@ -273,4 +276,7 @@ def price_view(
         commission=commission,
         service_now=service_now,
     )
-    return PriceView(markets, market, lines, line, tuple(sides), tuple(rows), has_header)
+    fair, fair_from = fair_line(book.quotes(event_id, market, line), sides)
+    return PriceView(
+        markets, market, lines, line, tuple(sides), tuple(rows), has_header, fair, fair_from
+    )

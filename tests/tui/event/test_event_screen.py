@@ -93,8 +93,11 @@ async def open_event(app: Any, pilot: Any, event_id: int) -> EventScreen:
 
 
 def side_keys(grid: PriceGrid) -> list[str]:
-    """The back sides' columns (an exchange in the book adds its lay columns after them)."""
-    keys = [c.key for c in grid.columns if c.key not in ("book", "margin", "age")]
+    """The stepped market's back sides' columns (an exchange in the book adds its lay columns
+    after them; markets beside it, keyed `market|side`, follow)."""
+    keys = [
+        c.key for c in grid.columns if c.key not in ("book", "margin", "age") and "|" not in c.key
+    ]
     backs = [key for key in keys if not is_lay(key)]
     assert keys[: len(backs)] == backs
     return backs
