@@ -158,7 +158,7 @@ class PriceGrid(Widget, can_focus=True):
         self._rows: list[str] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, dict[str, Cell]] = {}
-        self._styles: dict[tuple[str, ...], Style] = {}
+        self._styles: dict[tuple[tuple[str, ...], Style], Style] = {}
         #: Markets side by side: (first column key, label) of each group of columns.
         self.groups: dict[str, str] = {}
         self._composed = False
@@ -355,27 +355,28 @@ class PriceGrid(Widget, can_focus=True):
         if index >= len(self._rows):
             return Strip([Segment(" " * (column.width + 1), base)], column.width + 1)
         cell = self._cells[self._rows[index]].get(column.key, EMPTY)
-        style = base + self._style(cell)
+        style = base + self._style(cell, base)
         if cell.link:
             segments = [Segment(" ", base), Segment(fit(cell.text, column), style)]
         else:
             segments = [Segment(" " + fit(cell.text, column), style)]
         return Strip(segments, column.width + 1)
 
-    def _style(self, cell: Cell) -> Style:
-        style = self._styles.get(cell.roles)
+    def _style(self, cell: Cell, base: Style) -> Style:
+        key = (cell.roles, base)
+        style = self._styles.get(key)
         if style is None:
-            style = self._styles[cell.roles] = self._roles_style(cell.roles)
+            style = self._styles[key] = self._roles_style(cell.roles, base)
         if cell.link:
             return style + Style(link=cell.link)
         return style
 
-    def _roles_style(self, roles: tuple[str, ...]) -> Style:
+    def _roles_style(self, roles: tuple[str, ...], base: Style) -> Style:
         """The roles' styles on top of each other, with their backgrounds blended over the
         grid's (a partial style would drop their transparency and paint `$success 20%` as
         solid `$success`) and the text kept readable on the result: a price rising (the rise
-        colour) on a best cell (tinted the same hue) must not vanish into it."""
-        base = self.rich_style
+        colour) on a best cell (tinted the same hue) must not vanish into it, nor a dimmed
+        price on the cursor row (`base` carries the cursor's tint there)."""
         style = Style()
         if not roles:
             return style
