@@ -5,8 +5,7 @@ event, fed by the real service, with the patched grid and, at the same time, a n
                                   [--size 200x50]
 
 `--size` sets the pty (120x40 by default): at 200x50 the Event screen shows several markets side
-by side, the naive grid still one. The world starts on a Saturday at 15:30 UTC
-(`serve_at.py`), so that runs at any hour compare; `--world-now` starts it at the wall clock.
+by side, the naive grid still one.
 
 Steps:
 1. Start `oddstui serve --port 0` with the given odds-change rate (about half of the world's
@@ -56,7 +55,6 @@ from pathlib import Path
 
 import psutil
 from measure import drain_pty, percentile
-from serve_at import BUSY_MOMENT
 
 READY = re.compile(r"serving (http://\S+/v3)")
 #: The probe's key and one key per variant (one feed connection per key), all on the same plan
@@ -69,10 +67,7 @@ WARM_UP = 8.0
 # --------------------------------------------------------------------------- the service
 
 
-def start_service(
-    rate: float, speed: float, start: float | None = BUSY_MOMENT
-) -> tuple[subprocess.Popen[str], str]:
-    """`oddstui serve`, its world started at `start` (epoch seconds; None: now)."""
+def start_service(rate: float, speed: float) -> tuple[subprocess.Popen[str], str]:
     accounts = Path(tempfile.mkdtemp(prefix="oddstui-tui-bench-")) / "accounts.toml"
     accounts.write_text(
         "".join(
@@ -80,11 +75,7 @@ def start_service(
             for key in (PROBE_KEY, *KEYS)
         )
     )
-    if start is None:
-        command = [sys.executable, "-m", "oddstui", "serve"]
-    else:
-        command = [sys.executable, str(Path(__file__).with_name("serve_at.py")), str(start)]
-    command += ["--port", "0", "--seed", "7"]
+    command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--seed", "7"]
     command += ["--speed", str(speed), "--updates-per-second", str(rate)]
     command += ["--accounts", str(accounts)]
     process = subprocess.Popen(
@@ -273,12 +264,7 @@ def main() -> None:
     parser.add_argument("--updates-per-second", type=float, default=3000.0)
     parser.add_argument("--speed", type=float, default=1.0)
     parser.add_argument("--size", default=f"{COLUMNS}x{ROWS}", help="the pty, COLUMNSxROWS")
-    parser.add_argument(
-        "--world-now",
-        action="store_true",
-        help="start the world at the wall clock's time, not Saturday 15:30 UTC (its live "
-        "matches, and so the feed's rate, follow the time of day)",
-    )
+
     args = parser.parse_args()
     try:
         size = tuple(int(part) for part in args.size.lower().split("x"))
@@ -286,8 +272,7 @@ def main() -> None:
             raise ValueError
     except ValueError:
         parser.exit(2, f"--size: expected COLUMNSxROWS such as 200x50, got {args.size!r}\n")
-    start = None if args.world_now else BUSY_MOMENT
-    service, base_url = start_service(args.updates_per_second, args.speed, start)
+    service, base_url = start_service(args.updates_per_second, args.speed)
     try:
         time.sleep(2.0)
         rate, event_id = asyncio.run(probe_feed(base_url, 5.0))

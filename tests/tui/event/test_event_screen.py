@@ -319,3 +319,61 @@ async def test_an_event_no_selected_bookmaker_quotes_says_no_coverage(
         notice = screen.query_one("#no-coverage")
         await wait_for(lambda: "No coverage" in str(notice.render()), pilot, timeout=30)
         assert notice.display and not screen.query_one(PriceGrid).display
+
+
+async def test_a_wide_screen_shows_markets_side_by_side_edges_and_pins(
+    busy: tuple[Service, str], home: Path
+) -> None:
+    service, _ = busy
+    event = busiest_live(service)
+    app = app_for(service, home)
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = await open_event(app, pilot, event["id"])
+        grid = screen.query_one(PriceGrid)
+
+        def beside() -> list[str]:
+            return sorted({c.key.split("|")[0] for c in grid.columns if "|" in c.key})
+
+        # ML stepped through, Spread and Totals (the main markets) beside it, in one grid.
+        await wait_for(lambda: {"Spread", "Totals"} <= set(beside()), pilot, timeout=30)
+        assert screen.market == "ML" and screen.panels is not None
+        assert {view.market for view in screen.panels.beside} >= {"Spread", "Totals"}
+        assert sum(c.width + 1 for c in grid.shown_columns) <= 200
+        quoted = [
+            row
+            for row in grid.row_keys
+            if grid.cell_text(row, "Totals|over").lstrip("▲▼ ")[:1].isdigit()
+        ]
+        assert quoted  # prices, under their market's heading
+        assert "Totals" in " ".join(grid.groups.values())
+
+        # `v`: each price's edge against the sharp book's fair price, cell by cell.
+        await pilot.press("v")
+
+        def edges() -> list[str]:
+            texts = [grid.cell_text(row, "home").lstrip("▲▼ ") for row in grid.row_keys]
+            return [text for text in texts if text != "–"]
+
+        await wait_for(lambda: edges() and all(t.endswith("%") for t in edges()), pilot)
+        assert "edge vs fair" in str(screen.query_one("#market-bar").render())
+        await pilot.press("v")
+        await wait_for(lambda: edges() and not any(t.endswith("%") for t in edges()), pilot)
+
+        # `p` pins the market stepped to: kept in the settings file, shown beside from then on.
+        await pilot.press("m", "m", "m")  # past ML, Spread, Totals
+        await wait_for(lambda: screen.market not in (None, "ML", "Spread", "Totals"), pilot)
+        pinned = screen.market
+        assert pinned is not None
+        await pilot.press("p")
+        await wait_for(
+            lambda: pinned in config.load_settings().extra.get("event_markets", []), pilot
+        )
+        await pilot.press("M", "M", "M")
+        await wait_for(lambda: screen.market == "ML", pilot)
+        await wait_for(lambda: pinned in beside(), pilot)
+
+    async with app_for(service, home).run_test(size=(80, 24)) as pilot:
+        screen = await open_event(pilot.app, pilot, event["id"])
+        grid = screen.query_one(PriceGrid)
+        await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=30)
+        assert not any("|" in c.key for c in grid.columns)  # one market at 80 columns

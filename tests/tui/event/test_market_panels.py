@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from oddstui.book.fair import fair_prices
-from oddstui.config import Settings
+from oddstui.config import ConfigError, Settings, load_settings, save_settings
 from oddstui.tui.event.fair_edges import edge_text, fair_line
-from oddstui.tui.event.market_choice import KEY, chosen_markets, toggle_market
+from oddstui.tui.event.market_choice import chosen_markets, toggle_market
 from oddstui.tui.event.market_panels import (
     beside,
     panel_cells,
@@ -110,13 +112,16 @@ def test_a_sharp_book_makes_the_fair_line_and_each_price_shows_its_edge() -> Non
     assert panel_cells(panels, "decimal")["Alpha"]["home"].text == "2.20"  # the toggle off
 
 
-def test_pinned_markets_are_kept_in_the_settings() -> None:
+def test_pinned_markets_are_kept_in_the_settings(tmp_path: Path) -> None:
     settings = Settings()
     assert chosen_markets(settings, "football")[:3] == ("ML", "Spread", "Totals")
     assert toggle_market(settings, "football", "Corners") is True
-    assert chosen_markets(settings, "football")[-1] == "Corners"
+    assert chosen_markets(settings, "football")[:2] == ("Corners", "ML")
     assert toggle_market(settings, "football", "ML") is False
     assert "ML" not in chosen_markets(settings, "football")
-    assert settings.extra[KEY] == list(chosen_markets(settings, "football"))
-    settings.extra[KEY] = "ML"  # not a list of names: the sport's main markets
-    assert chosen_markets(settings, "tennis")[0] == "ML"
+    path = tmp_path / "config.toml"
+    save_settings(settings, path)
+    assert load_settings(path).event_markets == list(chosen_markets(settings, "football"))
+    path.write_text('event_markets = "ML"\n')  # not a list: one line naming what is wrong
+    with pytest.raises(ConfigError, match="'event_markets' must be a list of market names"):
+        load_settings(path)
