@@ -15,6 +15,7 @@ from oddstui.api.messages import OddsMessage
 from oddstui.book.exchange import is_lay
 from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.event.market_panels import default_chosen
 from oddstui.tui.event.price_grid import PriceGrid
 from oddstui.tui.event.scoreboard import Scoreboard
 from oddstui.tui.launch import build_app
@@ -354,23 +355,26 @@ async def test_a_wide_screen_shows_markets_side_by_side_edges_and_pins(
             texts = [grid.cell_text(row, "home").lstrip("▲▼ ") for row in grid.row_keys]
             return [text for text in texts if text != "–"]
 
-        await wait_for(lambda: edges() and all(t.endswith("%") for t in edges()), pilot)
+        await wait_for(lambda: edges() and all(t.endswith("%") for t in edges()), pilot, timeout=30)
         assert "edge vs fair" in str(screen.query_one("#market-bar").render())
         await pilot.press("v")
-        await wait_for(lambda: edges() and not any(t.endswith("%") for t in edges()), pilot)
+        await wait_for(
+            lambda: edges() and not any(t.endswith("%") for t in edges()), pilot, timeout=30
+        )
 
-        # `p` pins the market stepped to: kept in the settings file, shown beside from then on.
-        await pilot.press("m", "m", "m")  # past ML, Spread, Totals
-        await wait_for(lambda: screen.market not in (None, "ML", "Spread", "Totals"), pilot)
+        # `p` pins the market stepped to: kept in the settings file, shown first beside the
+        # stepped market from then on (the last market in reading order is no main one).
+        await pilot.press("M")
+        await wait_for(lambda: screen.market not in (None, "ML"), pilot, timeout=30)
         pinned = screen.market
-        assert pinned is not None
+        assert pinned is not None and pinned not in default_chosen("football")
         await pilot.press("p")
         await wait_for(
-            lambda: pinned in config.load_settings().extra.get("event_markets", []), pilot
+            lambda: pinned in (config.load_settings().event_markets or []), pilot, timeout=30
         )
-        await pilot.press("M", "M", "M")
-        await wait_for(lambda: screen.market == "ML", pilot)
-        await wait_for(lambda: pinned in beside(), pilot)
+        await pilot.press("m")
+        await wait_for(lambda: screen.market == "ML", pilot, timeout=30)
+        await wait_for(lambda: pinned in beside(), pilot, timeout=30)
 
     async with app_for(service, home).run_test(size=(80, 24)) as pilot:
         screen = await open_event(pilot.app, pilot, event["id"])
