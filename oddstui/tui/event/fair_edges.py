@@ -1,8 +1,8 @@
 """The fair price of each side of a line, from a sharp bookmaker's prices with the margin removed
 (`book.fair`, multiplicative), and a price's edge against it. Pure code.
 
-The sharp books are the Value board's (`SHARP_BOOKS`): the first that quotes every back side of
-the line makes the fair line; none does, no fair line (never one made from half a market).
+The sharp books are the Value board's: the first that quotes every back side of the line makes
+the fair line; none does, no fair line (never one made from half a market).
 """
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ from collections.abc import Mapping, Sequence
 
 from oddstui.book.exchange import is_lay
 from oddstui.book.fair import fair_prices
-from oddstui.tui.boards.value.value_rows import SHARP_BOOKS
+
+#: The books whose prices, margin removed, are the fair line: the Value board's own list
+#: (`boards/value/value_rows.py`; the event package may not import the boards).
+SHARP_BOOKS = ("Pinnacle", "SingBet", "Betfair Exchange")
 
 
 def fair_line(

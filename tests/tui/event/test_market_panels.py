@@ -125,3 +125,10 @@ def test_pinned_markets_are_kept_in_the_settings(tmp_path: Path) -> None:
     path.write_text('event_markets = "ML"\n')  # not a list: one line naming what is wrong
     with pytest.raises(ConfigError, match="'event_markets' must be a list of market names"):
         load_settings(path)
+
+
+def test_the_event_screen_and_the_value_board_use_the_same_sharp_books() -> None:
+    from oddstui.tui.boards.value.value_rows import SHARP_BOOKS as VALUE_BOARDS
+    from oddstui.tui.event.fair_edges import SHARP_BOOKS
+
+    assert SHARP_BOOKS == VALUE_BOARDS
