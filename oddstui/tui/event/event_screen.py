@@ -29,6 +29,7 @@ from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.market_bar import market_bar
 from oddstui.tui.event.market_choice import chosen_markets, toggle_market
 from oddstui.tui.event.market_panels import (
+    CellCache,
     Panels,
     panel_cells,
     panel_columns,
@@ -112,6 +113,7 @@ class EventScreen(BoardScreen):
         #: Edges against the fair price instead of prices (`v`).
         self.edges = False
         self._beside_lines: dict[str, LineKey] = {}
+        self._beside_cells: CellCache = {}
 
     # ------------------------------------------------------------------ layout
 
@@ -156,8 +158,14 @@ class EventScreen(BoardScreen):
     def patch(self, changes: ChangeSet) -> None:
         if self.event_id in changes.events or changes.feed or changes.catalog:
             self._show_event(self.hub.now())
-        if changes.feed or any(key[0] == self.event_id for key in changes.prices):
+        if changes.feed:
             self._show_prices()
+            return
+        keys = [key for key in changes.prices if key[0] == self.event_id]
+        if keys:
+            # Markets beside the stepped one are read again only when their prices changed.
+            whole = any(len(key) == 2 for key in keys)
+            self._show_prices(None if whole else {key[2] for key in keys if len(key) == 3})
 
     def tick(self, now: float) -> None:
         self._show_event(now)
@@ -212,7 +220,9 @@ class EventScreen(BoardScreen):
         rate = self.app.settings.exchange_commission
         return float(rate) if 0 <= rate < 1 else 0.0
 
-    def _show_prices(self) -> None:
+    def _show_prices(self, changed: set[str] | None = None) -> None:
+        """Read and show the prices; `changed`: only these markets changed (the others beside
+        the stepped one are kept as last read), None: any may have."""
         if self._closing_odds_shown:
             return
         event = self.event
@@ -224,6 +234,9 @@ class EventScreen(BoardScreen):
         clock = feed.monotonic if feed is not None else time.monotonic
         market, line = self.market, self.line
         width, chosen = self.size.width - GRID_GUTTER, chosen_markets(settings, sport)
+        kept = {}
+        if changed is not None and self.panels is not None:
+            kept = {v.market: v for v in self.panels.beside if v.market not in changed}
         panels = self.hub.read(
             lambda book: read_panels(
                 book,
@@ -235,6 +248,7 @@ class EventScreen(BoardScreen):
                 width=width,
                 chosen=chosen,
                 lines=self._beside_lines,
+                kept=kept,
                 stale_after=stale_after,
                 trusted=trusted,
                 commission=self.commission,
@@ -287,7 +301,7 @@ class EventScreen(BoardScreen):
         panels = self.panels
         if panels is None or panels.main.rows is not rows:
             panels = Panels(replace(panels.main if panels else EMPTY_VIEW, rows=rows, sides=sides))
-        cells = panel_cells(panels, self.odds_format, self.edges)
+        cells = panel_cells(panels, self.odds_format, self.edges, self._beside_cells)
         return self.query_one(PriceGrid).sync_rows(cells) > 0
 
     def _show_no_prices(self, has_header: bool) -> None:

@@ -77,12 +77,14 @@ def read_panels(
     width: int,
     chosen: Sequence[str],
     lines: Mapping[str, LineKey],
+    kept: Mapping[str | None, PriceView] | None = None,
     stale_after: float,
     trusted: bool,
     commission: float = 0.0,
 ) -> Panels:
     """The stepped market (as `price_view`) and, in `width` cells, the markets beside it (each
-    on the line in `lines` while the book still has it, else its main line)."""
+    on the line in `lines` while the book still has it, else its main line). A market in `kept`
+    (unchanged since it was read) is not read again while the book still has it."""
     kwargs = {"stale_after": stale_after, "trusted": trusted, "commission": commission}
     main = price_view(book, event_id, sport, market, line, now, **kwargs)  # type: ignore[arg-type]
     if main.line is None:
@@ -92,7 +94,16 @@ def read_panels(
     for name in beside(main.markets, main.market, chosen):
         if used + group_width(("a", "b")) > width:
             break  # not even a two-way market fits
-        view = price_view(book, event_id, sport, name, lines.get(name), now, **kwargs)  # type: ignore[arg-type]
+        view = (kept or {}).get(name) or price_view(
+            book,
+            event_id,
+            sport,
+            name,
+            lines.get(name),
+            now,
+            markets=main.markets,
+            **kwargs,  # type: ignore[arg-type]
+        )
         if view.line is None:
             continue
         need = group_width(view.sides)
@@ -155,13 +166,20 @@ def panel_groups(panels: Panels) -> list[tuple[str, str]]:
     return groups
 
 
+#: A market's cells as last made, by market: (its view, format, edges, cells by bookmaker).
+CellCache = dict[str, tuple[PriceView, str, bool, dict[str, dict[str, Cell]]]]
+
+
 def panel_cells(
     panels: Panels,
     fmt: OddsFormat,
     edges: bool = False,
+    cache: CellCache | None = None,
 ) -> dict[str, dict[str, Cell]]:
     """Every row's cells: the bookmakers of any market shown, in name order. A bookmaker that
-    does not quote a market has blank cells there (a missing price on a quoted line is `–`)."""
+    does not quote a market has blank cells there (a missing price on a quoted line is `–`).
+    With `cache`, a market beside the stepped one whose view is the one last seen (kept, see
+    `read_panels`) reuses its cells."""
     main = panels.main
     cells: dict[str, dict[str, Cell]] = {}
     urls: dict[str, str | None] = {}
@@ -169,15 +187,32 @@ def panel_cells(
         cells[row.bookmaker] = row_cells(row, list(main.sides), fmt, main.fair if edges else None)
     for view in panels.beside:
         assert view.market is not None
-        fair = view.fair if edges else None
         for row in view.rows:
             urls.setdefault(row.bookmaker, row.url)
-            own = row_cells(row, list(view.sides), fmt, fair)
-            group = cells.setdefault(row.bookmaker, {})
-            for side in (*view.sides, "margin"):
-                group[column_key(view.market, side)] = own[side]
+        for name, group in _group_cells(view, fmt, edges, cache).items():
+            cells.setdefault(name, {}).update(group)
     for name in set(cells) - {row.bookmaker for row in main.rows}:
         link = safe_link(urls.get(name))
         cells[name]["book"] = Cell(clean(name), ("link",) if link else (), link)
         cells[name]["age"] = EMPTY
     return {name: cells[name] for name in sorted(cells)}
+
+
+def _group_cells(
+    view: PriceView, fmt: OddsFormat, edges: bool, cache: CellCache | None
+) -> dict[str, dict[str, Cell]]:
+    """One market's cells beside the stepped one, keyed `market|side`, by bookmaker."""
+    assert view.market is not None
+    cached = cache.get(view.market) if cache is not None else None
+    if cached is not None and cached[0] is view and cached[1:3] == (fmt, edges):
+        return cached[3]
+    fair = view.fair if edges else None
+    groups = {}
+    for row in view.rows:
+        own = row_cells(row, list(view.sides), fmt, fair)
+        groups[row.bookmaker] = {
+            column_key(view.market, side): own[side] for side in (*view.sides, "margin")
+        }
+    if cache is not None:
+        cache[view.market] = (view, fmt, edges, groups)
+    return groups

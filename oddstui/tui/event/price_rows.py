@@ -246,12 +246,15 @@ def price_view(
     stale_after: float,
     trusted: bool,
     commission: float = 0.0,
+    markets: tuple[str, ...] | None = None,
 ) -> PriceView:
     """The grid's figures for `market` and `line` (the main market and line when they are gone
-    or not given). `now` is on the book's clock; ages count on the service's."""
+    or not given). `now` is on the book's clock; ages count on the service's. `markets`: the
+    event's markets in reading order, when the caller has just read them."""
     state = book.event(event_id)
     has_header = state is not None and state.header is not None
-    markets = tuple(market_order(book.market_names(event_id), sport))
+    if markets is None:
+        markets = tuple(market_order(book.market_names(event_id), sport))
     if not markets:
         return PriceView((), None, (), None, (), (), has_header)
     if market not in markets:

@@ -18,7 +18,7 @@ from oddstui.tui.event.market_panels import (
     panel_groups,
     read_panels,
 )
-from tests.tui.event.test_event_rows import EVENT, STALE, book_with, ml, record
+from tests.tui.event.test_event_rows import EVENT, STALE, book_with, ml, move, record
 
 
 def panels_at(width: int, chosen: tuple[str, ...] = ("ML", "Spread", "Totals")) -> object:
@@ -132,3 +132,53 @@ def test_the_event_screen_and_the_value_board_use_the_same_sharp_books() -> None
     from oddstui.tui.event.fair_edges import SHARP_BOOKS
 
     assert SHARP_BOOKS == VALUE_BOARDS
+
+
+def test_a_market_beside_that_did_not_change_is_not_read_again() -> None:
+    now = [100.0]
+    book = book_with(now)
+    first = read_panels(
+        book,
+        EVENT,
+        "football",
+        None,
+        None,
+        now[0],
+        width=118,
+        chosen=(),
+        lines={},
+        stale_after=STALE,
+        trusted=True,
+    )
+    (totals,) = first.beside
+    move(book, "Alpha", ml(2.5, 3.0, 3.0), now[0])
+    again = read_panels(
+        book,
+        EVENT,
+        "football",
+        None,
+        None,
+        now[0],
+        width=118,
+        chosen=(),
+        lines={},
+        kept={"Totals": totals},
+        stale_after=STALE,
+        trusted=True,
+    )
+    assert again.beside[0] is totals  # kept as read
+    assert again.main.rows[0].prices[0].price == 2.5  # the stepped market is always read
+    fresh = read_panels(
+        book,
+        EVENT,
+        "football",
+        None,
+        None,
+        now[0],
+        width=118,
+        chosen=(),
+        lines={},
+        stale_after=STALE,
+        trusted=True,
+    )
+    assert fresh.beside[0] is not totals and fresh.beside[0].market == "Totals"
