@@ -375,9 +375,3 @@ async def test_a_wide_screen_shows_markets_side_by_side_edges_and_pins(
         await pilot.press("m")
         await wait_for(lambda: screen.market == "ML", pilot, timeout=30)
         await wait_for(lambda: pinned in beside(), pilot, timeout=30)
-
-    async with app_for(service, home).run_test(size=(80, 24)) as pilot:
-        screen = await open_event(pilot.app, pilot, event["id"])
-        grid = screen.query_one(PriceGrid)
-        await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=30)
-        assert not any("|" in c.key for c in grid.columns)  # one market at 80 columns
