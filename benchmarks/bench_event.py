@@ -34,8 +34,10 @@ class LoggedEventScreen(EventScreen):
 
     def show_rows(self, rows: tuple[GridRow, ...], sides: tuple[str, ...]) -> bool:
         written = super().show_rows(rows, sides)
-        if written and rows:
-            newest = max(row.changed for row in rows)
+        beside = self.panels.beside if self.panels is not None else ()
+        shown = [*rows, *(row for view in beside for row in view.rows)]  # every market shown
+        if written and shown:
+            newest = max(row.changed for row in shown)
             if newest > self._painted:  # a paint of ages or expired flashes shows no message
                 self._painted = newest
                 self.call_after_refresh(self.paint_log.painted, newest)

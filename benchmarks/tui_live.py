@@ -2,6 +2,10 @@
 event, fed by the real service, with the patched grid and, at the same time, a naive DataTable.
 
     python benchmarks/tui_live.py [--seconds 30] [--updates-per-second 3000] [--speed 1]
+                                  [--size 200x50]
+
+`--size` sets the pty (120x40 by default): at 200x50 the Event screen shows several markets side
+by side, the naive grid still one.
 
 Steps:
 1. Start `oddstui serve --port 0` with the given odds-change rate (about half of the world's
@@ -130,18 +134,21 @@ class Figures:
 class AppRun:
     """One app in its own pty, started with its own key, measured between `begin` and `end`."""
 
-    def __init__(self, base_url: str, key: str, event_id: int, naive: bool) -> None:
+    def __init__(
+        self, base_url: str, key: str, event_id: int, naive: bool, size: tuple[int, int]
+    ) -> None:
+        columns, rows = size
         folder = Path(tempfile.mkdtemp(prefix="oddstui-tui-bench-"))
         self.log = folder / "paint.log"
         env = {
             **os.environ,
             "TERM": "xterm-256color",
-            "COLUMNS": str(COLUMNS),
-            "LINES": str(ROWS),
+            "COLUMNS": str(columns),
+            "LINES": str(rows),
             "ODDSTUI_HOME": str(folder),
         }
         self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.child = subprocess.Popen(
             [sys.executable, __file__, "--child", base_url, key, str(event_id), str(self.log)]
             + (["naive"] if naive else []),
@@ -205,11 +212,13 @@ class AppRun:
         )
 
 
-def run_side_by_side(base_url: str, event_id: int, seconds: float) -> dict[str, Figures]:
+def run_side_by_side(
+    base_url: str, event_id: int, seconds: float, size: tuple[int, int] = (COLUMNS, ROWS)
+) -> dict[str, Figures]:
     """Both variants at once, each with its own key: the same world, the same moment."""
     runs = {
-        "patched": AppRun(base_url, KEYS[0], event_id, naive=False),
-        "naive": AppRun(base_url, KEYS[1], event_id, naive=True),
+        "patched": AppRun(base_url, KEYS[0], event_id, naive=False, size=size),
+        "naive": AppRun(base_url, KEYS[1], event_id, naive=True, size=size),
     }
     try:
         time.sleep(WARM_UP)
@@ -254,17 +263,25 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--updates-per-second", type=float, default=3000.0)
     parser.add_argument("--speed", type=float, default=1.0)
+    parser.add_argument("--size", default=f"{COLUMNS}x{ROWS}", help="the pty, COLUMNSxROWS")
+
     args = parser.parse_args()
+    try:
+        size = tuple(int(part) for part in args.size.lower().split("x"))
+        if len(size) != 2 or min(size) < 20:
+            raise ValueError
+    except ValueError:
+        parser.exit(2, f"--size: expected COLUMNSxROWS such as 200x50, got {args.size!r}\n")
     service, base_url = start_service(args.updates_per_second, args.speed)
     try:
         time.sleep(2.0)
         rate, event_id = asyncio.run(probe_feed(base_url, 5.0))
         print(f"service {base_url}: {rate:.0f} odds messages/s on the app's feed")
         print(
-            f"Event screen of event {event_id}, pty {COLUMNS}x{ROWS}, {args.seconds:.0f} s, "
+            f"Event screen of event {event_id}, pty {size[0]}x{size[1]}, {args.seconds:.0f} s, "
             "both variants side by side (one key each)"
         )
-        results = run_side_by_side(base_url, event_id, args.seconds)
+        results = run_side_by_side(base_url, event_id, args.seconds, (size[0], size[1]))
     finally:
         service.send_signal(signal.SIGTERM)
         try:
@@ -273,7 +290,7 @@ def main() -> None:
             service.kill()
     print(
         f"{'variant':<8} {'p50 ms':>8} {'p95 ms':>8} {'KiB/s':>8} {'CPU %':>7} "
-        f"{'lag p99 ms':>10} {'paints':>7}"
+        f"{'lag p99 ms':>10} {'paints':>7} {'feed msg/s':>10}"
     )
     for name, figures in results.items():
         print(

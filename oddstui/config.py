@@ -71,6 +71,8 @@ class Settings:
     #: Seconds: a price unchanged for longer is dimmed as stale, in play and before kick-off.
     stale_live: float = 90.0
     stale_prematch: float = 1800.0
+    #: Markets the Event screen shows beside the one stepped through (None: the sport's main).
+    event_markets: list[str] | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
 
     def __repr__(self) -> str:
@@ -95,6 +97,7 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "suspect_profit": ((int, float), "a positive number of percent"),
     "stale_live": ((int, float), "a positive number of seconds"),
     "stale_prematch": ((int, float), "a positive number of seconds"),
+    "event_markets": (list, "a list of market names"),
 }
 
 
@@ -112,6 +115,8 @@ def _validate(name: str, value: Any, path: Path) -> Any:
         bad = not (0 < value < math.inf)  # NaN and inf are refused too
     if not bad and name == "kelly_fraction":
         bad = not 0 < value <= 1
+    if not bad and name == "event_markets":
+        bad = not all(isinstance(item, str) for item in value)
     if not bad and name == "exchange_commission":
         bad = not 0 <= value < 1
     if bad:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from oddstui.api.feed_snapshots import FeedSnapshots
 from oddstui.api.feed_state import FeedState
@@ -21,6 +22,9 @@ from oddstui.api.redact import plain
 
 log = logging.getLogger("oddstui.feed")
 
+#: Longest a frame holds the book's lock at a stretch, in seconds.
+LOCK_SLICE = 0.005
+
 
 class FeedStream(FeedSnapshots):
     def _on_frame(self, frame: str | bytes, gen: int) -> None:
@@ -32,9 +36,18 @@ class FeedStream(FeedSnapshots):
         counters.frames += 1
         malformed = 0
         applied_before = counters.messages
-        with self.lock:
-            # Each message is applied while it is still in cache.
+        lock = self.lock
+        with lock:
+            # Each message is applied while it is still in cache. A big frame (hundreds of
+            # messages of 20 markets: 40 ms and more) lets go of the lock every `LOCK_SLICE`
+            # seconds, so the UI's reads of the book wait for a slice, never a whole frame.
+            slice_end = time.perf_counter() + LOCK_SLICE
             for message in iter_frame(frame, now, self._keep_lines):
+                if time.perf_counter() > slice_end:
+                    lock.release()
+                    time.sleep(0)  # a reader waiting for the lock takes it now
+                    lock.acquire()
+                    slice_end = time.perf_counter() + LOCK_SLICE
                 if message is None:
                     malformed += 1
                     continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -18,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from oddstui import config
 from oddstui.book.formats import ODDS_FORMATS, OddsFormat
 from oddstui.book.state import LineKey
 from oddstui.tui.desk.state import LIVE, SETTLED, ChangeSet, EventView
@@ -25,8 +27,17 @@ from oddstui.tui.event import price_rows
 from oddstui.tui.event.closing_odds import show_closing
 from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.market_bar import market_bar
+from oddstui.tui.event.market_choice import chosen_markets, toggle_market
+from oddstui.tui.event.market_panels import (
+    CellCache,
+    Panels,
+    panel_cells,
+    panel_columns,
+    panel_groups,
+    read_panels,
+)
 from oddstui.tui.event.movement_modal import open_movement
-from oddstui.tui.event.price_cells import grid_columns, row_cells
+from oddstui.tui.event.price_cells import WIDE_FROM, grid_columns
 from oddstui.tui.event.price_grid import PriceGrid
 from oddstui.tui.event.scoreboard import Scoreboard
 from oddstui.tui.kit.board_screen import BoardScreen
@@ -36,6 +47,7 @@ from oddstui.tui.text import plain
 GRID_GUTTER = 2
 #: Without any price after this long (seconds), an event with no bookmakers is "no coverage".
 COVERAGE_WAIT = 4.0
+EMPTY_VIEW = price_rows.PriceView((), None, (), None, (), (), False)
 NO_COVERAGE = (
     "No coverage: no bookmaker quotes this event right now. Prices appear here as soon as one does."
 )
@@ -51,6 +63,11 @@ class EventScreen(BoardScreen):
     | `j` / `k` | next / previous bookmaker |
     | `w` | star or unstar the event |
     | `g` | price history of the highlighted bookmaker |
+    | `v` | each price's edge against the fair price (a sharp book, margin removed), or prices |
+    | `p` | pin or unpin the market: pinned markets stand beside the stepped one |
+
+    From about 160 columns (120 when they fit) other markets stand beside the one stepped
+    through: the pinned ones first (the sport's main markets until the trader pins others).
 
     A settled event shows its closing odds (GET /historical/odds) instead of the live grid.
     """
@@ -69,6 +86,8 @@ class EventScreen(BoardScreen):
             id="event-previous-line",
         ),
         Binding("g", "graph", "Graph", id="event-graph"),
+        Binding("v", "toggle_edges", "Edge", id="event-edges"),
+        Binding("p", "pin_market", "Pin", id="event-pin-market"),
     ]
 
     def __init__(self, event_id: int) -> None:
@@ -88,8 +107,13 @@ class EventScreen(BoardScreen):
         self._opened = time.monotonic()
         self._crests_loading = False
         self._closing_odds_shown = False  # a settled event: closing odds replace the grid
-        #: The grid's figures as last shown.
+        #: The grid's figures as last shown: the stepped market's rows, and every market shown.
         self.rows: tuple[price_rows.GridRow, ...] = ()
+        self.panels: Panels | None = None
+        #: Edges against the fair price instead of prices (`v`).
+        self.edges = False
+        self._beside_lines: dict[str, LineKey] = {}
+        self._beside_cells: CellCache = {}
 
     # ------------------------------------------------------------------ layout
 
@@ -134,8 +158,14 @@ class EventScreen(BoardScreen):
     def patch(self, changes: ChangeSet) -> None:
         if self.event_id in changes.events or changes.feed or changes.catalog:
             self._show_event(self.hub.now())
-        if changes.feed or any(key[0] == self.event_id for key in changes.prices):
+        if changes.feed:
             self._show_prices()
+            return
+        keys = [key for key in changes.prices if key[0] == self.event_id]
+        if keys:
+            # Markets beside the stepped one are read again only when their prices changed.
+            whole = any(len(key) == 2 for key in keys)
+            self._show_prices(None if whole else {key[2] for key in keys if len(key) == 3})
 
     def tick(self, now: float) -> None:
         self._show_event(now)
@@ -190,7 +220,9 @@ class EventScreen(BoardScreen):
         rate = self.app.settings.exchange_commission
         return float(rate) if 0 <= rate < 1 else 0.0
 
-    def _show_prices(self) -> None:
+    def _show_prices(self, changed: set[str] | None = None) -> None:
+        """Read and show the prices; `changed`: only these markets changed (the others beside
+        the stepped one are kept as last read), None: any may have."""
         if self._closing_odds_shown:
             return
         event = self.event
@@ -201,15 +233,31 @@ class EventScreen(BoardScreen):
         feed = self.hub.feed
         clock = feed.monotonic if feed is not None else time.monotonic
         market, line = self.market, self.line
-        view = self.hub.read(
-            lambda book: price_rows.price_view(
-                book, self.event_id, sport, market, line, clock(), stale_after=stale_after,
-                trusted=trusted, commission=self.commission,
+        width, chosen = self.size.width - GRID_GUTTER, chosen_markets(settings, sport)
+        kept = {}
+        if changed is not None and self.panels is not None:
+            kept = {v.market: v for v in self.panels.beside if v.market not in changed}
+        panels = self.hub.read(
+            lambda book: read_panels(
+                book,
+                self.event_id,
+                sport,
+                market,
+                line,
+                clock(),
+                width=width,
+                chosen=chosen,
+                lines=self._beside_lines,
+                kept=kept,
+                stale_after=stale_after,
+                trusted=trusted,
+                commission=self.commission,
             )
         )
-        if view is None:
+        if panels is None:
             self._show_coverage("No price feed: prices need a connection to the feed.")
             return
+        view = panels.main
         self._markets, self._lines = view.markets, view.lines
         self.market, self.line = view.market, view.line
         if view.line is None:
@@ -217,7 +265,13 @@ class EventScreen(BoardScreen):
             self._show_no_prices(view.has_header)
             self._show_bar()
             return
-        shown = (view.market, view.line, view.sides)
+        self._beside_lines = {v.market: v.line for v in panels.beside if v.market and v.line}
+        shown = (
+            (view.market, view.line, view.sides),
+            tuple((v.market, v.line, v.sides) for v in panels.beside),
+            self.app.size.width >= WIDE_FROM,
+        )
+        self.panels = panels
         if shown != self._shown:
             self._shown, self._sides = shown, view.sides
             self.set_columns(view.sides)
@@ -227,22 +281,28 @@ class EventScreen(BoardScreen):
         self._show_bar(len(view.rows))
 
     def set_columns(self, sides: tuple[str, ...]) -> None:
-        """A new data set (market, line or sides changed): new columns, rows refilled."""
+        """A new data set (a market, line or sides changed): new columns, rows refilled."""
         prices = self.query_one(PriceGrid)
         prices.fit_width(self.size.width - GRID_GUTTER)
-        prices.set_columns(grid_columns(list(sides), self.app.size.width))
+        panels = self.panels
+        if panels is None:
+            prices.set_columns(grid_columns(list(sides), self.app.size.width))
+            return
+        prices.set_columns(panel_columns(panels, self.app.size.width), panel_groups(panels))
 
     def on_resize(self) -> None:
         for prices in self.query(PriceGrid):  # none before compose
             prices.fit_width(self.size.width - GRID_GUTTER)
+        if self.is_mounted and self.panels is not None:
+            self._show_prices()  # more or fewer markets fit
 
     def show_rows(self, rows: tuple[price_rows.GridRow, ...], sides: tuple[str, ...]) -> bool:
-        """Write the rows into the grid; True when any cell changed."""
-        fmt, listed = self.odds_format, list(sides)
-        written = self.query_one(PriceGrid).sync_rows(
-            {row.bookmaker: row_cells(row, listed, fmt) for row in rows}
-        )
-        return written > 0
+        """Write the rows of every market shown into the grid; True when any cell changed."""
+        panels = self.panels
+        if panels is None or panels.main.rows is not rows:
+            panels = Panels(replace(panels.main if panels else EMPTY_VIEW, rows=rows, sides=sides))
+        cells = panel_cells(panels, self.odds_format, self.edges, self._beside_cells)
+        return self.query_one(PriceGrid).sync_rows(cells) > 0
 
     def _show_no_prices(self, has_header: bool) -> None:
         event = self.event
@@ -274,6 +334,13 @@ class EventScreen(BoardScreen):
 
     def _show_bar(self, bookmakers: int = 0) -> None:
         bar = market_bar(self.market, self._markets, self.line, self._lines, bookmakers)
+        if self.edges:
+            main = self.panels.main if self.panels is not None else None
+            source = main.fair_from if main is not None else None
+            if source:
+                bar.append(f"   edge vs fair ({source}, margin removed)", style="bold")
+            else:
+                bar.append("   edge: no sharp price", style="dim")
         if bar != self._bar:
             self._bar = bar
             self.query_one("#market-bar", Static).update(bar, layout=False)
@@ -306,6 +373,24 @@ class EventScreen(BoardScreen):
         current = self._lines.index(self.line) if self.line in self._lines else 0
         self.line = self._lines[(current + step) % len(self._lines)]
         self._show_prices()
+
+    def action_toggle_edges(self) -> None:
+        self.edges = not self.edges
+        self._show_prices()
+
+    def action_pin_market(self) -> None:
+        if self.market is None:
+            return
+        event = self.event
+        pinned = toggle_market(self.app.settings, event.sport_slug if event else None, self.market)
+        self._shown = ()  # the markets beside it may change
+        self._show_prices()
+        try:
+            config.save_settings(self.app.settings)
+        except (OSError, config.ConfigError) as error:
+            self.notify(f"Could not keep the choice of markets: {error}", timeout=5)
+            return
+        self.notify(f"{self.market} {'pinned' if pinned else 'unpinned'}", timeout=2)
 
     def action_graph(self) -> None:
         if not self._closing_odds_shown:

@@ -58,6 +58,14 @@ def safe_link(url: str | None) -> str | None:
     return cleaned
 
 
+def fit_text(text: str, width: int) -> str:
+    """`text` without control characters, cut to at most `width` cells (never padded)."""
+    text = clean(text)
+    if cell_len(text) > width:
+        return set_cell_size(text, max(width - 1, 0)) + "…" if width else ""
+    return text
+
+
 def fit(text: str, column: Column) -> str:
     """`text` without control characters, cut or padded to the column's width in cells."""
     text = clean(text)
@@ -68,3 +76,36 @@ def fit(text: str, column: Column) -> str:
     if column.justify == "right":
         return " " * (width - length) + text
     return text + " " * (width - length)
+
+
+#: The least contrast (WCAG ratio) a cell's text keeps against its background, flash or not.
+MIN_CONTRAST = 3.0
+
+
+def contrast_ratio(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
+    """WCAG contrast ratio of two RGB colours: 1 (the same) to 21 (black on white)."""
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        def channel(value: int) -> float:
+            c = value / 255
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+        r, g, b = (channel(value) for value in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def readable_on(
+    colour: tuple[int, int, int],
+    background: tuple[int, int, int],
+    fallbacks: Sequence[tuple[int, int, int]],
+) -> tuple[int, int, int]:
+    """`colour` if it reads on `background`, else the fallback with the most contrast: a price
+    rising in the flash's own colour on a flashed (best) cell must never vanish. The first
+    fallback that reads is taken (the theme's text colour first), else the most legible."""
+    for candidate in (colour, *fallbacks):
+        if contrast_ratio(candidate, background) >= MIN_CONTRAST:
+            return candidate
+    return max(fallbacks, key=lambda candidate: contrast_ratio(candidate, background))

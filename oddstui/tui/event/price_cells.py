@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from oddstui.book.exchange import is_lay
 from oddstui.book.formats import OddsFormat, book_places, format_price
+from oddstui.tui.event.fair_edges import edge, edge_text
 from oddstui.tui.event.grid_cells import Cell, safe_link
 from oddstui.tui.event.price_rows import GridRow, PriceFigure, age_text, margin_text, side_label
 from oddstui.tui.kit.columns import Column
@@ -34,8 +35,14 @@ def grid_columns(sides: list[str], terminal_width: int = 0) -> list[Column]:
 
 
 def price_cell(
-    figure: PriceFigure, fmt: OddsFormat, stale: bool, places: int | None = None
+    figure: PriceFigure,
+    fmt: OddsFormat,
+    stale: bool,
+    places: int | None = None,
+    fair: float | None = None,
 ) -> Cell:
+    """A price (▲/▼ while it flashes), or with `fair` its edge against that fair price: `+3.2%`
+    (role `value` above fair, `muted` below)."""
     if figure.price is None:
         return MISSING
     roles: list[str] = []
@@ -45,13 +52,24 @@ def price_cell(
         roles.append("up")
     elif figure.move < 0:
         roles.append("down")
+    if fair is not None:
+        value = edge(figure.price, fair)
+        roles.append("value" if value > 0 else "muted")
     if stale:
         roles.append("stale")
+    if fair is not None:
+        return Cell(ARROWS[figure.move] + edge_text(value), tuple(roles))
     return Cell(ARROWS[figure.move] + format_price(figure.price, fmt, places), tuple(roles))
 
 
-def row_cells(row: GridRow, sides: list[str], fmt: OddsFormat) -> dict[str, Cell]:
-    """Every cell of one bookmaker's row; the name is literal and links only to http(s)."""
+def row_cells(
+    row: GridRow,
+    sides: list[str],
+    fmt: OddsFormat,
+    fair: tuple[float | None, ...] | None = None,
+) -> dict[str, Cell]:
+    """Every cell of one bookmaker's row; the name is literal and links only to http(s). With
+    `fair` (per side), each price with a fair price shows its edge instead."""
     link = safe_link(row.url)
     muted = ("muted", "stale") if row.stale else ("muted",)
     cells = {
@@ -60,6 +78,7 @@ def row_cells(row: GridRow, sides: list[str], fmt: OddsFormat) -> dict[str, Cell
         "age": Cell(age_text(row.age), muted),
     }
     places = book_places(figure.price for figure in row.prices)  # the book's own precision
-    for side, figure in zip(sides, row.prices, strict=True):
-        cells[side] = price_cell(figure, fmt, row.stale, places)
+    fairs = fair if fair else (None,) * len(sides)
+    for side, figure, side_fair in zip(sides, row.prices, fairs, strict=True):
+        cells[side] = price_cell(figure, fmt, row.stale, places, side_fair)
     return cells

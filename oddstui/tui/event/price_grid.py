@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.containers import Horizontal, VerticalScroll
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -30,8 +32,10 @@ from oddstui.tui.event.grid_cells import (
     EMPTY,
     Cell,
     fit,
+    fit_text,
     fitting_columns,
     hidden_marker,
+    readable_on,
     safe_link,
 )
 from oddstui.tui.kit.columns import Column
@@ -39,7 +43,7 @@ from oddstui.tui.kit.columns import Column
 __all__ = ["Cell", "PriceGrid", "safe_link"]  # the cells' types, for callers
 
 #: The cell styles, named by the component classes that colour them (`price-grid--<role>`).
-ROLES = ("best", "up", "down", "stale", "muted", "link")
+ROLES = ("best", "up", "down", "value", "stale", "muted", "link")
 
 
 class GridColumnView(Widget):
@@ -94,6 +98,8 @@ class GridHeader(Widget):
         return shown + (len(marker) + 1 if marker else 0)
 
     def render_line(self, y: int) -> Strip:
+        if self._grid.groups and y == 0:
+            return self._grid.render_groups(self.size.width)
         return self._grid.render_header(self.size.width)
 
 
@@ -111,6 +117,7 @@ class PriceGrid(Widget, can_focus=True):
     | `price-grid--cursor` | the highlighted row |
     | `price-grid--best` | the best price of a side |
     | `price-grid--up` / `price-grid--down` | a price that just rose / fell |
+    | `price-grid--value` | a price above the fair price (the edge toggle) |
     | `price-grid--stale` | a price that may be out of date |
     | `price-grid--muted` | secondary figures (age, margin) |
     | `price-grid--link` | a bookmaker name that is a hyperlink |
@@ -151,7 +158,9 @@ class PriceGrid(Widget, can_focus=True):
         self._rows: list[str] = []
         self._index: dict[str, int] = {}
         self._cells: dict[str, dict[str, Cell]] = {}
-        self._styles: dict[tuple[str, ...], Style] = {}
+        self._styles: dict[tuple[tuple[str, ...], Style], Style] = {}
+        #: Markets side by side: (first column key, label) of each group of columns.
+        self.groups: dict[str, str] = {}
         self._composed = False
         #: Cells written since the grid was made (read by tests and the benchmark).
         self.cells_written = 0
@@ -196,9 +205,13 @@ class PriceGrid(Widget, can_focus=True):
     def row_keys(self) -> list[str]:
         return list(self._rows)
 
-    def set_columns(self, columns: Sequence[Column]) -> None:
-        """A new data set: these columns, and no rows."""
+    def set_columns(
+        self, columns: Sequence[Column], groups: Sequence[tuple[str, str]] = ()
+    ) -> None:
+        """A new data set: these columns, and no rows; `groups` heads each market's columns
+        with its name when several stand side by side (a second header line)."""
         self._columns = list(columns)
+        self.groups = dict(groups)
         self._rows, self._index, self._cells = [], {}, {}
         self.cursor_row = 0
         self._views = {column.key: GridColumnView(self, column) for column in self._columns}
@@ -208,7 +221,9 @@ class PriceGrid(Widget, can_focus=True):
             strip = self.query_one(Horizontal)
             strip.remove_children()
             strip.mount(*self._views.values())
-            self.query_one(GridHeader).refresh(layout=True)
+            header = self.query_one(GridHeader)
+            header.styles.height = 2 if self.groups else 1
+            header.refresh(layout=True)
 
     def sync_rows(self, rows: Mapping[str, Mapping[str, Cell]]) -> int:
         """Show exactly these rows, in this order; returns how many cells were written.
@@ -311,6 +326,27 @@ class PriceGrid(Widget, can_focus=True):
             segments.append(Segment(" " + marker, style + muted))
         return Strip(segments).adjust_cell_length(width, style)
 
+    def render_groups(self, width: int) -> Strip:
+        """Each market's name over its columns, ruled to its end: ` ML ─── Spread -0.5 ─`."""
+        style = self.rich_style + self.get_component_rich_style("price-grid--header")
+        segments: list[Segment] = []
+        run, label = 0, ""
+
+        def close() -> None:
+            if run:
+                text = f" {label} " if label else ""
+                cut = fit_text(text, run)
+                rule = "─" * (run - cell_len(cut)) if label else " " * run
+                segments.append(Segment(cut + rule, style))
+
+        for column in self._shown:
+            if column.key in self.groups:
+                close()
+                run, label = 0, self.groups[column.key]
+            run += column.width + 1
+        close()
+        return Strip(segments).adjust_cell_length(width, style)
+
     def render_cell(self, column: Column, index: int) -> Strip:
         """One cell with the gap before it, as a strip of `column.width + 1` cells."""
         base = self.rich_style
@@ -319,20 +355,44 @@ class PriceGrid(Widget, can_focus=True):
         if index >= len(self._rows):
             return Strip([Segment(" " * (column.width + 1), base)], column.width + 1)
         cell = self._cells[self._rows[index]].get(column.key, EMPTY)
-        style = base + self._style(cell)
+        style = base + self._style(cell, base)
         if cell.link:
             segments = [Segment(" ", base), Segment(fit(cell.text, column), style)]
         else:
             segments = [Segment(" " + fit(cell.text, column), style)]
         return Strip(segments, column.width + 1)
 
-    def _style(self, cell: Cell) -> Style:
-        style = self._styles.get(cell.roles)
+    def _style(self, cell: Cell, base: Style) -> Style:
+        key = (cell.roles, base)
+        style = self._styles.get(key)
         if style is None:
-            style = Style()
-            for role in cell.roles:
-                style += self.get_component_rich_style(f"price-grid--{role}", partial=True)
-            self._styles[cell.roles] = style
+            style = self._styles[key] = self._roles_style(cell.roles, base)
         if cell.link:
             return style + Style(link=cell.link)
         return style
+
+    def _roles_style(self, roles: tuple[str, ...], base: Style) -> Style:
+        """The roles' styles on top of each other, with their backgrounds blended over the
+        grid's (a partial style would drop their transparency and paint `$success 20%` as
+        solid `$success`) and the text kept readable on the result: a price rising (the rise
+        colour) on a best cell (tinted the same hue) must not vanish into it, nor a dimmed
+        price on the cursor row (`base` carries the cursor's tint there)."""
+        style = Style()
+        if not roles:
+            return style
+        background = Color.from_rich_color(base.bgcolor) if base.bgcolor else Color(0, 0, 0)
+        tinted = False
+        for role in roles:
+            name = f"price-grid--{role}"
+            style += self.get_component_rich_style(name, partial=True)
+            layer = self.get_component_styles(name)
+            if layer.has_rule("background"):
+                background, tinted = background + layer.background, True
+        foreground = Color.from_rich_color(style.color or base.color)
+        fallbacks = [Color.from_rich_color(base.color).rgb] if base.color else []
+        fallbacks += [(0, 0, 0), (255, 255, 255)]
+        readable = readable_on(foreground.rgb, background.rgb, fallbacks)
+        colours = Style(color=Color(*readable).rich_color)
+        if tinted:
+            colours += Style(bgcolor=background.rich_color)
+        return style + colours

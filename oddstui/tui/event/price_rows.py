@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from oddstui.book.exchange import back_margin, best_of_books, is_exchange, is_lay, net_back
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
+from oddstui.tui.event.fair_edges import fair_line
 from oddstui.tui.event.market_order import market_order
 from oddstui.tui.text import clean
 
@@ -230,6 +231,8 @@ class PriceView:
     sides: tuple[str, ...]
     rows: tuple[GridRow, ...]
     has_header: bool  # the book knows the event (so no prices means no coverage)
+    fair: tuple[float | None, ...] = ()  # per side, from a sharp book (`fair_edges`)
+    fair_from: str | None = None  # the sharp book the fair line comes from
 
 
 def price_view(
@@ -243,12 +246,15 @@ def price_view(
     stale_after: float,
     trusted: bool,
     commission: float = 0.0,
+    markets: tuple[str, ...] | None = None,
 ) -> PriceView:
     """The grid's figures for `market` and `line` (the main market and line when they are gone
-    or not given). `now` is on the book's clock; ages count on the service's."""
+    or not given). `now` is on the book's clock; ages count on the service's. `markets`: the
+    event's markets in reading order, when the caller has just read them."""
     state = book.event(event_id)
     has_header = state is not None and state.header is not None
-    markets = tuple(market_order(book.market_names(event_id), sport))
+    if markets is None:
+        markets = tuple(market_order(book.market_names(event_id), sport))
     if not markets:
         return PriceView((), None, (), None, (), (), has_header)
     if market not in markets:
@@ -273,4 +279,7 @@ def price_view(
         commission=commission,
         service_now=service_now,
     )
-    return PriceView(markets, market, lines, line, tuple(sides), tuple(rows), has_header)
+    fair, fair_from = fair_line(book.quotes(event_id, market, line), sides)
+    return PriceView(
+        markets, market, lines, line, tuple(sides), tuple(rows), has_header, fair, fair_from
+    )

@@ -15,6 +15,7 @@ from oddstui.api.messages import OddsMessage
 from oddstui.book.exchange import is_lay
 from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.event.market_panels import default_chosen
 from oddstui.tui.event.price_grid import PriceGrid
 from oddstui.tui.event.scoreboard import Scoreboard
 from oddstui.tui.launch import build_app
@@ -93,8 +94,11 @@ async def open_event(app: Any, pilot: Any, event_id: int) -> EventScreen:
 
 
 def side_keys(grid: PriceGrid) -> list[str]:
-    """The back sides' columns (an exchange in the book adds its lay columns after them)."""
-    keys = [c.key for c in grid.columns if c.key not in ("book", "margin", "age")]
+    """The stepped market's back sides' columns (an exchange in the book adds its lay columns
+    after them; markets beside it, keyed `market|side`, follow)."""
+    keys = [
+        c.key for c in grid.columns if c.key not in ("book", "margin", "age") and "|" not in c.key
+    ]
     backs = [key for key in keys if not is_lay(key)]
     assert keys[: len(backs)] == backs
     return backs
@@ -316,3 +320,58 @@ async def test_an_event_no_selected_bookmaker_quotes_says_no_coverage(
         notice = screen.query_one("#no-coverage")
         await wait_for(lambda: "No coverage" in str(notice.render()), pilot, timeout=30)
         assert notice.display and not screen.query_one(PriceGrid).display
+
+
+async def test_a_wide_screen_shows_markets_side_by_side_edges_and_pins(
+    busy: tuple[Service, str], home: Path
+) -> None:
+    service, _ = busy
+    event = busiest_live(service)
+    app = app_for(service, home)
+    async with app.run_test(size=(200, 50)) as pilot:
+        screen = await open_event(app, pilot, event["id"])
+        grid = screen.query_one(PriceGrid)
+
+        def beside() -> list[str]:
+            return sorted({c.key.split("|")[0] for c in grid.columns if "|" in c.key})
+
+        # ML stepped through, Spread and Totals (the main markets) beside it, in one grid.
+        await wait_for(lambda: {"Spread", "Totals"} <= set(beside()), pilot, timeout=30)
+        assert screen.market == "ML" and screen.panels is not None
+        assert {view.market for view in screen.panels.beside} >= {"Spread", "Totals"}
+        assert sum(c.width + 1 for c in grid.shown_columns) <= 200
+        quoted = [
+            row
+            for row in grid.row_keys
+            if grid.cell_text(row, "Totals|over").lstrip("▲▼ ")[:1].isdigit()
+        ]
+        assert quoted  # prices, under their market's heading
+        assert "Totals" in " ".join(grid.groups.values())
+
+        # `v`: each price's edge against the sharp book's fair price, cell by cell.
+        await pilot.press("v")
+
+        def edges() -> list[str]:
+            texts = [grid.cell_text(row, "home").lstrip("▲▼ ") for row in grid.row_keys]
+            return [text for text in texts if text != "–"]
+
+        await wait_for(lambda: edges() and all(t.endswith("%") for t in edges()), pilot, timeout=30)
+        assert "edge vs fair" in str(screen.query_one("#market-bar").render())
+        await pilot.press("v")
+        await wait_for(
+            lambda: edges() and not any(t.endswith("%") for t in edges()), pilot, timeout=30
+        )
+
+        # `p` pins the market stepped to: kept in the settings file, shown first beside the
+        # stepped market from then on (the last market in reading order is no main one).
+        await pilot.press("M")
+        await wait_for(lambda: screen.market not in (None, "ML"), pilot, timeout=30)
+        pinned = screen.market
+        assert pinned is not None and pinned not in default_chosen("football")
+        await pilot.press("p")
+        await wait_for(
+            lambda: pinned in (config.load_settings().event_markets or []), pilot, timeout=30
+        )
+        await pilot.press("m")
+        await wait_for(lambda: screen.market == "ML", pilot, timeout=30)
+        await wait_for(lambda: pinned in beside(), pilot, timeout=30)
