@@ -154,7 +154,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
-        if self.gone.sweep(self.hub.now()):
+        if self.gone.sweep(self.hub.now(), keep=self.query_one(PatchTable).highlighted_key()):
             self.show_rows()
 
     def _fetch_if_due(self, force: bool = False) -> None:
@@ -207,7 +207,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         now = self.hub.now()
         if self._fresh_answer:
             self._fresh_answer = False
-            self.gone.update(rows, now)
+            self.gone.update(rows, now, keep=self.query_one(PatchTable).highlighted_key())
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
         for key, row in rows.items():

@@ -133,6 +133,7 @@ class PatchTable(TableRows):
         if query != self.query_text:
             self.query_text = query
             self.apply_order()
+            self.post_message(self.TextFiltered(self))
 
     def action_filter(self) -> None:
         from oddstui.tui.kit.table_filter import TableFilter
@@ -140,6 +141,13 @@ class PatchTable(TableRows):
         found = self.screen.query(TableFilter)
         if found:
             found.first().open(self)
+
+    class TextFiltered(Message):
+        """The find filter's text changed: a screen that counts its rows counts again."""
+
+        def __init__(self, table: PatchTable) -> None:
+            super().__init__()
+            self.table = table
 
     class ColumnsWanted(Message):
         """The trader asked to choose the table's columns: its screen opens the chooser."""
