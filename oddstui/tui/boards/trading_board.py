@@ -48,6 +48,8 @@ class TradingBoard(BoardScreen):
 
     #: Seconds between two full sorts while prices move (0: on every draw).
     RESORT_EVERY: ClassVar[float] = 0.0
+    #: What the board's percent column is, as its first sort key says it ("by profit").
+    RANK_WORD: ClassVar[str] = "profit"
     #: Seconds the row the trader moved to keeps its index while the others sort around it.
     HOLD_SECONDS: ClassVar[float] = 5.0
 
@@ -160,7 +162,8 @@ class TradingBoard(BoardScreen):
 
     def action_next_sort(self) -> None:
         self.sort_by = next_sort_key(self.sort_by)
-        self.notify(f"Sorted by {SORT_WORDS[self.sort_by]}", timeout=2)
+        words = SORT_WORDS[self.sort_by].replace("profit", self.RANK_WORD)
+        self.notify(f"Sorted by {words}", timeout=2)
         self.resort()
 
     def resort(self) -> None:
@@ -185,7 +188,8 @@ class TradingBoard(BoardScreen):
     def order_words(self) -> Text:
         """The summary's tail: the sort key (the suspects hidden are counted once, by the
         summary's own numbers; shown, each carries its mark)."""
-        return Text(f" · by {self.sort_by}", "dim")
+        key = self.RANK_WORD if self.sort_by == "profit" else self.sort_by
+        return Text(f" · by {key}", "dim")
 
     # ------------------------------------------------------------------ export
 

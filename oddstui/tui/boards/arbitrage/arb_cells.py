@@ -35,16 +35,17 @@ from oddstui.tui.text import clean, plain
 AGE_STEP = 5
 
 
-#: They fit 120 columns (no horizontal scrollbar to repaint with every change); at 80, the
-#: profit, the event, both legs and the age stay, the rest give way (highest number first).
 #: A line at the end of what a leg backs: "-35.5", "+2", "126.5".
 LINE = re.compile(r"[+-]?\d+(?:\.\d+)?")
+#: They fit 120 columns (no horizontal scrollbar to repaint with every change); at 80, the
+#: profit, the event, the market and line and the legs stay (an arbitrage says what it is on),
+#: the rest give way (highest number first).
 ARB_COLUMNS: list[Column] = [
     Column("profit", "Profit", 9),
     Column("source", "Src", 5, priority=4),
-    Column("event", "Event", 20, grow=20),
-    Column("market", "Market", 12, priority=3, grow=16),
-    Column("legs", "Legs", 38, grow=38),
+    Column("event", "Event", 16, grow=24),
+    Column("market", "Market", 12, grow=16),
+    Column("legs", "Legs", 28, grow=48),
     Column("age", "Age", 4, priority=1),
     Column("score", "Score", 5, priority=2),
     Column("clock", "Clock", 8, priority=2),
