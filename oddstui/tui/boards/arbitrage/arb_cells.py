@@ -140,16 +140,19 @@ def row_cells(
 ) -> dict[str, Text]:
     """Every cell of one row (the moving ones included); `legs_width` is the Legs column's
     width as laid out (0: not known)."""
-    style = VANISHED_STYLE if row.vanished_at is not None else ""
     legs = legs_text(row, event, fmt, legs_width)
     title = event.title if event else (f"{row.home} v {row.away}" if row.home else "")
     shown = {
-        "profit": percent_text(row.profit_pct, style=style or "bold"),
-        "event": plain(title or f"event {row.event_id}", style),
-        "market": plain(row.line_text, style),
-        "legs": Text(legs, style=style, no_wrap=True, overflow="ellipsis"),
-        **moving_cells(row, event, age, now, trusted=trusted),
+        "profit": percent_text(row.profit_pct, style="bold"),
+        "event": plain(title or f"event {row.event_id}"),
+        "market": plain(row.line_text),
+        "legs": Text(legs, no_wrap=True, overflow="ellipsis"),
     }
+    if row.vanished_at is not None:
+        # A span, not the base style: cells are compared by text and spans before a write.
+        for text in shown.values():
+            text.stylize(VANISHED_STYLE)
+    shown.update(moving_cells(row, event, age, now, trusted=trusted))
     return marked(shown, "profit") if suspect else shown
 
 
