@@ -154,7 +154,7 @@ async def test_narrow_boards_keep_what_an_arbitrage_is_and_say_how_many_columns_
         async with app.run_test(size=(80, 24)) as pilot:
             screen, table = board(app)
 
-            def announced() -> bool:
+            def announced(app: Any = app, table: PatchTable = table) -> bool:
                 hidden = len(table.specs) - len(table.shown_columns())
                 line = header_line(app, table)
                 return table.row_count > 1 and hidden > 0 and f"+{hidden} more ›" in line
@@ -227,7 +227,7 @@ async def test_the_dropping_board_by_drop_live_or_pre_match_by_bookmaker_and_one
         for _ in range(3):  # refetches move rows off the page: gone rows never overfill it
             fetched = screen.loaded_at
             await pilot.press("escape", "u")
-            await wait_for(lambda: screen.loaded_at != fetched and screen.limit == 10, pilot, 30)
+            await wait_for(lambda at=fetched: screen.loaded_at != at and screen.limit == 10, pilot)
             assert table.row_count <= 10
             shown = int(screen.summary().plain.split(" shown")[0].split()[-1])
             assert 0 < shown <= 10
