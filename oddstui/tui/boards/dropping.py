@@ -83,9 +83,9 @@ class DroppingOddsScreen(RestBoardScreen):
         ("markets", "markets", "all"),
         ("sport", "sport", "all"),
         ("leagues", "leagues", "all"),
+        ("limit", "per page", "50"),
         ("status", "live/pre", "all"),
         ("books", "books", "any"),
-        ("limit", "per page", "50"),
     )
 
     def __init__(self) -> None:

@@ -156,7 +156,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
-        if self.gone.sweep(self.hub.now(), keep=self.query_one(PatchTable).highlighted_key()):
+        if self.gone.sweep(self.hub.now(), keep=self.held_key()):
             self.show_rows()
 
     def _fetch_if_due(self, force: bool = False) -> None:
@@ -209,7 +209,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         now = self.hub.now()
         if self._fresh_answer:
             self._fresh_answer = False
-            self.gone.update(rows, now, keep=self.query_one(PatchTable).highlighted_key())
+            self.gone.update(rows, now, keep=self.held_key())
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
         for key, row in rows.items():
@@ -236,6 +236,10 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self.not_found = len(shown) - len(found)
         live_found = sum(1 for key in found if shown[key].rank.gone is None)
         return live_found, len(found) - live_found
+
+    def held_key(self) -> str | None:
+        """The row the trader moved to: gone, it stays under the cursor until they move."""
+        return self.query_one(PatchTable).highlighted_key() if self.holding else None
 
     def row_cap(self) -> int | None:
         """The most rows the board shows, gone ones included (None: no cap)."""

@@ -120,8 +120,8 @@ class TradingBoard(BoardScreen):
         Between sorts prices patch in place, so the board does not churn under the trader's
         eyes. The row the trader moved to keeps its index for `HOLD_SECONDS`, then takes its
         place in the order and the cursor goes with it: an order is never wrong for long. A
-        highlighted row that vanished stays where it is, dimmed, under the cursor until the
-        trader moves. `before` is (the order, the highlighted key) as shown before this draw
+        row the trader moved to that vanished stays where it is, dimmed, under the cursor until
+        the trader moves. `before` is (the order, the highlighted key) as shown before this draw
         changed the rows, when it did.
         """
         due = self.sort_due(force)
@@ -135,7 +135,9 @@ class TradingBoard(BoardScreen):
             self.holding, self._moved_at = True, now
         free, self._free_order = self._free_order and due, self._free_order and not due
         rank = ranks.get(cursor) if cursor is not None else None
-        vanished = rank is not None and rank.gone is not None and not free
+        # Only a row the trader chose holds the cursor gone: the first row, highlighted by
+        # default, gives way to the best live one.
+        vanished = self.holding and rank is not None and rank.gone is not None and not free
         held = self.holding and not free and now - self._moved_at < self.HOLD_SECONDS
         pinned = cursor if vanished or held else None
         order = arrange(ranks, self.sort_by, current, pinned, resort=due)

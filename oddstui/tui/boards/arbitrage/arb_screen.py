@@ -120,8 +120,8 @@ class ArbitrageScreen(RestBoardScreen):
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
-        # A vanished row under the cursor stays until the trader moves.
-        held = self.query_one(PatchTable).highlighted_key()
+        # A vanished row the trader moved to stays under the cursor until the trader moves.
+        held = self.query_one(PatchTable).highlighted_key() if self.holding else None
         gone = self.arbs.sweep(self.hub.now(), keep=held)
         self._render_rows(set(), full=False, ages=True, refilter=bool(gone))
 

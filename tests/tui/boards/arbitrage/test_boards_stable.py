@@ -23,8 +23,8 @@ STALE = "a leg was quoted before the last score or status change"
 
 
 def live_first(screen: ArbitrageScreen, table: PatchTable) -> bool:
-    """Live rows above gone ones (but the highlighted one: gone, it keeps its place)."""
-    held = table.highlighted_key()
+    """Live rows above gone ones (but the one the trader moved to: gone, it keeps its place)."""
+    held = table.highlighted_key() if screen.holding else None
     keys = [key for key in table.row_keys if key != held]
     states = [screen.arbs.rows[key].vanished_at is None for key in keys]
     return states == sorted(states, reverse=True)
