@@ -13,9 +13,11 @@ from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
 from oddstui.tui.boards.board_cells import hub_service_time, percent_text
+from oddstui.tui.boards.drop_filter import DropFilter, quoting_books
 from oddstui.tui.boards.filters import parse_names, parse_number
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
+from oddstui.tui.desk.state import LIVE
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format, price_text
@@ -49,6 +51,7 @@ class DroppingOddsScreen(RestBoardScreen):
     heading = "Dropping odds"
     WHAT = "the dropping odds"
     REFRESH = 30.0
+    RANK_WORD = "drop"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "next_window", "Window", id="drops-next-window"),
         Binding("n,right_square_bracket", "page(1)", "Next page", key_display="n/]",
@@ -81,6 +84,8 @@ class DroppingOddsScreen(RestBoardScreen):
         ("sport", "sport", "all"),
         ("leagues", "leagues", "all"),
         ("limit", "per page", "50"),
+        ("status", "live/pre", "all"),
+        ("books", "books", "any"),
     )
 
     def __init__(self) -> None:
@@ -97,6 +102,10 @@ class DroppingOddsScreen(RestBoardScreen):
         self.items: list[DroppingOdds] = []
         #: (live, gone) rows shown at the last draw.
         self.shown = (0, 0)
+        #: Live or pre-match, and the bookmakers (the page is filtered here, not by the service).
+        self.drop_filter = DropFilter()
+        #: Items of the page the board's own filters hid at the last draw.
+        self.filtered_out = 0
 
     def initial_filter(self, name: str) -> str:
         return self.window if name == "window" else ""
@@ -136,6 +145,8 @@ class DroppingOddsScreen(RestBoardScreen):
         fmt = odds_format(self.app)
         now = hub_service_time(self.hub)  # a move's age counts on the service's clock
         rows: dict[str, BoardRow] = {}
+        books = self._quoting_books()
+        self.filtered_out = 0
         for item in self.items:
             key = "|".join(
                 str(part)
@@ -159,6 +170,15 @@ class DroppingOddsScreen(RestBoardScreen):
                 start, sport = summary.date, summary.sport.name if summary.sport else ""
             else:
                 title, league = f"event {item.event_id}", ""
+            live = (
+                event.status == LIVE
+                if event is not None
+                else bool(start and start.timestamp() <= now)
+            )
+            quoted_by = books.get((item.event_id, item.market_name), frozenset())
+            if not self.drop_filter.accepts(live, quoted_by):
+                self.filtered_out += 1
+                continue
             market = " ".join(
                 part
                 for part in (
@@ -191,6 +211,17 @@ class DroppingOddsScreen(RestBoardScreen):
         where = f" at or above {self.min_drop:g}%" if self.min_drop else ""
         self.show_table(any(self.shown), f"No dropping odds{where} on page {self.page}.")
 
+    def _quoting_books(self) -> dict[tuple[int, str], frozenset[str]]:
+        """Which bookmakers quote each item's market in the feed's book (only asked when the
+        books filter is on: one locked pass)."""
+        if not self.drop_filter.books:
+            return {}
+        wanted = [(item.event_id, item.market_name) for item in self.items]
+        return self.hub.read(lambda book: quoting_books(book, wanted)) or {}
+
+    def row_cap(self) -> int | None:
+        return self.limit
+
     def _window_drop(self, item: DroppingOdds) -> float | None:
         return {
             "opening": item.drop_since_opening,
@@ -204,6 +235,8 @@ class DroppingOddsScreen(RestBoardScreen):
         text.append(f"window {self.window} · page {self.page}", "bold")
         text.append(" · ")
         text.append_text(self.counts(*self.shown))
+        if self.filtered_out:
+            text.append(f" · {self.filtered_out} filtered out")
         if self.markets:
             text.append(" · " + ",".join(self.markets))
         if self.sport or self.leagues:
@@ -215,6 +248,9 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def apply_filter(self, name: str, text: str, submitted: bool) -> bool:
         value = text.strip()
+        if name in ("status", "books"):
+            self.drop_filter = self.drop_filter.with_field(name, value)
+            return False  # the page is filtered here: no new question to the service
         if name == "window":
             if value not in TIME_WINDOWS:
                 raise ValueError("window must be one of " + ", ".join(TIME_WINDOWS))

@@ -68,7 +68,8 @@ def arrange(
 
     Ties keep their `current` order. With `resort` False (between two sorts) the rows shown
     keep their order and each new row is slotted in where `by` puts it among them. `pinned`
-    (the highlighted row), when live and already shown, stays at its index among the live rows.
+    (the highlighted row), when already shown, stays at its index: among the live rows while
+    live, and gone too (it holds the cursor until the trader moves).
     """
     sort_key = _KEYS[by]
     position = {key: index for index, key in enumerate(current)}
@@ -89,9 +90,15 @@ def arrange(
         (key for key in start if ranks[key].gone is not None),
         key=lambda key: -(ranks[key].gone or 0.0),
     )
-    if pinned in position and pinned in ranks and ranks[pinned].gone is None:
-        live.remove(pinned)
-        live.insert(min(position[pinned], len(live)), pinned)
+    if pinned in position and pinned in ranks:
+        if ranks[pinned].gone is None:
+            live.remove(pinned)
+            live.insert(min(position[pinned], len(live)), pinned)
+        else:  # gone under the cursor: it stays where it was until the trader moves
+            gone.remove(pinned)
+            order = live + gone
+            order.insert(min(position[pinned], len(order)), pinned)
+            return order
     return live + gone
 
 
@@ -111,18 +118,19 @@ class GoneRows(Generic[T]):
         self.rows: dict[str, tuple[T, float]] = {}
         self._last: dict[str, T] = {}
 
-    def update(self, fresh: Mapping[str, T], now: float) -> None:
+    def update(self, fresh: Mapping[str, T], now: float, keep: str | None = None) -> None:
         for key, value in self._last.items():
             if key not in fresh and key not in self.rows:
                 self.rows[key] = (value, now)
         for key in fresh:
             self.rows.pop(key, None)
         self._last = dict(fresh)
-        self.sweep(now)
+        self.sweep(now, keep)
 
-    def sweep(self, now: float) -> bool:
-        """Forget rows gone longer than the grace; True when any was forgotten."""
-        old = [key for key, (_, at) in self.rows.items() if now - at >= self.grace]
+    def sweep(self, now: float, keep: str | None = None) -> bool:
+        """Forget rows gone longer than the grace (but `keep`, the one under the cursor); True
+        when any was forgotten."""
+        old = [key for key, (_, at) in self.rows.items() if now - at >= self.grace and key != keep]
         for key in old:
             del self.rows[key]
         return bool(old)

@@ -84,6 +84,8 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self._fetching = False
         self._summary_shown = Text()
         self._detail_shown = Text()
+        #: Rows the find filter (`F`) hid at the last draw.
+        self.not_found = 0
 
     def compose_body(self) -> ComposeResult:
         with HorizontalScroll(classes="filters"):
@@ -154,7 +156,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
-        if self.gone.sweep(self.hub.now()):
+        if self.gone.sweep(self.hub.now(), keep=self.held_key()):
             self.show_rows()
 
     def _fetch_if_due(self, force: bool = False) -> None:
@@ -207,7 +209,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         now = self.hub.now()
         if self._fresh_answer:
             self._fresh_answer = False
-            self.gone.update(rows, now)
+            self.gone.update(rows, now, keep=self.held_key())
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
         for key, row in rows.items():
@@ -216,8 +218,10 @@ class RestBoardScreen(TradingBoard, FilterBar):
                 continue
             cells = marked(row.cells, self.MARK_COLUMN) if row.suspect else row.cells
             shown[key] = BoardRow(cells, row.rank, row.suspect)
-        live = len(shown)
-        for key, (row, went) in self.gone.rows.items():
+        cap = self.row_cap()
+        for key, (row, went) in sorted(self.gone.rows.items(), key=lambda item: -item[1][1]):
+            if cap is not None and len(shown) >= cap:
+                break  # a page of 50 never shows more than 50 rows
             if key not in shown:
                 cells = gone_cells(row.cells, self.GONE_COLUMN, now - went)
                 shown[key] = BoardRow(cells, Rank(row.rank.profit, gone=went))
@@ -228,7 +232,18 @@ class RestBoardScreen(TradingBoard, FilterBar):
             table.sync_row(key, row.cells)
         ranks = {key: row.rank for key, row in shown.items()}
         self.arrange_table(table, ranks, force=True, before=before)
-        return live, len(shown) - live
+        found = set(self.found(shown))  # the counts count what the find filter lets through
+        self.not_found = len(shown) - len(found)
+        live_found = sum(1 for key in found if shown[key].rank.gone is None)
+        return live_found, len(found) - live_found
+
+    def held_key(self) -> str | None:
+        """The row the trader moved to: gone, it stays under the cursor until they move."""
+        return self.query_one(PatchTable).highlighted_key() if self.holding else None
+
+    def row_cap(self) -> int | None:
+        """The most rows the board shows, gone ones included (None: no cap)."""
+        return None
 
     def show_table(self, wanted: bool, empty: str) -> None:
         table = self.query_one(PatchTable)
@@ -264,6 +279,8 @@ class RestBoardScreen(TradingBoard, FilterBar):
     def counts(self, live: int, gone: int, parts: str = "") -> Text:
         """`12 shown: 10 live (parts) + 2 gone · 3 ⚠ hidden · by profit`: the numbers add up."""
         text = shown_counts(live, gone, self.suspects_hidden, parts)
+        if self.not_found:
+            text.append(f" · {self.not_found} not found")
         text.append_text(self.order_words())
         return text
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import ClassVar
@@ -48,6 +48,10 @@ class TradingBoard(BoardScreen):
 
     #: Seconds between two full sorts while prices move (0: on every draw).
     RESORT_EVERY: ClassVar[float] = 0.0
+    #: What the board's percent column is, as its first sort key says it ("by profit").
+    RANK_WORD: ClassVar[str] = "profit"
+    #: Seconds the row the trader moved to keeps its index while the others sort around it.
+    HOLD_SECONDS: ClassVar[float] = 5.0
 
     def __init__(self) -> None:
         super().__init__()
@@ -66,6 +70,9 @@ class TradingBoard(BoardScreen):
         #: first row, highlighted by default, is not a choice). `_left` is where it was left.
         self.holding = False
         self._left: str | None = None
+        self._moved_at = -math.inf
+        #: A re-sort was skipped (not due yet): the next draw or tick once due makes it.
+        self.order_pending = False
 
     # ------------------------------------------------------------------ pausing
 
@@ -111,35 +118,54 @@ class TradingBoard(BoardScreen):
         """Order the rows: a full sort when `force` or due, else new rows slotted in place.
 
         Between sorts prices patch in place, so the board does not churn under the trader's
-        eyes; the highlighted row keeps its index either way. `before` is (the order, the
-        highlighted key) as shown before this draw changed the rows, when it did.
+        eyes. The row the trader moved to keeps its index for `HOLD_SECONDS`, then takes its
+        place in the order and the cursor goes with it: an order is never wrong for long. A
+        row the trader moved to that vanished stays where it is, dimmed, under the cursor until
+        the trader moves. `before` is (the order, the highlighted key) as shown before this draw
+        changed the rows, when it did.
         """
         due = self.sort_due(force)
+        now = time.monotonic()
         if due:
-            self._sorted_at = time.monotonic()
+            self._sorted_at = now
+            self.order_pending = False
         current, cursor = before or (table.row_keys, table.highlighted_key())
         # Rows change only in a draw: a cursor found elsewhere than it was left was moved.
-        moved = cursor is not None and self._left is not None and cursor != self._left
-        self.holding = self.holding or moved
+        if cursor is not None and self._left is not None and cursor != self._left:
+            self.holding, self._moved_at = True, now
         free, self._free_order = self._free_order and due, self._free_order and not due
-        pinned = cursor if self.holding and not free else None
+        rank = ranks.get(cursor) if cursor is not None else None
+        # Only a row the trader chose holds the cursor gone: the first row, highlighted by
+        # default, gives way to the best live one.
+        vanished = self.holding and rank is not None and rank.gone is not None and not free
+        held = self.holding and not free and now - self._moved_at < self.HOLD_SECONDS
+        pinned = cursor if vanished or held else None
         order = arrange(ranks, self.sort_by, current, pinned, resort=due)
         table.order_rows(order)
         if cursor is not None and cursor in table.rows:
             index = table.get_row_index(cursor)
-            rank = ranks.get(cursor)
-            if rank is not None and rank.gone is not None and cursor in current and not free:
-                # The highlighted row went: it drops below the live rows, the cursor stays put.
-                index = min(current.index(cursor), table.row_count - 1)
-            if not self.holding and not free:
+            if not self.holding and not free and not vanished:
                 index = 0  # nothing chosen yet: the best row is the highlighted one
-            if table.cursor_row != index:  # into view when the trader asked for the order
-                table.move_cursor(row=index, animate=False, scroll=free)
+            if table.cursor_row != index:  # the cursor goes with the row it is on
+                table.move_cursor(row=index, animate=False, scroll=free or self.holding)
         self._left = table.highlighted_key()
+
+    def found(self, keys: Iterable[str]) -> list[str]:
+        """The keys among `keys` that pass the table's find filter (`F`): the counts count
+        what the trader can see."""
+        table = self.query_one(PatchTable)
+        if not table.query_text:
+            return list(keys)
+        return [key for key in keys if table.has_row(key) and table.passes(key)]
+
+    def on_patch_table_text_filtered(self, message: PatchTable.TextFiltered) -> None:
+        message.stop()
+        self.resort()  # the counts follow the find filter
 
     def action_next_sort(self) -> None:
         self.sort_by = next_sort_key(self.sort_by)
-        self.notify(f"Sorted by {SORT_WORDS[self.sort_by]}", timeout=2)
+        words = SORT_WORDS[self.sort_by].replace("profit", self.RANK_WORD)
+        self.notify(f"Sorted by {words}", timeout=2)
         self.resort()
 
     def resort(self) -> None:
@@ -164,7 +190,8 @@ class TradingBoard(BoardScreen):
     def order_words(self) -> Text:
         """The summary's tail: the sort key (the suspects hidden are counted once, by the
         summary's own numbers; shown, each carries its mark)."""
-        return Text(f" · by {self.sort_by}", "dim")
+        key = self.RANK_WORD if self.sort_by == "profit" else self.sort_by
+        return Text(f" · by {key}", "dim")
 
     # ------------------------------------------------------------------ export
 

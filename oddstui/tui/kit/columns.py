@@ -16,6 +16,8 @@ from typing import Any, Literal
 PADDING = 2
 #: Priority of a column given as a bare (key, label, width) tuple: always shown.
 ALWAYS = 0
+#: A name column is not shrunk below this many cells to make room for `+N more ›`.
+MIN_SHRUNK = 12
 #: Bare-tuple columns holding names, which a wide terminal widens (up to twice their width).
 NAME_KEYS = frozenset({"event", "market", "legs"})
 
@@ -126,3 +128,19 @@ def fold(text: str) -> str:
     """Lower case without accents, so `zurich` finds `Zürich`."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def make_room(chosen: list[tuple[Column, int]], available: int, cells: int) -> bool:
+    """Free `cells` at the right end of the header, after the last column's label: from the
+    blank tail first, then from the widest growing columns, a cell at a time, none below
+    `MIN_SHRUNK`. Changes `chosen` in place; False when that cannot free enough."""
+    last, size = chosen[-1]
+    room = available - sum(width + PADDING for _, width in chosen) + size - len(last.label)
+    widths = [width for _, width in chosen]
+    for _ in range(max(cells - room, 0)):
+        index = max(range(len(chosen)), key=lambda i: widths[i] if chosen[i][0].grow else -1)
+        if not chosen[index][0].grow or widths[index] <= MIN_SHRUNK:
+            return False
+        widths[index] -= 1
+    chosen[:] = [(column, width) for (column, _), width in zip(chosen, widths, strict=True)]
+    return True

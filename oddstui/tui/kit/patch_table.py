@@ -6,13 +6,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import DataTable
 
-from oddstui.tui.kit.columns import Column, as_column, fit
+from oddstui.tui.kit.columns import Column, as_column, fit, make_room
 from oddstui.tui.kit.table_prefs import TablePrefs
 from oddstui.tui.kit.table_rows import TableRows
 
@@ -80,15 +83,38 @@ class PatchTable(TableRows):
 
     # ------------------------------------------------------------------ columns
 
+    #: The header ends in `+N more ›` when columns are hidden (the trading boards' tables).
+    SAYS_MORE: ClassVar[bool] = False
+    #: What the header ends in ("" when every column is shown or the table does not say).
+    more_mark = ""
+
     def _relayout(self, *, force: bool = False) -> None:
         width = self.size.width - self.styles.scrollbar_size_vertical
-        chosen = fit(self.specs, width if width > 0 else 10_000, self.prefs.hidden)
+        available = width if width > 0 else 10_000
+        chosen = fit(self.specs, available, self.prefs.hidden)
+        mark = more_mark(len(self.specs) - len(chosen)) if self.SAYS_MORE else ""
+        if mark and not make_room(chosen, available, len(mark) + 1):
+            chosen = fit(self.specs, available - len(mark) - 1, self.prefs.hidden)
+            mark = more_mark(len(self.specs) - len(chosen))
         layout = [(column.key, size) for column, size in chosen]
         if not self._laid_out:
             return
+        if mark != self.more_mark:
+            self.more_mark = mark
+            self.refresh()
         if force or layout != self.column_layout:
             self.lay_out(layout)
             self.apply_order()
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        mark = self.more_mark
+        width = min(strip.cell_length, self.scrollable_content_region.width)
+        if y or not self.show_header or not mark or width <= len(mark) + 1:
+            return strip
+        style = self.get_component_rich_style("datatable--header")
+        tail = Strip([Segment(f"{mark} ", style + Style(dim=True))])
+        return Strip.join([strip.crop(0, width - len(mark) - 1), tail])
 
     def header_label(self, column: Column, width: int) -> Text:
         if column.key != self.prefs.sort:
@@ -133,6 +159,25 @@ class PatchTable(TableRows):
         if query != self.query_text:
             self.query_text = query
             self.apply_order()
+            self.post_message(self.TextFiltered(self))
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Keys typed right after `F` reached the table before the filter took the focus (the
+        # app hands each key to the widget focused when it arrives): they are the filter's.
+        focused = self.screen.focused
+        if focused is not None and focused is not self and getattr(focused, "target", None) is self:
+            event.stop()
+            event.prevent_default()
+            focused.post_message(events.Key(event.key, event.character))
+            return
+        if any(b.action == "filter" for b in self._bindings.key_to_bindings.get(event.key, ())):
+            # Opened here, not when the key has bubbled up to the app's bindings: by then the
+            # keys typed after it were handled by the table already.
+            event.stop()
+            event.prevent_default()
+            self.action_filter()
+            return
+        await super()._on_key(event)
 
     def action_filter(self) -> None:
         from oddstui.tui.kit.table_filter import TableFilter
@@ -140,6 +185,13 @@ class PatchTable(TableRows):
         found = self.screen.query(TableFilter)
         if found:
             found.first().open(self)
+
+    class TextFiltered(Message):
+        """The find filter's text changed: a screen that counts its rows counts again."""
+
+        def __init__(self, table: PatchTable) -> None:
+            super().__init__()
+            self.table = table
 
     class ColumnsWanted(Message):
         """The trader asked to choose the table's columns: its screen opens the chooser."""
@@ -165,6 +217,11 @@ class PatchTable(TableRows):
         self._relayout(force=True)
 
 
+def more_mark(hidden: int) -> str:
+    """What a table's header ends in when `hidden` columns are not shown."""
+    return f"+{hidden} more ›" if hidden else ""
+
+
 def bindings_without(cls: type, keys: set[str]) -> list[BindingType]:
     """`cls`'s bindings as Textual merges them (a subclass's key replaces its bases'), less
     those of `keys`: for a subclass declared with `inherit_bindings=False`."""
@@ -183,3 +240,4 @@ class ScreenOrderedTable(PatchTable, inherit_bindings=False):
     sorts by that column."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_without(PatchTable, {"o", "O"})
+    SAYS_MORE = True

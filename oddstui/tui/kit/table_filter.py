@@ -24,8 +24,9 @@ class TableFilter(Input):
     `escape` clears it. It stays in view while a filter is on, so the rows' absence is explained.
     """
 
+    # An `Input` draws a tall border when focused: in one line that left no room for the text.
     DEFAULT_CSS = """
-    TableFilter { display: none; height: 1; border: none; padding: 0 1; }
+    TableFilter, TableFilter:focus { display: none; height: 1; border: none; padding: 0 1; }
     TableFilter.-on { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -40,7 +41,10 @@ class TableFilter(Input):
         self.target = table
         self.value = table.query_text
         self.add_class("-on")
-        self.focus()
+        self.display = True
+        # Now, not after a refresh as `focus()` would: keys typed right after `F` are queued
+        # already, and must reach the filter, not the board ("Lukas" ran `u` and `k`).
+        self.screen.set_focus(self)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -50,6 +54,7 @@ class TableFilter(Input):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.set_class(bool(self.value), "-on")
+        self.display = bool(self.value)
         if self.target is not None:
             self.target.focus()
 
@@ -59,3 +64,4 @@ class TableFilter(Input):
             self.target.filter_text("")
             self.target.focus()
         self.remove_class("-on")
+        self.display = False

@@ -46,7 +46,7 @@ def test_equal_profits_as_shown_keep_their_places() -> None:
     assert arrange(ranks, "profit", current=["b", "a"]) == ["b", "a", "c"]
 
 
-def test_the_highlighted_row_keeps_its_index_while_live() -> None:
+def test_the_highlighted_row_keeps_its_index_live_or_gone() -> None:
     current = ["a", "b", "c", "d"]
     ranks = {
         "a": Rank(profit=1.0),
@@ -55,9 +55,11 @@ def test_the_highlighted_row_keeps_its_index_while_live() -> None:
         "d": Rank(profit=5.0),
     }
     assert arrange(ranks, "profit", current, pinned="b") == ["c", "b", "d", "a"]
-    # A pinned row that went is no longer held: it drops below every live row.
+    # A pinned row that went holds the cursor where it was (the board keeps it, dimmed, until
+    # the trader moves); unpinned, it drops below every live row.
     gone = {**ranks, "b": Rank(profit=2.0, gone=1.0)}
-    assert arrange(gone, "profit", current, pinned="b") == ["c", "d", "a", "b"]
+    assert arrange(gone, "profit", current, pinned="b") == ["c", "b", "d", "a"]
+    assert arrange(gone, "profit", current) == ["c", "d", "a", "b"]
 
 
 @given(
@@ -79,11 +81,14 @@ def test_no_gone_row_above_a_live_one_and_the_pin_holds(
     resort = data.draw(st.booleans())
     order = arrange(ranks, by, shown, pinned if pinned in shown else None, resort=resort)
     assert sorted(order) == sorted(ranks)
-    states = [ranks[key].gone is None for key in order]
-    assert states == sorted(states, reverse=True), "live rows first"
+    held = pinned if pinned in shown else None
+    states = [ranks[key].gone is None for key in order if key != held]
+    assert states == sorted(states, reverse=True), "live rows first (but a gone one held)"
     live = [key for key in current if ranks[key].gone is None]
-    if pinned in shown and ranks[pinned].gone is None:
-        assert order.index(pinned) == min(shown.index(pinned), len(live) - 1)
+    if held is not None and ranks[held].gone is None:
+        assert order.index(held) == min(shown.index(held), len(live) - 1)
+    elif held is not None:
+        assert order.index(held) == min(shown.index(held), len(order) - 1)
 
 
 def test_gone_rows_are_kept_for_the_grace_then_forgotten() -> None:

@@ -35,16 +35,17 @@ from oddstui.tui.text import clean, plain
 AGE_STEP = 5
 
 
-#: They fit 120 columns (no horizontal scrollbar to repaint with every change); at 80, the
-#: profit, the event, both legs and the age stay, the rest give way (highest number first).
 #: A line at the end of what a leg backs: "-35.5", "+2", "126.5".
 LINE = re.compile(r"[+-]?\d+(?:\.\d+)?")
+#: They fit 120 columns (no horizontal scrollbar to repaint with every change); at 80, the
+#: profit, the event, the market and line and the legs stay (an arbitrage says what it is on),
+#: the rest give way (highest number first).
 ARB_COLUMNS: list[Column] = [
     Column("profit", "Profit", 9),
     Column("source", "Src", 5, priority=4),
-    Column("event", "Event", 20, grow=20),
-    Column("market", "Market", 12, priority=3, grow=16),
-    Column("legs", "Legs", 38, grow=38),
+    Column("event", "Event", 16, grow=24),
+    Column("market", "Market", 12, grow=16),
+    Column("legs", "Legs", 28, grow=48),
     Column("age", "Age", 4, priority=1),
     Column("score", "Score", 5, priority=2),
     Column("clock", "Clock", 8, priority=2),
@@ -139,16 +140,19 @@ def row_cells(
 ) -> dict[str, Text]:
     """Every cell of one row (the moving ones included); `legs_width` is the Legs column's
     width as laid out (0: not known)."""
-    style = VANISHED_STYLE if row.vanished_at is not None else ""
     legs = legs_text(row, event, fmt, legs_width)
     title = event.title if event else (f"{row.home} v {row.away}" if row.home else "")
     shown = {
-        "profit": percent_text(row.profit_pct, style=style or "bold"),
-        "event": plain(title or f"event {row.event_id}", style),
-        "market": plain(row.line_text, style),
-        "legs": Text(legs, style=style, no_wrap=True, overflow="ellipsis"),
-        **moving_cells(row, event, age, now, trusted=trusted),
+        "profit": percent_text(row.profit_pct, style="bold"),
+        "event": plain(title or f"event {row.event_id}"),
+        "market": plain(row.line_text),
+        "legs": Text(legs, no_wrap=True, overflow="ellipsis"),
     }
+    if row.vanished_at is not None:
+        # A span, not the base style: cells are compared by text and spans before a write.
+        for text in shown.values():
+            text.stylize(VANISHED_STYLE)
+    shown.update(moving_cells(row, event, age, now, trusted=trusted))
     return marked(shown, "profit") if suspect else shown
 
 

@@ -180,12 +180,13 @@ class ArbRows:
             ):
                 self._drop_source(row, LOCAL, now)
 
-    def sweep(self, now: float) -> list[str]:
-        """Remove rows vanished for longer than the grace period; returns their keys."""
+    def sweep(self, now: float, keep: str | None = None) -> list[str]:
+        """Remove rows vanished for longer than the grace period (but `keep`, the one under
+        the cursor); returns their keys."""
         gone = [
             key
             for key, row in self.rows.items()
-            if row.vanished_at is not None and now - row.vanished_at >= VANISH_GRACE
+            if row.vanished_at is not None and now - row.vanished_at >= VANISH_GRACE and key != keep
         ]
         for key in gone:
             del self.rows[key]

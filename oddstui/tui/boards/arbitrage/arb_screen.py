@@ -28,6 +28,7 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     sport_names,
     ticket_legs,
 )
+from oddstui.tui.boards.arbitrage.arb_checks import RowChecks, Verdict
 from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_quotes import (
     LegQuote,
@@ -87,6 +88,8 @@ class ArbitrageScreen(RestBoardScreen):
         self._layout: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
         #: Why each row passing the filters is suspect ("" when it is not), at the last draw.
         self.suspects: dict[str, str] = {}
+        #: Each row's leg quote times and verdict, kept between draws.
+        self.checks = RowChecks()
 
     def make_table(self) -> PatchTable:
         table = BoardTable(id="arbs")
@@ -117,7 +120,9 @@ class ArbitrageScreen(RestBoardScreen):
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
-        gone = self.arbs.sweep(self.hub.now())
+        # A vanished row the trader moved to stays under the cursor until the trader moves.
+        held = self.query_one(PatchTable).highlighted_key() if self.holding else None
+        gone = self.arbs.sweep(self.hub.now(), keep=held)
         self._render_rows(set(), full=False, ages=True, refilter=bool(gone))
 
     def _scan_book(self, keys: Iterable[ChangeKey] | None) -> None:
@@ -165,36 +170,48 @@ class ArbitrageScreen(RestBoardScreen):
         before = (table.row_keys, table.highlighted_key())
         shown = set(before[0])
         rows = self.arbs.rows
-        settings = self.app.settings
-        # Leg ages count on the service's clock; the age filter, the sort and the stale check
-        # need every row's. The one locked pass: quote times out, the rest with the lock released.
-        service_now, quotes = self._read_quotes(rows, now, clock)
+        checks = self.checks
+        # Leg ages count on the service's clock. The one locked pass reads the quote times of
+        # the rows that changed; the rest (judging, cells, sorting) runs with the lock released.
+        service_now = self._read_quotes(checks.to_read(rows, dirty, full), now, clock)
         # A match's last change was stamped on our clock: moved onto the service's.
         shift = service_now - now
         threshold = self.suspect_profit
-        # A leg's age can make a row suspect with no price moving: such a row is redrawn.
-        was_suspect = {key for key, why in self.suspects.items() if why}
-        self.suspects = suspects = {}
-        wanted: dict[str, ArbRow] = {}
-        self.suspects_hidden = 0
-        for key, row in rows.items():
+
+        def verdict(key: str) -> Verdict:
+            row = rows[key]
             event = events.get(row.event_id)
-            age = quotes.oldest_age(key, service_now)
+            age = checks.age(key, service_now)
             if not self.filter.accepts(row, sport_names(row, event), age):
-                continue
+                return Verdict(False)
             at = changed.get(row.event_id)
-            suspects[key] = suspicion(
-                row.profit_pct,
-                list(quotes.times(key)) if at is not None else [],
-                None if at is None else at + shift,
-                threshold,
-                age,
-                stale_after(settings, event is not None and event.status == LIVE),
+            return Verdict(
+                True,
+                suspicion(
+                    row.profit_pct,
+                    list(checks.times.get(key, ())) if at is not None else [],
+                    None if at is None else at + shift,
+                    threshold,
+                    age,
+                    stale_after(settings, event is not None and event.status == LIVE),
+                ),
             )
-            if suspects[key] and self.hide_suspects:
-                self.suspects_hidden += 1
-                continue
-            wanted[key] = row
+
+        # Every row is judged again on the age step (ages alone turn rows stale) and when the
+        # filters changed; a change set judges the rows it touched.
+        judged = rows if full or refilter or ages else dirty & rows.keys()
+        turned = checks.judge([*judged, *checks.unjudged(rows)], verdict)
+        verdicts = checks.verdicts
+        self.suspects = suspects = {
+            key: verdicts[key].suspect for key in rows if verdicts[key].accepted
+        }
+        held = before[1]  # the highlighted row stays, marked, if it turns suspect
+        wanted: dict[str, ArbRow] = {
+            key: rows[key]
+            for key, why in suspects.items()
+            if not (why and self.hide_suspects) or key == held
+        }
+        self.suspects_hidden = len(suspects) - len(wanted)
         reorder = full or refilter or bool(dirty) or len(wanted) != len(shown)
 
         legs_width = dict(table.column_layout).get("legs", 0)
@@ -202,17 +219,23 @@ class ArbitrageScreen(RestBoardScreen):
         def draw(key: str) -> dict[str, Text]:
             row = wanted[key]
             return row_cells(
-                row, events.get(row.event_id), quotes.oldest_age(key, service_now), now, fmt,
-                suspect=suspects[key], trusted=trusted, legs_width=legs_width,
+                row,
+                events.get(row.event_id),
+                checks.age(key, service_now),
+                now,
+                fmt,
+                suspect=suspects[key],
+                trusted=trusted,
+                legs_width=legs_width,
             )
 
         if reorder:
             keep_only(table, wanted, draw)
             shown = set(table.row_keys)
-        for key in wanted:
-            turned = bool(suspects[key]) != (key in was_suspect)
-            if full or key in dirty or key not in shown or turned:
-                table.sync_row(key, draw(key))
+        for key in wanted.keys() & (dirty | turned) if not full else wanted:
+            table.sync_row(key, draw(key))
+        for key in wanted.keys() - table.shown.keys():
+            table.sync_row(key, draw(key))
         if ages:
             # Clocks and ages move every second: patch only the rows on screen (the others
             # catch up on the next tick once scrolled into view).
@@ -220,35 +243,40 @@ class ArbitrageScreen(RestBoardScreen):
                 if key in wanted:
                     row = wanted[key]
                     event = events.get(row.event_id)
-                    age = quotes.oldest_age(key, service_now)
+                    age = checks.age(key, service_now)
                     table.sync_row(key, moving_cells(row, event, age, now, trusted=trusted))
         # Between sorts the order changes only when rows come, go or vanish.
         layout = (frozenset(wanted), frozenset(k for k, r in wanted.items() if r.vanished_at))
-        if reorder and (self.sort_due(full or refilter) or layout != self._layout):
-            self._layout = layout
-            ranks = {
-                key: row_rank(
-                    row,
-                    events.get(row.event_id),
-                    quotes.oldest_age(key, service_now) if self.sort_by == "age" else None,
-                )
-                for key, row in wanted.items()
-            }
-            self.arrange_table(table, ranks, force=full or refilter, before=before)
-        self._counts = arb_counts(wanted.values(), len(rows), self.suspects_hidden)
+        if reorder or self.order_pending:
+            self.order_pending = True
+            if self.sort_due(full or refilter) or layout != self._layout:
+                self._layout = layout
+                ranks = {
+                    key: row_rank(
+                        row,
+                        events.get(row.event_id),
+                        checks.age(key, service_now) if self.sort_by == "age" else None,
+                    )
+                    for key, row in wanted.items()
+                }
+                self.arrange_table(table, ranks, force=full or refilter, before=before)
+        found = [wanted[key] for key in self.found(wanted)]
+        self._counts = arb_counts(found, len(rows), self.suspects_hidden)
         self.show_table(bool(wanted), self._empty_text())
 
-    def _read_quotes(
-        self, rows: dict[str, ArbRow], now: float, clock: float
-    ) -> tuple[float, LegTimes]:
-        """Under the feed's lock: the service's time now and every row's leg quote times."""
+    def _read_quotes(self, keys: set[str], now: float, clock: float) -> float:
+        """Under the feed's lock: the service's time now, and the leg quote times of the rows
+        in `keys` (stored in `checks`)."""
+        rows = self.arbs.rows
 
-        def read(book: OddsBook) -> tuple[float, LegTimes]:
-            service_now = service_time(book, clock, now)
-            return service_now, read_leg_times(book, rows, rows, service_now, clock)
+        def read(book: OddsBook | None) -> tuple[float, LegTimes]:
+            service_now = now if book is None else service_time(book, clock, now)
+            return service_now, read_leg_times(book, rows, keys, service_now, clock)
 
         found = self.hub.read(read)
-        return found if found is not None else (now, read_leg_times(None, rows, rows, now, clock))
+        service_now, times = found if found is not None else read(None)
+        self.checks.store(times.quoted)
+        return service_now
 
     def _empty_text(self) -> str:
         if self.arbs.rows:

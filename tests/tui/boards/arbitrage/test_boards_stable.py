@@ -23,7 +23,10 @@ STALE = "a leg was quoted before the last score or status change"
 
 
 def live_first(screen: ArbitrageScreen, table: PatchTable) -> bool:
-    states = [screen.arbs.rows[key].vanished_at is None for key in table.row_keys]
+    """Live rows above gone ones (but the one the trader moved to: gone, it keeps its place)."""
+    held = table.highlighted_key() if screen.holding else None
+    keys = [key for key in table.row_keys if key != held]
+    states = [screen.arbs.rows[key].vanished_at is None for key in keys]
     return states == sorted(states, reverse=True)
 
 
@@ -34,7 +37,7 @@ def arbitrage_board(app: Any) -> tuple[ArbitrageScreen, PatchTable]:
     return screen, screen.query_one(PatchTable)
 
 
-async def test_the_highlighted_row_stays_put_while_the_board_updates(
+async def test_the_highlighted_row_keeps_the_cursor_while_the_board_updates(
     fast_service: Service,
 ) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
@@ -43,24 +46,22 @@ async def test_the_highlighted_row_stays_put_while_the_board_updates(
         screen.hide_suspects = False  # every row, suspect or not: not what this test is about
         await wait_for(lambda: table.row_count > 12, pilot, timeout=30)
         await pilot.press("j", "j", "j", "j", "j")
-        held, index = table.highlighted_key(), table.cursor_row
-        assert held is not None and index == 5
-        written, orders, held_still = table.cells_written, {tuple(table.row_keys)}, 0
+        held = table.highlighted_key()
+        assert held is not None and held != table.row_keys[0]
+        written, orders, went = table.cells_written, {tuple(table.row_keys)}, 0
         for _ in range(40):  # 12 s: four re-sorts at least
             await pilot.pause(0.3)
             orders.add(tuple(table.row_keys))
-            row = screen.arbs.rows.get(held)
-            if row is None or row.vanished_at is not None:
-                # It went, below the live rows; the cursor stays where it was, on the next one.
-                assert table.cursor_row == index
-                held = table.highlighted_key()
-                continue
+            # Live, it moves with the order (the cursor with it); vanished, it stays, dimmed,
+            # under the cursor until the trader moves: the cursor never lands on another row.
             assert table.highlighted_key() == held
-            assert table.cursor_row == index, "the highlighted row moved"
-            held_still += 1
-        assert held_still >= 20, "the test watched a highlighted row long enough"
+            assert held in screen.arbs.rows, "a vanished highlighted row is kept"
+            went += screen.arbs.rows[held].vanished_at is not None
         assert table.cells_written > written, "the board did update meanwhile"
         assert len(orders) > 1, "and the rows around the cursor moved"
+        if went:  # it vanished at some point: moving on lets it go
+            await pilot.press("k")
+            await wait_for(lambda: table.highlighted_key() != held, pilot)
 
 
 async def test_a_gone_row_never_sits_above_a_live_one(fast_service: Service) -> None:
@@ -228,7 +229,7 @@ async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(
             )
 
         await wait_for(shown_whole, pilot)
-        assert "legs" in table.shown_columns() and "market" not in table.shown_columns()
+        assert {"profit", "event", "market", "legs"} <= set(table.shown_columns())
 
 
 @pytest.mark.parametrize("mode", ["value", "dropping"])
