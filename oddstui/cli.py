@@ -206,6 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_relay_arguments(relay)
     add_batch_commands(commands)
+    from oddstui.betlog.command import add_bets_command
+
+    add_bets_command(commands)
     return parser
 
 
@@ -275,6 +278,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.relay.server import relay_command
 
             return relay_command(args)
+        if args.command == "bets":
+            from oddstui.betlog.command import run_bets
+
+            return run_bets(args)
         if args.command in ("live", "arbs", "value", "odds", "dropping", "movements"):
             from oddstui.batch import run_batch
 
