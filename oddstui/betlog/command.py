@@ -78,7 +78,5 @@ def table_lines(bets: list[Bet]) -> list[str]:
                 ).rstrip()
             )
     settled = [bet.profit for bet in bets if bet.profit is not None]
-    lines.append(
-        f"{len(bets)} bets · {len(bets) - len(settled)} open · P&L {sum(settled):+.2f}"
-    )
+    lines.append(f"{len(bets)} bets · {len(bets) - len(settled)} open · P&L {sum(settled):+.2f}")
     return lines

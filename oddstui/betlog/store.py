@@ -200,7 +200,9 @@ class BetLog:
             connection.close()
         by_bet: dict[int, list[BetLeg]] = {}
         for bet_id, *values in legs:
-            by_bet.setdefault(bet_id, []).append(BetLeg(**dict(zip(LEG_FIELDS, values, strict=True))))
+            by_bet.setdefault(bet_id, []).append(
+                BetLeg(**dict(zip(LEG_FIELDS, values, strict=True)))
+            )
         found = []
         for row in rows:
             fields = dict(zip(names, row, strict=True))

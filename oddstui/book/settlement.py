@@ -12,7 +12,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 WON, HALF_WON, VOID, HALF_LOST, LOST = 1.0, 0.5, 0.0, -0.5, -1.0
-RESULT_WORDS = {WON: "won", HALF_WON: "half won", VOID: "void", HALF_LOST: "half lost", LOST: "lost"}
+RESULT_WORDS = {
+    WON: "won",
+    HALF_WON: "half won",
+    VOID: "void",
+    HALF_LOST: "half lost",
+    LOST: "lost",
+}
 #: The results a trader may set by hand, by word.
 RESULTS_BY_WORD = {word: value for value, word in RESULT_WORDS.items()}
 #: Markets settled from the final score (case-insensitive), the rest by hand.
