@@ -73,8 +73,7 @@ async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Serv
         row = screen.arbs.rows[key]
         table = screen.query_one(PatchTable)
         table.move_cursor(row=table.get_row_index(key), animate=False)
-        screen.holding = True
-        await pilot.pause()
+        assert table.highlighted_key() == key  # no draw in between: the ticket is this row's
         screen.open_ticket()
         await wait_for(lambda: isinstance(app.screen, StakeTicketModal), pilot)
         ticket = app.screen
@@ -85,10 +84,13 @@ async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Serv
         [bet] = app.bet_log.bets()
         assert bet.event_id == row.event_id and bet.board == "Arbitrage"
         assert [leg.market for leg in bet.legs] == [row.market] * len(row.legs)
+        # The legs and stakes the ticket showed when `enter` was pressed (it stops refreshing then).
+        assert ticket.plan is not None
         assert [(leg.bookmaker, leg.side) for leg in bet.legs] == [
-            (leg.bookmaker, leg.side) for leg in row.legs
+            (leg.bookmaker, leg.side) for leg in ticket.legs
         ]
-        assert sum(leg.stake for leg in bet.legs) == pytest.approx(100.0, abs=1.0)
+        assert [leg.stake for leg in bet.legs] == list(ticket.plan.stakes)
+        assert 0 < sum(leg.stake for leg in bet.legs) == pytest.approx(ticket.plan.total)
 
         await pilot.press("7")
         bets = app.screen
@@ -149,6 +151,5 @@ async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Serv
             fair = 1 / ((1 / prices[leg.side]) / sum(1 / p for p in prices.values()))
             assert leg.clv == pytest.approx(leg.price / fair - 1)
             assert cell == f"{(leg.price / fair - 1) * 100:+.1f}%"
-        print("BETDEBUG", done)
         if done.legs[0].market == "ML":
             assert all(leg.clv is not None for leg in done.legs), "ML is always in the close"
