@@ -76,17 +76,17 @@ def percent(value: float | None) -> Text:
 
 
 def summary(bets: Sequence[Bet]) -> Text:
-    """`4 bets: 1 open · 3 settled · staked 400.00 · P&L +12.30 · CLV +1.8% over 5 legs`."""
+    """`4 bets · 1 open · P&L +12.30 · staked 400.00 · CLV +1.8% (5 legs)`: fits 80 columns."""
     if not bets:
         return Text("No bets yet: enter on an arbitrage's stake ticket logs one.", style="dim")
     settled = [bet for bet in bets if bet.status == "settled"]
     profit = sum(bet.profit or 0.0 for bet in settled)
     clvs = [leg.clv for bet in bets for leg in bet.legs if leg.clv is not None]
-    text = Text(f"{len(bets)} bets: {len(bets) - len(settled)} open · {len(settled)} settled")
-    text.append(f" · staked {sum(bet.stake for bet in bets):.2f} · ")
+    text = Text(f"{len(bets)} bets · {len(bets) - len(settled)} open · ")
     text.append(f"P&L {profit:+.2f}", "bold")
+    text.append(f" · staked {sum(bet.stake for bet in bets):.2f}")
     if clvs:
-        text.append(f" · CLV {sum(clvs) / len(clvs) * 100:+.1f}% over {len(clvs)} legs")
+        text.append(f" · CLV {sum(clvs) / len(clvs) * 100:+.1f}% ({len(clvs)} legs)")
     return text
 
 
