@@ -13,6 +13,7 @@ from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
 from oddstui.tui.boards.board_cells import hub_service_time, percent_text
+from oddstui.tui.boards.dropping_export import dropping_record
 from oddstui.tui.boards.filters import parse_names, parse_number
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
@@ -191,6 +192,17 @@ class DroppingOddsScreen(RestBoardScreen):
         where = f" at or above {self.min_drop:g}%" if self.min_drop else ""
         self.show_table(any(self.shown), f"No dropping odds{where} on page {self.page}.")
 
+    def export_records(self) -> list[dict[str, object]]:
+        """The prices the board holds, in its order, as data (`dropping_export`)."""
+        by_key = {_row_key(item): item for item in self.items}
+        now = hub_service_time(self.hub)
+        keys = self.query_one(PatchTable).row_keys
+        return [
+            dropping_record(by_key[key], self.event_of(by_key[key].event_id), now)
+            for key in keys
+            if key in by_key
+        ]
+
     def _window_drop(self, item: DroppingOdds) -> float | None:
         return {
             "opening": item.drop_since_opening,
@@ -280,6 +292,12 @@ class DroppingOddsScreen(RestBoardScreen):
         event_id = self.selected_event_id()
         if event_id is not None:
             self.open_event(event_id)
+
+
+def _row_key(item: DroppingOdds) -> str:
+    """The row's key, as `show_rows` makes it."""
+    parts = (item.event_id, item.market_name, item.market_hdp, item.market_label, item.bet_side)
+    return "|".join(str(part) for part in parts)
 
 
 def _moved(ms: int | None) -> str:

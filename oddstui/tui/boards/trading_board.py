@@ -18,10 +18,10 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from oddstui.tui.boards.export import write_export
 from oddstui.tui.boards.marks import DEFAULT_SUSPECT_PROFIT, SUSPECT_MARK
 from oddstui.tui.boards.order import SORT_WORDS, Rank, arrange, next_sort_key
 from oddstui.tui.kit.board_screen import BoardScreen
+from oddstui.tui.kit.export import ExportError, cell_records, write_records
 from oddstui.tui.kit.patch_table import PatchTable
 
 PAUSED_MARK = "⏸ PAUSED · p resumes"
@@ -35,7 +35,7 @@ class TradingBoard(BoardScreen):
     | `o` | next sort key: profit, age, start, sport |
     | `p` | pause the board (nothing moves until `p` again) |
     | `h` | show or hide the suspect rows (⚠): hidden by default, and counted |
-    | `e` / `E` | export the rows shown to CSV / JSON in the working folder |
+    | `e` `E` `ctrl+e` | export the rows held, as data: CSV, JSON, Parquet (working folder) |
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -44,6 +44,7 @@ class TradingBoard(BoardScreen):
         Binding("h", "toggle_suspects", "⚠ rows", id="board-suspects"),
         Binding("e", "export('csv')", "Export", id="board-export"),
         Binding("E", "export('json')", "JSON", show=False, id="board-export-json"),
+        Binding("ctrl+e", "export('parquet')", "Parquet", show=False, id="board-export-parquet"),
     ]
 
     #: Seconds between two full sorts while prices move (0: on every draw).
@@ -168,14 +169,22 @@ class TradingBoard(BoardScreen):
 
     # ------------------------------------------------------------------ export
 
-    def action_export(self, fmt: str) -> None:
+    def export_records(self) -> list[dict[str, object]]:
+        """The rows the board holds, as data (each board gives its own); here, its cells."""
         table = self.query_one(PatchTable)
         keys = [str(key.value) for key in table.columns]
         labels = [column.label.plain for column in table.columns.values()]
         rows = [[table.cell_text(row, key) for key in keys] for row in table.row_keys]
+        return cell_records(labels, rows)
+
+    def action_export(self, fmt: str) -> None:
+        records = self.export_records()
         try:
-            path = write_export(Path.cwd(), self.heading, labels, rows, fmt, datetime.now())
+            path = write_records(Path.cwd(), self.heading, records, fmt, datetime.now())
+        except ExportError as error:
+            self.notify(str(error), severity="error", markup=False)
+            return
         except OSError as error:
             self.notify(f"Could not export: {error.strerror}", severity="error", markup=False)
             return
-        self.notify(f"Exported {len(rows)} rows to {path.name}", timeout=6, markup=False)
+        self.notify(f"Exported {len(records)} rows to {path.name}", timeout=6, markup=False)

@@ -28,6 +28,7 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     sport_names,
     ticket_legs,
 )
+from oddstui.tui.boards.arbitrage.arb_export import arb_records
 from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_quotes import (
     LegQuote,
@@ -148,6 +149,12 @@ class ArbitrageScreen(RestBoardScreen):
 
     def explain(self, error: OddsApiError) -> str:
         return f"Could not load the service's arbitrages: {clean(error)}"
+
+    def export_records(self) -> list[dict[str, object]]:
+        """Every arbitrage the board holds, in its order, as data (`arb_export`)."""
+        table = self.query_one(PatchTable)
+        rows = [self.arbs.rows[key] for key in table.row_keys if key in self.arbs.rows]
+        return arb_records(rows, self.hub.board.events, self.hub.now())
 
     # ------------------------------------------------------------------ drawing
 
