@@ -200,8 +200,9 @@ async def test_value_and_dropping_boards_export_their_rows_as_data(
         value_ids = {item.id: item.event_id for item in screen.items} if mode == "value" else {}
         for record, key in zip(records, table.row_keys, strict=True):
             # The board's own rows, in its order, with their event ids (numbers, not cells).
-            assert record["eventId"] == value_ids.get(key, None) or str(record["eventId"]) == (
-                key.split("|")[0]
+            assert (
+                record["eventId"] == value_ids.get(key, None)
+                or str(record["eventId"]) == (key.split("|")[0])
             )
             assert record[price] is None or record[price] > 1.0
             assert isinstance(record["updatedAt"], float)
