@@ -8,8 +8,6 @@ closing price for its closing-line value. Other markets the trader settles by ha
 from __future__ import annotations
 
 import time
-from datetime import datetime
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -25,7 +23,7 @@ from oddstui.tui.bets.bet_rows import BET_COLUMNS, export_records, leg_cells, ro
 from oddstui.tui.bets.settling import settle_open, settled_by_hand
 from oddstui.tui.desk.state import ChangeSet
 from oddstui.tui.kit.board_screen import BoardScreen
-from oddstui.tui.kit.export import ExportError, write_records
+from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format
 from oddstui.tui.text import clean
@@ -52,9 +50,7 @@ class BetsScreen(BoardScreen):
         Binding("L", "settle('lost')", "Lost", id="bets-lost"),
         Binding("V", "settle('void')", "Void", id="bets-void"),
         Binding("U", "settle('open')", "Reopen", show=False, id="bets-reopen"),
-        Binding("e", "export('csv')", "Export", id="bets-export"),
-        Binding("E", "export('json')", "JSON", show=False, id="bets-export-json"),
-        Binding("ctrl+e", "export('parquet')", "Parquet", show=False, id="bets-export-parquet"),
+        *export_bindings("bets-export"),
     ]
 
     def __init__(self) -> None:
@@ -197,13 +193,4 @@ class BetsScreen(BoardScreen):
             self.open_event(event_id)
 
     def action_export(self, fmt: str) -> None:
-        records = export_records(self.bets)
-        try:
-            path = write_records(Path.cwd(), self.heading, records, fmt, datetime.now())
-        except ExportError as error:
-            self.notify(str(error), severity="error", markup=False)
-            return
-        except OSError as error:
-            self.notify(f"Could not export: {error.strerror}", severity="error", markup=False)
-            return
-        self.notify(f"Exported {len(records)} legs to {path.name}", timeout=6, markup=False)
+        export_and_say(self, self.heading, export_records(self.bets), fmt, noun="legs")

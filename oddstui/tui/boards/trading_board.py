@@ -10,8 +10,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from datetime import datetime
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -21,7 +19,8 @@ from textual.widgets import Static
 from oddstui.tui.boards.marks import DEFAULT_SUSPECT_PROFIT, SUSPECT_MARK
 from oddstui.tui.boards.order import SORT_WORDS, Rank, arrange, next_sort_key
 from oddstui.tui.kit.board_screen import BoardScreen
-from oddstui.tui.kit.export import ExportError, cell_records, write_records
+from oddstui.tui.kit.export import cell_records
+from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.kit.patch_table import PatchTable
 
 PAUSED_MARK = "⏸ PAUSED · p resumes"
@@ -42,9 +41,7 @@ class TradingBoard(BoardScreen):
         Binding("o", "next_sort", "Sort", id="board-sort"),
         Binding("p", "pause", "Pause", id="board-pause"),
         Binding("h", "toggle_suspects", "⚠ rows", id="board-suspects"),
-        Binding("e", "export('csv')", "Export", id="board-export"),
-        Binding("E", "export('json')", "JSON", show=False, id="board-export-json"),
-        Binding("ctrl+e", "export('parquet')", "Parquet", show=False, id="board-export-parquet"),
+        *export_bindings("board-export"),
     ]
 
     #: Seconds between two full sorts while prices move (0: on every draw).
@@ -178,13 +175,4 @@ class TradingBoard(BoardScreen):
         return cell_records(labels, rows)
 
     def action_export(self, fmt: str) -> None:
-        records = self.export_records()
-        try:
-            path = write_records(Path.cwd(), self.heading, records, fmt, datetime.now())
-        except ExportError as error:
-            self.notify(str(error), severity="error", markup=False)
-            return
-        except OSError as error:
-            self.notify(f"Could not export: {error.strerror}", severity="error", markup=False)
-            return
-        self.notify(f"Exported {len(records)} rows to {path.name}", timeout=6, markup=False)
+        export_and_say(self, self.heading, self.export_records(), fmt)
