@@ -24,12 +24,14 @@ from oddstui.tui.desk.state import LIVE, SETTLED, ChangeSet, EventView
 from oddstui.tui.event import price_rows
 from oddstui.tui.event.closing_odds import show_closing
 from oddstui.tui.event.crest import Crest
+from oddstui.tui.event.grid_export import grid_records
 from oddstui.tui.event.market_bar import market_bar
 from oddstui.tui.event.movement_modal import open_movement
 from oddstui.tui.event.price_cells import grid_columns, row_cells
 from oddstui.tui.event.price_grid import PriceGrid
 from oddstui.tui.event.scoreboard import Scoreboard
 from oddstui.tui.kit.board_screen import BoardScreen
+from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.text import plain
 
 #: Cells of the screen's width the grid leaves for its rows' scrollbar.
@@ -51,6 +53,7 @@ class EventScreen(BoardScreen):
     | `j` / `k` | next / previous bookmaker |
     | `w` | star or unstar the event |
     | `g` | price history of the highlighted bookmaker |
+    | `e` / `E` / `ctrl+e` | export the grid's rows (CSV / JSON / Parquet) |
 
     A settled event shows its closing odds (GET /historical/odds) instead of the live grid.
     """
@@ -69,6 +72,7 @@ class EventScreen(BoardScreen):
             id="event-previous-line",
         ),
         Binding("g", "graph", "Graph", id="event-graph"),
+        *export_bindings("event-export", show=False),
     ]
 
     def __init__(self, event_id: int) -> None:
@@ -310,3 +314,9 @@ class EventScreen(BoardScreen):
     def action_graph(self) -> None:
         if not self._closing_odds_shown:
             open_movement(self)
+
+    def action_export(self, fmt: str) -> None:
+        event = self.hub.board.events.get(self.event_id)
+        rows, sides = self.rows, self._sides
+        records = grid_records(self.event_id, event, self.market, self.line, sides, rows)
+        export_and_say(self, f"event-{self.event_id}", records, fmt, noun="bookmakers")
