@@ -291,7 +291,7 @@ class OddsApp(App[int]):
         try:
             bet = self.bet_log.record(message.bet)
         except BetLogError as error:
-            self.notify(clean(error), severity="warning", timeout=10, markup=False)
+            self.notify(clean(error), severity="warning", timeout=15, markup=False)
             return
         if self.bet_log.warning:
             self.notify(clean(self.bet_log.warning), severity="warning", timeout=10, markup=False)
