@@ -61,6 +61,7 @@ class BetsScreen(BoardScreen):
         self.rows: dict[str, tuple[Bet, int]] = {}
         #: The last problem with the log or the service (one line), or "".
         self.problem = ""
+        self._settling = False
 
     def compose_body(self) -> ComposeResult:
         yield Static("", classes="summary")
@@ -124,10 +125,13 @@ class BetsScreen(BoardScreen):
     # ------------------------------------------------------------------ settling
 
     def settle_soon(self) -> None:
+        if self._settling:
+            return  # a slow service: the check under way finishes first, none is cancelled
         self.load()
         if any(bet.status == "open" and bet.id for bet in self.bets):
+            self._settling = True
             self.run_worker(
-                self._settle(), group="bets-settle", description="settle bets", exclusive=True,
+                self._settle(), group="bets-settle", description="settle bets",
                 exit_on_error=False,
             )  # fmt: skip
 
@@ -139,6 +143,7 @@ class BetsScreen(BoardScreen):
             self.say(f"Could not check the open bets: {error}")
             return
         finally:
+            self._settling = False
             hub.note_budget()
         for bet in changed:
             try:
