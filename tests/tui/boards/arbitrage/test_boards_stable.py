@@ -168,10 +168,21 @@ async def test_sort_keys_and_export_of_what_is_shown(
         (path,) = tmp_path.glob("oddstui-arbitrage-*.csv")
         with path.open(newline="") as handle:
             header, *rows = list(csv.reader(handle))
-        assert header[:3] == ["Profit", "Src", "Event"]
+        # The rows held, in the board's order, as data (tests/tui/boards/test_exports_service.py
+        # checks every column).
+        assert header[:3] == ["eventId", "sport", "league"]
         assert len(rows) == table.row_count
-        assert [row[0] for row in rows] == [table.cell_text(k, "profit") for k in table.row_keys]
-        assert path.name in " ".join(str(n.message) for n in app._notifications)
+        by_column = [dict(zip(header, row, strict=True)) for row in rows]
+        shown = [screen.arbs.rows[k] for k in table.row_keys]
+        assert [int(row["eventId"]) for row in by_column] == [arb.event_id for arb in shown]
+        assert [float(row["profitPct"]) for row in by_column] == pytest.approx(
+            [arb.profit_pct for arb in shown]
+        )
+
+        def said_where() -> bool:
+            return path.name in " ".join(str(n.message) for n in app._notifications)
+
+        await wait_for(said_where, pilot)
 
 
 @pytest.mark.parametrize(
