@@ -213,8 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_batch_commands(commands)
     add_recording_commands(commands)
     from oddstui.backtest.command import add_backtest_commands
+    from oddstui.betlog.command import add_bets_command
 
     add_backtest_commands(commands)
+    add_bets_command(commands)
     return parser
 
 
@@ -292,6 +294,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.backtest.command import run_command
 
             return run_command(args)
+        if args.command == "bets":
+            from oddstui.betlog.command import run_bets
+
+            return run_bets(args)
         if args.command in ("live", "arbs", "value", "odds", "dropping", "movements"):
             from oddstui.batch import run_batch
 

@@ -17,7 +17,9 @@ from textual.worker import Worker, WorkerState
 from oddstui import config
 from oddstui.api.errors import OddsApiError, ServiceUnavailable
 from oddstui.api.rest import ApiClient
+from oddstui.betlog.store import BetLog, BetLogError
 from oddstui.tui.alerts.center import AlertCenter
+from oddstui.tui.bets.bets_screen import BetsScreen
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.boards.dropping import DroppingOddsScreen
 from oddstui.tui.boards.value.value_screen import ValueBetsScreen
@@ -32,7 +34,7 @@ from oddstui.tui.kit.help_modal import HelpModal
 from oddstui.tui.kit.keymap import load_keymap
 from oddstui.tui.kit.no_links import NoLinks, links_wanted
 from oddstui.tui.kit.table_prefs import TablePrefsStore
-from oddstui.tui.messages import AlertRulesWanted, EventChosen, WatchToggled
+from oddstui.tui.messages import AlertRulesWanted, BetTaken, EventChosen, WatchToggled
 from oddstui.tui.text import clean
 from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
 
@@ -55,7 +57,7 @@ class OddsApp(App[int]):
 
     | key | action |
     |---|---|
-    | `1`–`6` | Sports, Live, Watchlist, Arbitrage, Value bets, Dropping odds |
+    | `1`–`7` | Sports, Live, Watchlist, Arbitrage, Value bets, Dropping odds, Bets |
     | `escape` | back |
     | `?` | help |
     | `/` | search events |
@@ -75,6 +77,7 @@ class OddsApp(App[int]):
         "arbitrage": ArbitrageScreen,
         "value": ValueBetsScreen,
         "dropping": DroppingOddsScreen,
+        "bets": BetsScreen,
     }
     DEFAULT_MODE = "live"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -84,6 +87,7 @@ class OddsApp(App[int]):
         Binding("4", "switch_mode('arbitrage')", "Arbs", show=False, id="screen-arbitrage"),
         Binding("5", "switch_mode('value')", "Value", show=False, id="screen-value"),
         Binding("6", "switch_mode('dropping')", "Drops", show=False, id="screen-dropping"),
+        Binding("7", "switch_mode('bets')", "Bets", show=False, id="screen-bets"),
         Binding("escape", "back", "Back", id="back"),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("slash", "search", "Search", key_display="/", id="search"),
@@ -105,8 +109,11 @@ class OddsApp(App[int]):
         startup_warnings: Sequence[str] = (),
         table_prefs_path: Path | None = None,
         keys_path: Path | None = None,
+        bet_log: BetLog | None = None,
     ) -> None:
         self.settings = settings or config.Settings()
+        #: The bets taken at the stake ticket (SQLite in the data folder).
+        self.bet_log = bet_log or BetLog()
         self.watchlist_path = watchlist_path or config.watchlist_path()
         watched, watchlist_warning = config.load_watchlist_recovering(self.watchlist_path)
         #: Every table's sort and columns, kept next to the watchlist.
@@ -290,4 +297,21 @@ class OddsApp(App[int]):
         name = clean(event.title) if event else f"event {message.event_id}"
         self.notify(
             f"★ {name} starred" if starred else f"{name} unstarred", timeout=3, markup=False
+        )
+
+    def on_bet_taken(self, message: BetTaken) -> None:
+        """The ticket's `enter`: the bet goes into the log (or, if the log cannot take it now,
+        into its pending file: one line says so, nothing is lost)."""
+        try:
+            bet = self.bet_log.record(message.bet)
+        except BetLogError as error:
+            self.notify(clean(error), severity="warning", timeout=15, markup=False)
+            return
+        if self.bet_log.warning:
+            self.notify(clean(self.bet_log.warning), severity="warning", timeout=10, markup=False)
+            self.bet_log.warning = None
+        self.notify(
+            f"Bet #{bet.id} logged: {clean(bet.event_name)}, {bet.stake:.2f} staked (7: Bets)",
+            timeout=5,
+            markup=False,
         )

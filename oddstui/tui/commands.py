@@ -19,6 +19,7 @@ SCREENS = (
     ("arbitrage", "Arbitrage"),
     ("value", "Value bets"),
     ("dropping", "Dropping odds"),
+    ("bets", "Bets"),
 )
 #: The palette searches at most this many events (the most recent listings first).
 EVENT_LIMIT = 3000

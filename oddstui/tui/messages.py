@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from oddstui.betlog.bets import Bet
+
 
 @dataclass
 class WatchToggled(Message):
@@ -26,3 +28,10 @@ class AlertRulesWanted(Message):
     """The trader asked to set the alert rules of a starred event."""
 
     event_id: int
+
+
+@dataclass
+class BetTaken(Message):
+    """The trader accepted a stake ticket: the bet to log."""
+
+    bet: Bet

@@ -14,6 +14,7 @@ from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
 from oddstui.tui.boards.board_cells import hub_service_time, percent_text
 from oddstui.tui.boards.drop_filter import DropFilter, quoting_books
+from oddstui.tui.boards.dropping_export import dropping_record
 from oddstui.tui.boards.filters import parse_names, parse_number
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
@@ -221,6 +222,16 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def row_cap(self) -> int | None:
         return self.limit
+    def export_records(self) -> list[dict[str, object]]:
+        """The prices the board holds, in its order, as data (`dropping_export`)."""
+        by_key = {_row_key(item): item for item in self.items}
+        now = hub_service_time(self.hub)
+        keys = self.query_one(PatchTable).row_keys
+        return [
+            dropping_record(by_key[key], self.event_of(by_key[key].event_id), now)
+            for key in keys
+            if key in by_key
+        ]
 
     def _window_drop(self, item: DroppingOdds) -> float | None:
         return {
@@ -316,6 +327,12 @@ class DroppingOddsScreen(RestBoardScreen):
         event_id = self.selected_event_id()
         if event_id is not None:
             self.open_event(event_id)
+
+
+def _row_key(item: DroppingOdds) -> str:
+    """The row's key, as `show_rows` makes it."""
+    parts = (item.event_id, item.market_name, item.market_hdp, item.market_label, item.bet_side)
+    return "|".join(str(part) for part in parts)
 
 
 def _moved(ms: int | None) -> str:

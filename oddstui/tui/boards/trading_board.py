@@ -10,18 +10,17 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Mapping
-from datetime import datetime
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from oddstui.tui.boards.export import write_export
 from oddstui.tui.boards.marks import DEFAULT_SUSPECT_PROFIT, SUSPECT_MARK
 from oddstui.tui.boards.order import SORT_WORDS, Rank, arrange, next_sort_key
 from oddstui.tui.kit.board_screen import BoardScreen
+from oddstui.tui.kit.export import cell_records
+from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.kit.patch_table import PatchTable
 
 PAUSED_MARK = "⏸ PAUSED · p resumes"
@@ -35,15 +34,14 @@ class TradingBoard(BoardScreen):
     | `o` | next sort key: profit, age, start, sport |
     | `p` | pause the board (nothing moves until `p` again) |
     | `h` | show or hide the suspect rows (⚠): hidden by default, and counted |
-    | `e` / `E` | export the rows shown to CSV / JSON in the working folder |
+    | `e` `E` `ctrl+e` | export the rows held, as data: CSV, JSON, Parquet (working folder) |
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "next_sort", "Sort", id="board-sort"),
         Binding("p", "pause", "Pause", id="board-pause"),
         Binding("h", "toggle_suspects", "⚠ rows", id="board-suspects"),
-        Binding("e", "export('csv')", "Export", id="board-export"),
-        Binding("E", "export('json')", "JSON", show=False, id="board-export-json"),
+        *export_bindings("board-export"),
     ]
 
     #: Seconds between two full sorts while prices move (0: on every draw).
@@ -195,14 +193,13 @@ class TradingBoard(BoardScreen):
 
     # ------------------------------------------------------------------ export
 
-    def action_export(self, fmt: str) -> None:
+    def export_records(self) -> list[dict[str, object]]:
+        """The rows the board holds, as data (each board gives its own); here, its cells."""
         table = self.query_one(PatchTable)
         keys = [str(key.value) for key in table.columns]
         labels = [column.label.plain for column in table.columns.values()]
         rows = [[table.cell_text(row, key) for key in keys] for row in table.row_keys]
-        try:
-            path = write_export(Path.cwd(), self.heading, labels, rows, fmt, datetime.now())
-        except OSError as error:
-            self.notify(f"Could not export: {error.strerror}", severity="error", markup=False)
-            return
-        self.notify(f"Exported {len(rows)} rows to {path.name}", timeout=6, markup=False)
+        return cell_records(labels, rows)
+
+    def action_export(self, fmt: str) -> None:
+        export_and_say(self, self.heading, self.export_records(), fmt)

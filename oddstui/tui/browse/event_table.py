@@ -10,19 +10,24 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.widgets import DataTable, Static
 
+from oddstui.tui.browse.event_export import event_table_record
 from oddstui.tui.browse.event_rows import event_cells, event_sort_values
 from oddstui.tui.desk.state import LIVE, ChangeSet
 from oddstui.tui.kit import event_fields
 from oddstui.tui.kit.board_screen import BoardScreen
 from oddstui.tui.kit.columns import Column
+from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.kit.patch_table import PatchTable
 
 
 class EventTableScreen(BoardScreen):
-    """A table of events; `enter` opens one, `w` stars it, `o` sorts, `F` finds, `c` columns."""
+    """A table of events; `enter` opens one, `w` stars it, `o` sorts, `F` finds, `c` columns,
+    `e` / `E` / `ctrl+e` exports the events listed (CSV, JSON, Parquet)."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [*export_bindings("table-export", show=False)]
     AUTO_FOCUS = "PatchTable"
     #: The table's id (its sort and columns are kept under it).
     TABLE_ID: ClassVar[str] = "events"
@@ -115,3 +120,16 @@ class EventTableScreen(BoardScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
             self.open_event(int(event.row_key.value))
+
+    def export_records(self) -> list[dict[str, Any]]:
+        """The events the table lists, in its order (its find filter applied), as data."""
+        now, events = self.hub.now(), self.hub.board.events
+        return [
+            event_table_record(events[int(key)], now, watched=self.hub.is_watched(int(key)))
+            for key in self.table.row_keys
+            if int(key) in events
+        ]
+
+    def action_export(self, fmt: str) -> None:
+        name = self.heading or "events"
+        export_and_say(self, name, self.export_records(), fmt, noun="events")

@@ -26,6 +26,7 @@ from oddstui.tui.desk.state import LIVE, SETTLED, ChangeSet, EventView
 from oddstui.tui.event import price_rows
 from oddstui.tui.event.closing_odds import show_closing
 from oddstui.tui.event.crest import Crest
+from oddstui.tui.event.grid_export import grid_records
 from oddstui.tui.event.market_bar import market_bar
 from oddstui.tui.event.market_choice import chosen_markets, toggle_market
 from oddstui.tui.event.market_panels import (
@@ -41,6 +42,7 @@ from oddstui.tui.event.price_cells import WIDE_FROM, grid_columns
 from oddstui.tui.event.price_grid import PriceGrid
 from oddstui.tui.event.scoreboard import Scoreboard
 from oddstui.tui.kit.board_screen import BoardScreen
+from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.text import plain
 
 #: Cells of the screen's width the grid leaves for its rows' scrollbar.
@@ -65,6 +67,7 @@ class EventScreen(BoardScreen):
     | `g` | price history of the highlighted bookmaker |
     | `v` | each price's edge against the fair price (a sharp book, margin removed), or prices |
     | `p` | pin or unpin the market: pinned markets stand beside the stepped one |
+    | `e` / `E` / `ctrl+e` | export the grid's rows (CSV / JSON / Parquet) |
 
     From about 160 columns (120 when they fit) other markets stand beside the one stepped
     through: the pinned ones first (the sport's main markets until the trader pins others).
@@ -88,6 +91,7 @@ class EventScreen(BoardScreen):
         Binding("g", "graph", "Graph", id="event-graph"),
         Binding("v", "toggle_edges", "Edge", id="event-edges"),
         Binding("p", "pin_market", "Pin", id="event-pin-market"),
+        *export_bindings("event-export", show=False),
     ]
 
     def __init__(self, event_id: int) -> None:
@@ -395,3 +399,9 @@ class EventScreen(BoardScreen):
     def action_graph(self) -> None:
         if not self._closing_odds_shown:
             open_movement(self)
+
+    def action_export(self, fmt: str) -> None:
+        event = self.hub.board.events.get(self.event_id)
+        rows, sides = self.rows, self._sides
+        records = grid_records(self.event_id, event, self.market, self.line, sides, rows)
+        export_and_say(self, f"event-{self.event_id}", records, fmt, noun="bookmakers")

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import csv
-import json
-from datetime import datetime
-from pathlib import Path
-
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oddstui.tui.boards.export import export_text, write_export
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.order import SORT_KEYS, GoneRows, Rank, arrange, next_sort_key
 from oddstui.tui.kit.leg_words import leg_label, line_text
@@ -148,19 +142,3 @@ def test_between_sorts_rows_keep_their_order_and_new_ones_slot_in_above_the_gone
     assert order == ["new", "a", "c", "d", "newer", "b"]
     assert arrange(ranks, "profit", current, pinned="a", resort=False)[1] == "new"
     assert arrange(ranks, "profit", current, pinned="a", resort=False)[0] == "a"
-
-
-def test_export_writes_what_is_shown(tmp_path: Path) -> None:
-    when = datetime(2026, 11, 21, 10, 30, 0)
-    columns = ["Profit", "Event"]
-    rows = [["+2.10%", 'A "FC", v B'], ["⚠ +47.00%", "Bodø v Ål"]]
-    first = write_export(tmp_path, "Arbitrage", columns, rows, "csv", when)
-    assert first.name == "oddstui-arbitrage-20261121-103000.csv"
-    with first.open(newline="") as handle:
-        assert list(csv.reader(handle)) == [columns, *rows]
-    second = write_export(tmp_path, "Arbitrage", columns, rows, "csv", when)
-    assert second.name == "oddstui-arbitrage-20261121-103000-2.csv"
-    as_json = write_export(tmp_path, "Value bets", columns, rows, "json", when)
-    assert as_json.name == "oddstui-value-bets-20261121-103000.json"
-    assert json.loads(as_json.read_text()) == [dict(zip(columns, row, strict=True)) for row in rows]
-    assert export_text(columns, [], "csv") == "Profit,Event\n"

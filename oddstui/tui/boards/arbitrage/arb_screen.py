@@ -29,6 +29,7 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     ticket_legs,
 )
 from oddstui.tui.boards.arbitrage.arb_checks import RowChecks, Verdict
+from oddstui.tui.boards.arbitrage.arb_export import arb_records
 from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_quotes import (
     LegQuote,
@@ -40,6 +41,7 @@ from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
 from oddstui.tui.boards.board_cells import age_text, book_clock, service_time, stale_after
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.rest_board import RestBoardScreen
+from oddstui.tui.boards.ticket.bet_slip import BetContext
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
 from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
 from oddstui.tui.desk.state import LIVE, ChangeSet
@@ -152,6 +154,12 @@ class ArbitrageScreen(RestBoardScreen):
 
     def explain(self, error: OddsApiError) -> str:
         return f"Could not load the service's arbitrages: {clean(error)}"
+
+    def export_records(self) -> list[dict[str, object]]:
+        """Every arbitrage the board holds, in its order, as data (`arb_export`)."""
+        table = self.query_one(PatchTable)
+        rows = [self.arbs.rows[key] for key in table.row_keys if key in self.arbs.rows]
+        return arb_records(rows, self.hub.board.events, self.hub.now())
 
     # ------------------------------------------------------------------ drawing
 
@@ -341,8 +349,19 @@ class ArbitrageScreen(RestBoardScreen):
             refresh_legs=legs_now,
             ticked=self.hub.ticked,
             odds_format=odds_format(self.app),
+            bet=self.bet_context(row),
         )
         self.app.push_screen(modal, self._ticket_closed)
+
+    def bet_context(self, row: ArbRow) -> BetContext:
+        """What a bet taken at the ticket is on, for the bet log."""
+        event = self.hub.board.events.get(row.event_id)
+        name = event.title if event else f"{row.home} v {row.away}"
+        sport = event.sport_slug if event else row.sport
+        league = event.league_name if event else row.league
+        return BetContext(
+            self.heading, row.event_id, name, row.market, row.hdp, row.label or "", sport, league
+        )
 
     def ticket_legs(self, row: ArbRow) -> list[TicketLeg]:
         event = self.hub.board.events.get(row.event_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -14,6 +15,7 @@ from textual.widgets import Input, Label, Static
 
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.formats import OddsFormat
+from oddstui.tui.boards.ticket.bet_slip import BetContext, bet_from_ticket
 from oddstui.tui.boards.ticket.stakes import (
     StakePlan,
     TicketLeg,
@@ -22,6 +24,7 @@ from oddstui.tui.boards.ticket.stakes import (
     plan_stakes,
 )
 from oddstui.tui.boards.ticket.ticket_text import legs_table, loss_warning, result_text
+from oddstui.tui.messages import BetTaken
 from oddstui.tui.text import clean, plain
 
 
@@ -67,6 +70,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         odds_format: OddsFormat = "decimal",
         stake: str = "100",
         step: str = "1",
+        bet: BetContext | None = None,
     ) -> None:
         super().__init__()
         #: What is being staked (event, market and line), plain text.
@@ -86,6 +90,8 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         self._format = odds_format
         self._stake, self._step = stake, step
         self._handed_back = False
+        #: What `enter` records in the bet log (None: nothing recorded).
+        self._bet = bet
 
     def compose(self) -> ComposeResult:
         with TicketPanel(id="ticket"):
@@ -198,6 +204,9 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
             self.notify(f"Not done: {self.error}", severity="warning", markup=False)
             return
         self._handed_back = True  # the plan handed back is the one shown
+        if self._bet is not None:
+            bet = bet_from_ticket(self._bet, self.plan, self.legs, time.time())
+            self.app.post_message(BetTaken(bet))
         self.dismiss(self.plan)
 
     def _on_tick(self, _now: float) -> None:

@@ -19,6 +19,7 @@ from oddstui.tui.boards.filters import parse_number
 from oddstui.tui.boards.marks import suspicion
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
+from oddstui.tui.boards.value.value_export import value_record
 from oddstui.tui.boards.value.value_rows import (
     FAIR_CHOICES,
     ValueLine,
@@ -182,6 +183,17 @@ class ValueBetsScreen(RestBoardScreen):
             rows[item.id] = BoardRow(cells, rank, suspect)
         self.shown = self.place(rows)
         self.show_table(bool(rows) or bool(self.shown[1]), self._empty_text())
+
+    def export_records(self) -> list[dict[str, object]]:
+        """The value bets the board holds, in its order, as data (`value_export`)."""
+        by_id = {line.item.id: line for line in self.lines()}
+        now = hub_service_time(self.hub)
+        keys = self.query_one(PatchTable).row_keys
+        return [
+            value_record(by_id[key], self.event_of(by_id[key].item.event_id), now)
+            for key in keys
+            if key in by_id
+        ]
 
     def _empty_text(self) -> str:
         if self.bookmaker is None:

@@ -169,23 +169,34 @@ async def test_sort_keys_and_export_of_what_is_shown(
         (path,) = tmp_path.glob("oddstui-arbitrage-*.csv")
         with path.open(newline="") as handle:
             header, *rows = list(csv.reader(handle))
-        assert header[:3] == ["Profit", "Src", "Event"]
+        # The rows held, in the board's order, as data (tests/tui/boards/test_exports_service.py
+        # checks every column).
+        assert header[:3] == ["eventId", "sport", "league"]
         assert len(rows) == table.row_count
-        assert [row[0] for row in rows] == [table.cell_text(k, "profit") for k in table.row_keys]
-        assert path.name in " ".join(str(n.message) for n in app._notifications)
+        by_column = [dict(zip(header, row, strict=True)) for row in rows]
+        shown = [screen.arbs.rows[k] for k in table.row_keys]
+        assert [int(row["eventId"]) for row in by_column] == [arb.event_id for arb in shown]
+        assert [float(row["profitPct"]) for row in by_column] == pytest.approx(
+            [arb.profit_pct for arb in shown]
+        )
+
+        def said_where() -> bool:
+            return path.name in " ".join(str(n.message) for n in app._notifications)
+
+        await wait_for(said_where, pilot)
 
 
 @pytest.mark.parametrize(
-    ("mode", "slug", "first"),
-    [("value", "value-bets", "EV"), ("dropping", "dropping-odds", "Drop")],
+    ("mode", "slug", "price"),
+    [("value", "value-bets", "price"), ("dropping", "dropping-odds", "price")],
 )
-async def test_value_and_dropping_boards_export_what_they_show_as_json(
+async def test_value_and_dropping_boards_export_their_rows_as_data(
     fast_service: Service,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     mode: str,
     slug: str,
-    first: str,
+    price: str,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode=mode, with_feed=False)
@@ -197,9 +208,18 @@ async def test_value_and_dropping_boards_export_what_they_show_as_json(
         await wait_for(lambda: list(tmp_path.glob(f"oddstui-{slug}-*.json")), pilot)
         (path,) = tmp_path.glob(f"oddstui-{slug}-*.json")
         records = json.loads(path.read_text())
-        assert len(records) == table.row_count
-        column = str(next(iter(table.columns)).value)
-        assert [r[first] for r in records] == [table.cell_text(k, column) for k in table.row_keys]
+        assert records and len(records) == table.row_count
+        value_ids = {item.id: item.event_id for item in screen.items} if mode == "value" else {}
+        for record, key in zip(records, table.row_keys, strict=True):
+            # The board's own rows, in its order, with their event ids (numbers, not cells).
+            assert (
+                record["eventId"] == value_ids.get(key, None)
+                or str(record["eventId"]) == (key.split("|")[0])
+            )
+            assert record[price] is None or record[price] > 1.0
+            assert isinstance(record["updatedAt"], float)
+            assert record["market"] and record["side"] and record["event"]
+        assert any(isinstance(record[price], float) for record in records)
 
 
 async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(

@@ -110,5 +110,8 @@ async def test_stake_ticket_numbers_refusals_copy_and_cancel(fast_service: Servi
         plan = second.plan  # what it was closed with (prices may have moved meanwhile)
         assert plan is not None
         stakes = " / ".join(f"{stake:.2f}" for stake in plan.stakes)
-        messages = [note.message for note in app._notifications]
-        assert any(stakes in message for message in messages), (stakes, messages)
+
+        def stakes_said() -> bool:
+            return any(stakes in str(note.message) for note in app._notifications)
+
+        await wait_for(stakes_said, pilot)  # the toast comes after the screen changed

@@ -1,0 +1,157 @@
+"""A bet from the stake ticket, against the real built-in service: logged at `enter`, shown on
+the Bets screen, settled from the final score when its match ends, with P&L and CLV."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from oddstui.api.rest import ApiClient
+from oddstui.betlog.bets import SETTLED
+from oddstui.book.settlement import settles_by_score
+from oddstui.tui.bets.bets_screen import BetsScreen
+from oddstui.tui.bets.settling import SHARP_BOOKS
+from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
+from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
+from oddstui.tui.desk.state import LIVE
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+
+
+@pytest.fixture(scope="module")
+def quick_world() -> Iterator[Service]:
+    """Matches run 180 times as fast: a live one ends within a minute or so."""
+    service = start_service("--speed", "180", "--seed", "7", "--updates-per-second", "100")
+    yield service
+    service.stop()
+
+
+def pick_arbitrage(screen: ArbitrageScreen) -> str | None:
+    """A live arbitrage on a market settled from the score, ML first (its line is always in the
+    close, so its CLV is known), then the match furthest on."""
+    board = screen.hub.board
+    best: tuple[Any, ...] | None = None
+    table = screen.query_one(PatchTable)
+    for key in table.row_keys:
+        row = screen.arbs.rows[key]
+        event = board.events.get(row.event_id)
+        if row.vanished_at is not None or event is None or event.status != LIVE:
+            continue
+        if not settles_by_score(row.market) or event.clock is None:
+            continue
+        rank = (row.market == "ML", event.clock.minute, key)
+        if best is None or rank > best:
+            best = rank
+    return None if best is None else best[2]
+
+
+@pytest.mark.timeout(400)
+async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Service) -> None:
+    app = build_app(quick_world.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ArbitrageScreen)
+        screen.hide_suspects = False
+        chosen: list[str] = []
+
+        def an_arbitrage_to_take() -> bool:
+            key = pick_arbitrage(screen)
+            if key is not None and screen.arbs.rows[key].market == "ML":
+                chosen[:] = [key]
+            elif key is not None and not chosen:
+                chosen[:] = [key]
+            return bool(chosen) and screen.arbs.rows[chosen[0]].market == "ML"
+
+        try:
+            await wait_for(an_arbitrage_to_take, pilot, timeout=30)
+        except AssertionError:
+            assert chosen, "no live arbitrage on a market settled by score"
+        key = chosen[0]
+        row = screen.arbs.rows[key]
+        table = screen.query_one(PatchTable)
+        table.move_cursor(row=table.get_row_index(key), animate=False)
+        assert table.highlighted_key() == key  # no draw in between: the ticket is this row's
+        screen.open_ticket()
+        await wait_for(lambda: isinstance(app.screen, StakeTicketModal), pilot)
+        ticket = app.screen
+        assert isinstance(ticket, StakeTicketModal)
+        await wait_for(lambda: ticket.plan is not None, pilot)
+        await pilot.press("enter")  # accept: the bet is logged
+        await wait_for(lambda: bool(app.bet_log.bets()), pilot)
+        [bet] = app.bet_log.bets()
+        assert bet.event_id == row.event_id and bet.board == "Arbitrage"
+        assert [leg.market for leg in bet.legs] == [row.market] * len(row.legs)
+        # The legs and stakes the ticket showed when `enter` was pressed (it stops refreshing then).
+        assert ticket.plan is not None
+        assert [(leg.bookmaker, leg.side) for leg in bet.legs] == [
+            (leg.bookmaker, leg.side) for leg in ticket.legs
+        ]
+        assert [leg.stake for leg in bet.legs] == list(ticket.plan.stakes)
+        assert 0 < sum(leg.stake for leg in bet.legs) == pytest.approx(ticket.plan.total)
+
+        await pilot.press("7")
+        bets = app.screen
+        assert isinstance(bets, BetsScreen)
+        bets_table = bets.query_one("#bets", PatchTable)
+        await wait_for(lambda: bets_table.row_count == len(bet.legs), pilot)
+        first = f"{bet.id}|0"
+        assert bets_table.cell_text(first, "bet") == f"#{bet.id}"
+        # Open, unless its match (chosen near its end) has ended already.
+        words = ("open", "won", "lost", "void", "half won", "half lost")
+        assert bets_table.cell_text(first, "result") in words
+
+        # The match ends: the bet settles from the final score, on its own.
+        def settled() -> bool:
+            return bool(bets.bets) and bets.bets[0].status == SETTLED
+
+        await wait_for(settled, pilot, timeout=330)
+        done = bets.bets[0]
+        event = await app.hub.api.event(bet.event_id)
+        assert event.status in ("settled", "cancelled")
+        assert done.final_score == f"{event.scores.home}-{event.scores.away}"
+        assert done.profit is not None
+        expected = 0.0
+        for leg in done.legs:
+            assert leg.result is not None and leg.settled_by == "score"
+            expected += leg.stake * (leg.price - 1) if leg.result == 1 else leg.stake * leg.result
+        assert done.profit == pytest.approx(expected)
+        if done.legs[0].market == "ML" and event.status == "settled":
+            regulation = event.scores.periods.get("ft", (event.scores.home, event.scores.away))
+            home, away = regulation
+            outcome = "home" if home > away else "away" if away > home else "draw"
+            for leg in done.legs:
+                assert leg.result == (1.0 if leg.side == outcome else -1.0) or (
+                    outcome == "draw" and "draw" not in [x.side for x in done.legs]
+                )
+        await wait_for(lambda: bets_table.cell_text(first, "pnl") != "", pilot)
+        assert bets_table.cell_text(first, "result") in ("won", "lost", "void")
+        pnl_cells = [bets_table.cell_text(f"{bet.id}|{i}", "pnl") for i in range(len(bet.legs))]
+        assert sum(float(cell) for cell in pnl_cells) == pytest.approx(done.profit, abs=0.02)
+        assert f"P&L {done.profit:+.2f}" in str(bets.query_one(".summary").render())
+
+        # CLV against the sharp book's closing price, de-vigged: as the service's close says.
+        api = ApiClient(quick_world.base_url, DEMO_KEY)
+        try:
+            close = await api.historical_odds(bet.event_id, SHARP_BOOKS)
+        finally:
+            await api.aclose()
+        for index, leg in enumerate(done.legs):
+            prices = None
+            for book in SHARP_BOOKS:
+                for quote in close.bookmakers.get(book, ()):
+                    if quote.name == leg.market:
+                        for line in quote.lines:
+                            if line.hdp == leg.hdp and leg.side in line.prices:
+                                prices = prices or line.prices
+            cell = bets_table.cell_text(f"{bet.id}|{index}", "clv")
+            if prices is None:
+                assert cell == "" and leg.clv is None
+                continue
+            fair = 1 / ((1 / prices[leg.side]) / sum(1 / p for p in prices.values()))
+            assert leg.clv == pytest.approx(leg.price / fair - 1)
+            assert cell == f"{(leg.price / fair - 1) * 100:+.1f}%"
+        if done.legs[0].market == "ML":
+            assert all(leg.clv is not None for leg in done.legs), "ML is always in the close"

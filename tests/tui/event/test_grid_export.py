@@ -1,0 +1,44 @@
+"""The Event grid's export against the real service: every bookmaker of the market and line
+shown, each side's price as a number, whatever the width."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import DEMO_KEY, Service, wait_for
+
+
+async def test_the_event_grid_exports_its_rows_as_data(
+    fast_service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live")
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.hub.board
+        await wait_for(lambda: any(e.bookmaker_count for e in board.events.values()), pilot, 30)
+        busiest = max(board.events.values(), key=lambda e: e.bookmaker_count or 0)
+        app.open_event(busiest.id)
+        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
+        screen = app.screen
+        assert isinstance(screen, EventScreen)
+        await wait_for(lambda: len(screen.rows) >= 2, pilot, timeout=30)
+        # What the grid holds and its export, read in one step (prices move on).
+        rows, market, line = screen.rows, screen.market, screen.line
+        screen.action_export("json")
+    (path,) = tmp_path.glob(f"oddstui-event-{busiest.id}-*.json")
+    records = json.loads(path.read_text())
+    assert len(records) == len(rows) >= 2
+    assert market is not None and line is not None
+    for record, row in zip(records, rows, strict=True):
+        assert record["eventId"] == busiest.id and record["event"] == busiest.title
+        assert record["market"] == market and record["line"] == line[0]
+        assert record["bookmaker"] == row.bookmaker  # whole, at 80 columns too
+        prices = [record[key] for key in record if key.endswith("Price")]
+        assert prices == [figure.price for figure in row.prices]
+        assert any(isinstance(price, float) and price > 1.0 for price in prices)
+        assert record["ageSeconds"] is None or isinstance(record["ageSeconds"], float)
