@@ -402,6 +402,10 @@ class EventScreen(BoardScreen):
 
     def action_export(self, fmt: str) -> None:
         event = self.hub.board.events.get(self.event_id)
-        rows, sides = self.rows, self._sides
-        records = grid_records(self.event_id, event, self.market, self.line, sides, rows)
+        records = grid_records(self.event_id, event, self.market, self.line, self._sides, self.rows)
+        # Every market shown beside the stepped one too (a wide terminal).
+        for view in self.panels.beside if self.panels is not None else ():
+            records += grid_records(
+                self.event_id, event, view.market, view.line, view.sides, view.rows
+            )
         export_and_say(self, f"event-{self.event_id}", records, fmt, noun="bookmakers")

@@ -1,5 +1,6 @@
-"""The Event grid's export: one record per bookmaker of the market and line shown, every side's
-price as a number (columns in the README). No textual here."""
+"""The Event grid's export: one record per bookmaker of each market and line shown (the stepped
+one, then those beside it on a wide terminal), every side's price as a number (columns in the
+README). No textual here."""
 
 from __future__ import annotations
 

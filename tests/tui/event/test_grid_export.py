@@ -42,3 +42,26 @@ async def test_the_event_grid_exports_its_rows_as_data(
         assert prices == [figure.price for figure in row.prices]
         assert any(isinstance(price, float) and price > 1.0 for price in prices)
         assert record["ageSeconds"] is None or isinstance(record["ageSeconds"], float)
+
+
+async def test_a_wide_event_screen_exports_every_market_it_shows(
+    fast_service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live")
+    async with app.run_test(size=(200, 50)) as pilot:
+        board = app.hub.board
+        await wait_for(lambda: any(e.bookmaker_count for e in board.events.values()), pilot, 30)
+        busiest = max(board.events.values(), key=lambda e: e.bookmaker_count or 0)
+        app.open_event(busiest.id)
+        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
+        screen = app.screen
+        assert isinstance(screen, EventScreen)
+        await wait_for(lambda: screen.panels is not None and bool(screen.panels.beside), pilot, 30)
+        assert screen.panels is not None
+        shown = {screen.market, *(view.market for view in screen.panels.beside)}
+        screen.action_export("json")
+    (path,) = tmp_path.glob(f"oddstui-event-{busiest.id}-*.json")
+    records = json.loads(path.read_text())
+    assert len(shown) >= 2
+    assert {record["market"] for record in records} == shown
