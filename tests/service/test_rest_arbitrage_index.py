@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 
-from oddstui.book.arbitrage import market_arbitrage
+from oddstui.book.arbitrage import market_arbitrage, sport_has_draw
 from oddstui.service.derived.indexes import Indexes
 from oddstui.service.world import World
 
@@ -28,7 +28,9 @@ def from_scratch(world: World, books: set[str]) -> set[tuple]:
                 for line in market.lines:
                     lines.setdefault((market.name, line.hdp, line.label), {})[bookie] = line.prices
         for (name, hdp, label), quotes in lines.items():
-            arb = market_arbitrage(name, quotes, event.sport.has_draw)
+            # The service's rule (derived/sports.py): the desk's table first, then the world's.
+            has_draw = sport_has_draw(event.sport.slug) or event.sport.has_draw
+            arb = market_arbitrage(name, quotes, has_draw)
             if arb is not None:
                 precision = world.bookmakers
                 legs = tuple(

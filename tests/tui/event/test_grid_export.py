@@ -6,11 +6,36 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
 import pytest
 
 from oddstui.tui.event.event_screen import EventScreen
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, wait_for
+
+
+def quoted_live(service: Service) -> int:
+    """A live match whose ML most books quote now (in play, most books stop quoting)."""
+
+    def get(path: str, **params: object) -> object:
+        response = httpx.get(service.base_url + path, params={"apiKey": DEMO_KEY, **params})
+        response.raise_for_status()
+        return response.json()
+
+    live = get("/events/live")
+    books = ",".join(get("/bookmakers/selected")["bookmakers"])  # type: ignore[index]
+    counted = []
+    for event in live[:30]:  # type: ignore[index]
+        record = get("/odds", eventId=event["id"], bookmakers=books)
+        quoting = [
+            name
+            for name, markets in (record.get("bookmakers") or {}).items()  # type: ignore[union-attr]
+            if any(market["name"] == "ML" and market.get("odds") for market in markets)
+        ]
+        counted.append((len(quoting), event["id"]))
+    count, event_id = max(counted)
+    assert count >= 2, "no live match quoted by two books"
+    return int(event_id)
 
 
 async def test_the_event_grid_exports_its_rows_as_data(
@@ -19,9 +44,10 @@ async def test_the_event_grid_exports_its_rows_as_data(
     monkeypatch.chdir(tmp_path)
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live")
     async with app.run_test(size=(80, 24)) as pilot:
-        board = app.hub.board
-        await wait_for(lambda: any(e.bookmaker_count for e in board.events.values()), pilot, 30)
-        busiest = max(board.events.values(), key=lambda e: e.bookmaker_count or 0)
+        # A live football match that several books quote in play (most books stop in play).
+        event_id = quoted_live(fast_service)
+        await wait_for(lambda: event_id in app.hub.board.events, pilot, 30)
+        busiest = app.hub.board.events[event_id]
         app.open_event(busiest.id)
         await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
         screen = app.screen
@@ -50,9 +76,10 @@ async def test_a_wide_event_screen_exports_every_market_it_shows(
     monkeypatch.chdir(tmp_path)
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live")
     async with app.run_test(size=(200, 50)) as pilot:
-        board = app.hub.board
-        await wait_for(lambda: any(e.bookmaker_count for e in board.events.values()), pilot, 30)
-        busiest = max(board.events.values(), key=lambda e: e.bookmaker_count or 0)
+        # A live football match that several books quote in play (most books stop in play).
+        event_id = quoted_live(fast_service)
+        await wait_for(lambda: event_id in app.hub.board.events, pilot, 30)
+        busiest = app.hub.board.events[event_id]
         app.open_event(busiest.id)
         await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
         screen = app.screen

@@ -44,7 +44,8 @@ def busiest_live(service: Service) -> int:
 
 
 def price_cells(grid: PriceGrid) -> list[str]:
-    sides = [c.key for c in grid.columns if c.key not in ("book", "margin", "age")]
+    # Every price column, the markets beside the stepped one (`market|side`) too.
+    sides = [c.key for c in grid.columns if c.key.split("|")[-1] not in ("book", "margin", "age")]
     return [grid.cell_text(row, side).strip() for row in grid.row_keys for side in sides]
 
 
