@@ -70,7 +70,7 @@ async def test_replaced_by_a_second_connection_and_taken_back() -> None:
             await wait_for(lambda: app.hub.status.state == "live", pilot, timeout=15)
             # The hub's state changes first; the screen draws it on the change it publishes.
             await wait_for(lambda: "Replaced:" not in screen_text(app), pilot, timeout=10)
-            assert "● live" in screen_text(app)
+            await wait_for(lambda: "● live" in screen_text(app), pilot, timeout=10)
     finally:
         service.stop()
 
