@@ -26,7 +26,7 @@ from oddstui.tui.desk.state import LIVE, SETTLED, ChangeSet, EventView
 from oddstui.tui.event import price_rows
 from oddstui.tui.event.closing_odds import show_closing
 from oddstui.tui.event.crest import Crest
-from oddstui.tui.event.grid_export import grid_records
+from oddstui.tui.event.grid_export import beside_records, grid_records
 from oddstui.tui.event.market_bar import market_bar
 from oddstui.tui.event.market_choice import chosen_markets, toggle_market
 from oddstui.tui.event.market_panels import (
@@ -403,9 +403,5 @@ class EventScreen(BoardScreen):
     def action_export(self, fmt: str) -> None:
         event = self.hub.board.events.get(self.event_id)
         records = grid_records(self.event_id, event, self.market, self.line, self._sides, self.rows)
-        # Every market shown beside the stepped one too (a wide terminal).
-        for view in self.panels.beside if self.panels is not None else ():
-            records += grid_records(
-                self.event_id, event, view.market, view.line, view.sides, view.rows
-            )
+        records += beside_records(self.event_id, event, self.panels)
         export_and_say(self, f"event-{self.event_id}", records, fmt, noun="bookmakers")

@@ -9,6 +9,7 @@ from typing import Any
 
 from oddstui.book.state import LineKey
 from oddstui.tui.desk.state import EventView
+from oddstui.tui.event.market_panels import Panels
 from oddstui.tui.event.price_rows import GridRow
 
 
@@ -41,4 +42,14 @@ def grid_records(
         record["ageSeconds"] = row.age
         record["stale"] = row.stale
         records.append(record)
+    return records
+
+
+def beside_records(
+    event_id: int, event: EventView | None, panels: Panels | None
+) -> list[dict[str, Any]]:
+    """The records of every market shown beside the stepped one (a wide terminal)."""
+    records: list[dict[str, Any]] = []
+    for view in panels.beside if panels is not None else ():
+        records += grid_records(event_id, event, view.market, view.line, view.sides, view.rows)
     return records
