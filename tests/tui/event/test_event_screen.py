@@ -56,10 +56,16 @@ def get(service: Service, path: str, key: str = WIDE, **params: Any) -> Any:
 
 
 def busiest_live(service: Service) -> dict[str, Any]:
-    """The live football event with the most bookmakers quoting ML, Spread and Totals."""
+    """The live football event with the most bookmakers quoting ML, Spread and Totals, one in
+    its first hour first (books stop quoting late in a match, and a test must not see it end)."""
     live = [e for e in get(service, "/events/live") if e["sport"]["slug"] == "football"]
     books = ",".join(get(service, "/bookmakers/selected")["bookmakers"])
-    for event in sorted(live, key=lambda e: -(e.get("bookmakerCount") or 0))[:8]:
+
+    def late_then_fewest_books(event: dict[str, Any]) -> tuple[bool, int]:
+        played = (event.get("clock") or {}).get("playedSeconds") or 0
+        return played >= 3600, -(event.get("bookmakerCount") or 0)
+
+    for event in sorted(live, key=late_then_fewest_books)[:8]:
         record = get(service, "/odds", eventId=event["id"], bookmakers=books)
         full = [
             name
