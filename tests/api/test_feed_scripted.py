@@ -209,13 +209,28 @@ async def test_server_that_accepts_then_closes_cannot_cause_a_tight_loop() -> No
 
     async with ScriptedServer(script) as server:
         client = make_client(server, None, RecordingBook(), timings=timings(backoff_cap=2.0))
+        delays: list[float] = []  # the waits the client chose, in order
+        choose = client._backoff.next_delay
+
+        def chosen() -> float:
+            delays.append(choose())
+            return delays[-1]
+
+        client._backoff.next_delay = chosen  # type: ignore[method-assign]
         async with running(client):
             await wait_until(lambda: len(server.handshakes) >= 9, timeout=60, what="9 attempts")
-            assert client.state is FeedState.OFFLINE
-    # Full jitter from 0.05 s doubling to a 2 s cap: the waits between attempts grow.
-    stamps = server.handshakes[:9]
+            await wait_until(lambda: client.state is FeedState.OFFLINE, what="offline")
+        stamps = list(server.handshakes)
+    # A connection that closes at once never resets the backoff: the attempt count only grows,
+    # so the ceiling of each full-jitter wait doubles from 0.05 s up to the 2 s cap.
+    assert client._backoff.attempts >= 8
+    ceilings = [min(2.0, 0.05 * 2**n) for n in range(len(delays))]
+    assert all(0 <= delay <= top for delay, top in zip(delays, ceilings, strict=True))
+    assert sum(delays[4:8]) > sum(delays[:4])  # the seeded jitter: fixed, not luck
+    # And each wait was kept: no attempt came sooner than its delay (load only makes it later).
     gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
-    assert sum(gaps[4:]) > sum(gaps[:4])
+    kept = [gap >= delay - 0.005 for gap, delay in zip(gaps, delays, strict=False)]
+    assert all(kept), (gaps, delays)
 
 
 async def test_429_at_the_handshake_waits_for_retry_after() -> None:

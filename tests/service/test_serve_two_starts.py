@@ -1,4 +1,4 @@
-"""Two `oddstui serve` at one seed, started 90 seconds apart, live in one world: the wall clock's.
+"""Two `oddstui serve` at one seed, started 20 seconds apart, live in one world: the wall clock's.
 
 The world is a function of its seed and the time, so the later service lists the same fixture
 under the same id and kick-off, and each live match is where its kick-off says it is. The gap
@@ -19,8 +19,9 @@ import pytest
 from tests.service.conftest import Service
 from tests.service.helpers import get, ok
 
-GAP = 90.0  # seconds between the two starts
-CLOCK_SLACK = 5  # seconds: the two answers are a moment apart, and the clock is whole seconds
+GAP = 20.0  # seconds between the starts: four times the slack, so a world rewound at start fails
+CLOCK_SLACK = 5  # seconds: the answers are a moment apart, the clock is whole seconds, and a
+# service on a loaded machine steps its world a little late
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -79,7 +80,7 @@ def test_services_started_apart_share_ids_kickoffs_and_clocks(
         assert clock_a is not None and clock_b is not None, event_id
         if clock_a["period"] == clock_b["period"]:
             gap = clock_b["playedSeconds"] - clock_a["playedSeconds"]
-            assert -1 <= gap <= apart + CLOCK_SLACK, (a["sport"], clock_a, clock_b)
+            assert -CLOCK_SLACK <= gap <= apart + CLOCK_SLACK, (a["sport"], clock_a, clock_b)
 
     # And each is where its kick-off says: a race (golf, cycling: its clock is the time since
     # the start) or a football first half before its added time has played exactly the time

@@ -114,7 +114,7 @@ async def test_a_price_threshold_set_in_the_modal_fires_once_and_is_kept(
         assert app.alerts.rules.prices == [rule]
 
         prices = lambda: [a for a in app.alerts.fired if a.kind == "price"]  # noqa: E731
-        await wait_for(lambda: bool(prices()), pilot, timeout=20)
+        await wait_for(lambda: bool(prices()), pilot, timeout=60)
         await feed_moves_on(app, pilot)  # more price changes arrive; the rule still holds
         assert len(prices()) == 1
         assert prices()[0].event_id == event["id"] and "ML home ≥ 1.01" in prices()[0].message

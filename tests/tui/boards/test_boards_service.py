@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,21 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
             profits = [profit_of(table.cell_text(key, "profit")) for key in live]
             return bool(profits) and profits == sorted(profits, reverse=True)
 
-        await wait_for(sorted_by_profit, pilot, timeout=10)
+        # Judged at the moment of each full sort: between sorts, prices patch in place and a
+        # busy feed may never leave the board sorted at the instant a poll looks.
+        sorts: list[bool] = []
+        arrange = screen.arrange_table
+
+        def arrange_and_judge(table: Any, ranks: Any, *, force: bool, before: Any = None) -> None:
+            due = screen.sort_due(force)
+            arrange(table, ranks, force=force, before=before)
+            if due:
+                sorts.append(sorted_by_profit())
+
+        screen.arrange_table = arrange_and_judge  # type: ignore[method-assign]
+        await wait_for(lambda: len(sorts) >= 2, pilot, timeout=30)
+        screen.arrange_table = arrange  # type: ignore[method-assign]
+        assert all(sorts), sorts
         keys = table.row_keys
         for key in keys:
             label = table.cell_text(key, "source")
