@@ -7,6 +7,8 @@ async with ApiClient("http://127.0.0.1:8765/v3", "demo") as api:
 ```
 """
 
+from typing import TYPE_CHECKING, Any
+
 from oddstui.api.errors import (
     BadRequest,
     Forbidden,
@@ -39,7 +41,20 @@ from oddstui.api.models import (
     Sport,
     ValueBet,
 )
-from oddstui.api.rest import ApiClient
+
+if TYPE_CHECKING:
+    from oddstui.api.rest import ApiClient
+
+
+def __getattr__(name: str) -> Any:
+    # The REST client loads httpx (a third of a second): only what uses it pays for it, not
+    # `oddstui serve` or the command line's parser, which read the wire models and checks.
+    if name == "ApiClient":
+        from oddstui.api.rest import ApiClient
+
+        return ApiClient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ApiClient",

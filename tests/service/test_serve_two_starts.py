@@ -1,4 +1,4 @@
-"""Two `oddstui serve` at one seed, started 20 seconds apart, live in one world: the wall clock's.
+"""Two `oddstui serve` at one seed, started 90 seconds apart, live in one world: the wall clock's.
 
 The world is a function of its seed and the time, so the later service lists the same fixture
 under the same id and kick-off, and each live match is where its kick-off says it is. The gap
@@ -19,7 +19,7 @@ import pytest
 from tests.service.conftest import Service
 from tests.service.helpers import get, ok
 
-GAP = 20.0  # seconds between the starts: four times the slack, so a world rewound at start fails
+GAP = 90.0  # seconds between the two starts (the issue asks for 90)
 CLOCK_SLACK = 5  # seconds: the answers are a moment apart, the clock is whole seconds, and a
 # service on a loaded machine steps its world a little late
 

@@ -15,8 +15,10 @@ import pytest
 
 from oddstui.service.world import World
 from oddstui.service.world.catalog import build_catalog
+from oddstui.service.world.durations import MEAN_DURATIONS, measured_duration
 from oddstui.service.world.model import LIVE
 from oddstui.service.world.schedule import DAY, MAX_QUIET, Scheduler, league_sizes
+from oddstui.service.world.sports import SPORTS
 from oddstui.service.world.truth import mix
 
 START = 1_800_000_000.0
@@ -131,3 +133,9 @@ def test_a_world_laid_out_in_the_background_ends_as_one_built_at_once() -> None:
                   real_clock=lambda: 0.0)
     assert len(whole.events) > 5000
     assert set(background.events) ^ set(whole.events) == set()
+
+
+def test_the_kept_match_lengths_are_what_the_engines_play_out() -> None:
+    measured = {spec.slug: measured_duration(spec.slug) for spec in SPORTS}
+    lines = "".join(f'    "{slug}": {value!r},\n' for slug, value in measured.items())
+    assert measured == MEAN_DURATIONS, f"durations.py should read:\n{lines}"

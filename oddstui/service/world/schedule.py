@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from oddstui.service.world.catalog import Catalog
-from oddstui.service.world.engines import make_engine
-from oddstui.service.world.sports import SPORT_BY_SLUG, SPORTS, SportSpec
+from oddstui.service.world.durations import MEAN_DURATIONS, measured_duration
+from oddstui.service.world.sports import SPORTS, SportSpec
 from oddstui.service.world.truth import mix
 
 DAY = 86400.0
@@ -55,13 +55,8 @@ def sport_duration(spec: SportSpec) -> float:
 
 @functools.cache
 def _duration(slug: str) -> float:
-    spec = SPORT_BY_SLUG[slug]
-    total = 0.0
-    for seed in range(6):
-        engine = make_engine(spec, 1000 + seed, rating=0.0, knockout=False)
-        engine.play_out()
-        total += engine.ended_at or engine.elapsed
-    return total / 6
+    known = MEAN_DURATIONS.get(slug)
+    return known if known is not None else measured_duration(slug)
 
 
 def interval(spec: SportSpec) -> float:

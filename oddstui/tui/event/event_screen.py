@@ -28,7 +28,7 @@ from oddstui.tui.event.closing_odds import show_closing
 from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.grid_export import beside_records, grid_records
 from oddstui.tui.event.market_bar import market_bar
-from oddstui.tui.event.market_choice import chosen_markets, toggle_market
+from oddstui.tui.event.market_choice import chosen_markets, step_through, toggle_market
 from oddstui.tui.event.market_panels import (
     CellCache,
     Panels,
@@ -76,13 +76,15 @@ class EventScreen(BoardScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("m", "next_market", "Market", id="event-next-market"),
-        Binding("M", "previous_market", "Prev market", show=False, id="event-previous-market"),
-        Binding("right_square_bracket", "next_line", "Line", key_display="]", id="event-next-line"),
-        Binding("l", "next_line", "Line", show=False, id="event-next-line-l"),
+        Binding("m", "step_market(1)", "Market", id="event-next-market"),
+        Binding("M", "step_market(-1)", "Prev market", show=False, id="event-previous-market"),
+        Binding(
+            "right_square_bracket", "step_line(1)", "Line", key_display="]", id="event-next-line"
+        ),
+        Binding("l", "step_line(1)", "Line", show=False, id="event-next-line-l"),
         Binding(
             "left_square_bracket",
-            "previous_line",
+            "step_line(-1)",
             "Prev line",
             key_display="[",
             show=False,
@@ -351,32 +353,16 @@ class EventScreen(BoardScreen):
 
     # ------------------------------------------------------------------ keys
 
-    def action_next_market(self) -> None:
-        self._step_market(1)
+    def action_step_market(self, step: int) -> None:
+        if self._markets:
+            self.market = step_through(self._markets, self.market, step)
+            self.line = None  # its main line
+            self._show_prices()
 
-    def action_previous_market(self) -> None:
-        self._step_market(-1)
-
-    def action_next_line(self) -> None:
-        self._step_line(1)
-
-    def action_previous_line(self) -> None:
-        self._step_line(-1)
-
-    def _step_market(self, step: int) -> None:
-        if not self._markets:
-            return
-        current = self._markets.index(self.market) if self.market in self._markets else -step
-        self.market = self._markets[(current + step) % len(self._markets)]
-        self.line = None  # its main line
-        self._show_prices()
-
-    def _step_line(self, step: int) -> None:
-        if len(self._lines) < 2:
-            return
-        current = self._lines.index(self.line) if self.line in self._lines else 0
-        self.line = self._lines[(current + step) % len(self._lines)]
-        self._show_prices()
+    def action_step_line(self, step: int) -> None:
+        if len(self._lines) > 1:
+            self.line = step_through(self._lines, self.line or self._lines[0], step)
+            self._show_prices()
 
     def action_toggle_edges(self) -> None:
         self.edges = not self.edges

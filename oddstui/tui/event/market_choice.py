@@ -6,8 +6,21 @@ Pure code: reads and changes `Settings.event_markets`; the screen saves the sett
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from oddstui.config import Settings
 from oddstui.tui.event.market_panels import default_chosen
+
+T = TypeVar("T")
+
+
+def step_through(items: Sequence[T], current: T | None, step: int) -> T:
+    """The item `step` places from `current` in `items`, wrapping round; from the first (or the
+    last, stepping back) when `current` is not among them."""
+    if current in items:
+        return items[(items.index(current) + step) % len(items)]  # type: ignore[arg-type]
+    return items[0 if step > 0 else -1]
 
 
 def chosen_markets(settings: Settings, sport: str | None) -> tuple[str, ...]:
