@@ -19,7 +19,7 @@ def step_through(items: Sequence[T], current: T | None, step: int) -> T:
     """The item `step` places from `current` in `items`, wrapping round; from the first (or the
     last, stepping back) when `current` is not among them."""
     if current in items:
-        return items[(items.index(current) + step) % len(items)]  # type: ignore[arg-type]
+        return items[(items.index(current) + step) % len(items)]
     return items[0 if step > 0 else -1]
 
 
