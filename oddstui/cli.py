@@ -310,8 +310,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run_desk(args: argparse.Namespace) -> int:
     """The desk against the configured service, or against the built-in one when there is no key."""
-    from oddstui.api.errors import RequestRejected
-    from oddstui.api.rest import check_base_url
     from oddstui.config import (
         KEY_ENV,
         PUBLIC_BASE_URL,
@@ -319,7 +317,6 @@ def run_desk(args: argparse.Namespace) -> int:
         load_settings_recovering,
         resolve_api_key,
     )
-    from oddstui.tui.launch import run_tui
 
     if args.record and (Path(args.record) / "manifest.json").exists():
         raise UsageError(f"--record {args.record}: a recording is already there; use a new folder")
@@ -328,17 +325,20 @@ def run_desk(args: argparse.Namespace) -> int:
     key = None if args.demo else resolve_api_key(settings)
     base = None if args.demo else args.base_url or settings.base_url
     if base is None and key is None:
-        from oddstui.service.assembly import Options
-        from oddstui.service.embedded import start_embedded
+        from oddstui.service.child import start_child
 
+        # The service builds its world in its own process while this one loads the desk.
+        service = start_child(seed=args.seed, speed=args.speed)
         try:
-            service = start_embedded(Options(seed=args.seed, speed=args.speed))
-        except Exception as error:  # noqa: BLE001 - one line, never a traceback
-            sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
-            return 1
-        try:
+            from oddstui.tui.launch import run_tui
+
+            try:
+                base_url = service.wait_ready()
+            except Exception as error:  # noqa: BLE001 - one line, never a traceback
+                sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
+                return 1
             return run_tui(
-                service.base_url,
+                base_url,
                 service.api_key,
                 settings,
                 startup_warnings=warnings,
@@ -346,10 +346,15 @@ def run_desk(args: argparse.Namespace) -> int:
             )
         finally:
             service.stop()
+    from oddstui.api.errors import RequestRejected
+    from oddstui.api.rest import check_base_url
+
     try:
         base = check_base_url(base or PUBLIC_BASE_URL)
     except RequestRejected as error:
         raise UsageError(f"--base-url: {error}") from None
     if key is None:
         raise UsageError(f"no API key for {base}: set {KEY_ENV} or api_key in {config_path()}")
+    from oddstui.tui.launch import run_tui
+
     return run_tui(base, key, settings, startup_warnings=warnings, record=args.record)

@@ -57,6 +57,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:
+    from oddstui.service.child import STOP_ON_EOF_ENV
     from oddstui.service.runner import run_service
 
     stop = asyncio.Event()
@@ -65,7 +66,25 @@ async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:
         loop.add_signal_handler(sig, stop.set)
     if _early_stop:
         stop.set()
+    if os.environ.get(STOP_ON_EOF_ENV):
+        _stop_on_eof(loop, stop)
     return await run_service(svc, sock, url, _announce, stop)
+
+
+def _stop_on_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Stop once standard input closes: the desk that started this service has gone."""
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        try:
+            gone = not os.read(fd, 4096)
+        except OSError:
+            gone = True
+        if gone:
+            loop.remove_reader(fd)
+            stop.set()
+
+    loop.add_reader(fd, readable)
 
 
 def _exit(status: int) -> NoReturn:
