@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from oddstui.api.redact import plain, redact
+from oddstui.api.rest_session import tls_for
 from oddstui.relay.cache import DEFAULT_TTL, TTL, Answer, ResponseCache
 from oddstui.relay.relay import Relay
 from oddstui.server.accounts import Account, Accounts
@@ -68,6 +69,7 @@ class RelayRest:
             timeout=timeout,
             headers={"User-Agent": "oddstui-relay"},
             follow_redirects=False,
+            verify=tls_for(upstream_base),
         )
 
     async def aclose(self) -> None:

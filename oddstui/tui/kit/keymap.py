@@ -62,6 +62,8 @@ def load_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
         raw = config.read_toml(path)
     except config.ConfigError as error:
         return {}, f"{error}; the default keys apply"
+    if not raw:
+        return {}, None  # no file (the usual case): no need to load every screen to check it
     known = binding_ids()
     keymap: dict[str, str] = {}
     problems: list[str] = []
