@@ -23,31 +23,31 @@ FEED_SHUTDOWN_TIMEOUT = 1.5
 
 def replay_command(args: argparse.Namespace) -> int:
     from oddstui.server.accounts import AccountsError, demo_accounts, load_accounts
-    from oddstui.server.serving import BindError, base_url, bind
+    from oddstui.server.serving import BindError, base_url, bind, usage_error
 
     try:
         recording = open_recording(args.path)
         first, last, _count = scan(recording)
     except RecordingError as error:
-        return _usage(str(error))
+        return usage_error(str(error))
     if first is None or last is None:
-        return _usage(f"{args.path}: the recording holds no records")
+        return usage_error(f"{args.path}: the recording holds no records")
     start_from = None
     if args.start is not None:
         kind, value = args.start
         start_from = first + value if kind == "offset" else value
         if not first <= start_from <= last:
-            return _usage(f"--from: outside the recording ({_iso(first)} to {_iso(last)})")
+            return usage_error(f"--from: outside the recording ({_iso(first)} to {_iso(last)})")
     try:
         accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()
         books = recording.manifest.bookmakers
         accounts.resolve(books, books)
     except AccountsError as error:
-        return _usage(f"--accounts {error}")
+        return usage_error(f"--accounts {error}")
     try:
         sock = bind(args.host, args.port)
     except BindError as error:
-        return _usage(str(error))
+        return usage_error(str(error))
     url = base_url(sock, args.host)
     return asyncio.run(_main(recording, accounts, args.speed, start_from, last, sock, url))
 
@@ -74,12 +74,14 @@ async def _main(
     sock: socket.socket,
     url: str,
 ) -> int:
+    from oddstui.server.serving import announce_serving
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     return await run_replay(
-        recording, accounts, speed, start_from, until, sock, url, _announce, stop
+        recording, accounts, speed, start_from, until, sock, url, announce_serving, stop
     )
 
 
@@ -166,12 +168,3 @@ def _iso(unix_time: float) -> str:
     return iso(unix_time)
 
 
-def _announce(url: str) -> None:
-    sys.stdout.write(f"serving {url}\n")
-    sys.stdout.flush()
-
-
-def _usage(message: str) -> int:
-    sys.stderr.write(f"oddstui: {message}\n")
-    sys.stderr.flush()
-    return 2

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import socket
+import sys
 from collections.abc import Callable, Iterator
 
 import uvicorn
@@ -108,3 +109,16 @@ def base_url(sock: socket.socket, host: str) -> str:
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}{BASE}"
+
+
+def announce_serving(url: str) -> None:
+    """The ready line of `oddstui serve` and `oddstui replay` (a contract: SERVICE.md)."""
+    sys.stdout.write(f"serving {url}\n")
+    sys.stdout.flush()
+
+
+def usage_error(message: str) -> int:
+    """One line on standard error for a bad flag or file; the exit status 2."""
+    sys.stderr.write(f"oddstui: {message}\n")
+    sys.stderr.flush()
+    return 2

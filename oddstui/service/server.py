@@ -33,22 +33,22 @@ def serve(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _note_signal)
     from oddstui.server.accounts import AccountsError, demo_accounts, load_accounts
-    from oddstui.server.serving import BindError, base_url, bind
+    from oddstui.server.serving import BindError, base_url, bind, usage_error
     from oddstui.service.assembly import Options, build_service
 
     try:
         accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()
     except AccountsError as error:
-        return _usage(f"--accounts {error}")
+        return usage_error(f"--accounts {error}")
     try:
         sock = bind(args.host, args.port)
     except BindError as error:
-        return _usage(str(error))
+        return usage_error(str(error))
     try:
         svc = build_service(Options.from_args(args), accounts)
     except AccountsError as error:
         sock.close()
-        return _usage(f"--accounts {args.accounts}: {error}")
+        return usage_error(f"--accounts {args.accounts}: {error}")
     if _early_stop:
         sock.close()
         _exit(0)
@@ -57,6 +57,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:
+    from oddstui.server.serving import announce_serving
     from oddstui.service.child import STOP_ON_EOF_ENV
     from oddstui.service.runner import run_service
 
@@ -68,7 +69,7 @@ async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:
         stop.set()
     if os.environ.get(STOP_ON_EOF_ENV):
         _stop_on_eof(loop, stop)
-    return await run_service(svc, sock, url, _announce, stop)
+    return await run_service(svc, sock, url, announce_serving, stop)
 
 
 def _stop_on_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
@@ -102,12 +103,3 @@ def _exit(status: int) -> NoReturn:
     os._exit(status)
 
 
-def _announce(url: str) -> None:
-    sys.stdout.write(f"serving {url}\n")
-    sys.stdout.flush()
-
-
-def _usage(message: str) -> int:
-    sys.stderr.write(f"oddstui: {message}\n")
-    sys.stderr.flush()
-    return 2
