@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from oddstui.book.fair import fair_prices
+from oddstui.book.oddsbook import OddsBook
 from oddstui.config import ConfigError, Settings, load_settings, save_settings
 from oddstui.tui.event.fair_edges import edge_text, fair_line
 from oddstui.tui.event.market_choice import chosen_markets, toggle_market
 from oddstui.tui.event.market_panels import (
+    Panels,
     beside,
     panel_cells,
     panel_columns,
@@ -21,22 +24,19 @@ from oddstui.tui.event.market_panels import (
 from tests.tui.event.test_event_rows import EVENT, STALE, book_with, ml, move, record
 
 
-def panels_at(width: int, chosen: tuple[str, ...] = ("ML", "Spread", "Totals")) -> object:
-    now = [100.0]
-    book = book_with(now)
-    return read_panels(
-        book,
-        EVENT,
-        "football",
-        None,
-        None,
-        now[0],
-        width=width,
-        chosen=chosen,
-        lines={},
-        stale_after=STALE,
-        trusted=True,
+def read(book: OddsBook, at: float, **given: Any) -> Panels:
+    """`read_panels` of the football `EVENT` on its main market; `given` overrides the rest."""
+    options: dict[str, Any] = dict(
+        width=118, chosen=(), lines={}, stale_after=STALE, trusted=True, market=None
     )
+    options.update(given)
+    market = options.pop("market")
+    return read_panels(book, EVENT, "football", market, None, at, **options)
+
+
+def panels_at(width: int, chosen: tuple[str, ...] = ("ML", "Spread", "Totals")) -> Panels:
+    now = [100.0]
+    return read(book_with(now), now[0], width=width, chosen=chosen)
 
 
 def test_markets_beside_the_stepped_one_chosen_first_then_reading_order() -> None:
@@ -89,19 +89,7 @@ def test_a_sharp_book_makes_the_fair_line_and_each_price_shows_its_edge() -> Non
     # Half a sharp market makes no fair line.
     assert fair_line({"Pinnacle": {"home": 2.0}}, ["home", "draw", "away"]) == ((None,) * 3, None)
 
-    panels = read_panels(
-        book,
-        EVENT,
-        "football",
-        "ML",
-        None,
-        now[0] + 10,  # past the flash
-        width=60,
-        chosen=(),
-        lines={},
-        stale_after=STALE,
-        trusted=True,
-    )
+    panels = read(book, now[0] + 10, market="ML", width=60)  # past the flash
     cells = panel_cells(panels, "decimal", edges=True)
     home = cells["Alpha"]["home"]
     assert fair[0] is not None
@@ -137,48 +125,11 @@ def test_the_event_screen_and_the_value_board_use_the_same_sharp_books() -> None
 def test_a_market_beside_that_did_not_change_is_not_read_again() -> None:
     now = [100.0]
     book = book_with(now)
-    first = read_panels(
-        book,
-        EVENT,
-        "football",
-        None,
-        None,
-        now[0],
-        width=118,
-        chosen=(),
-        lines={},
-        stale_after=STALE,
-        trusted=True,
-    )
+    first = read(book, now[0])
     (totals,) = first.beside
     move(book, "Alpha", ml(2.5, 3.0, 3.0), now[0])
-    again = read_panels(
-        book,
-        EVENT,
-        "football",
-        None,
-        None,
-        now[0],
-        width=118,
-        chosen=(),
-        lines={},
-        kept={"Totals": totals},
-        stale_after=STALE,
-        trusted=True,
-    )
+    again = read(book, now[0], kept={"Totals": totals})
     assert again.beside[0] is totals  # kept as read
     assert again.main.rows[0].prices[0].price == 2.5  # the stepped market is always read
-    fresh = read_panels(
-        book,
-        EVENT,
-        "football",
-        None,
-        None,
-        now[0],
-        width=118,
-        chosen=(),
-        lines={},
-        stale_after=STALE,
-        trusted=True,
-    )
+    fresh = read(book, now[0])
     assert fresh.beside[0] is not totals and fresh.beside[0].market == "Totals"
