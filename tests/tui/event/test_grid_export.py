@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -38,20 +39,26 @@ def quoted_live(service: Service) -> int:
     return int(event_id)
 
 
+async def open_quoted_live(app: Any, pilot: Any, service: Service) -> tuple[Any, EventScreen]:
+    """Open the Event screen of a live match that several books quote in play (most books stop
+    in play); returns the match's view and the screen."""
+    event_id = quoted_live(service)
+    await wait_for(lambda: event_id in app.hub.board.events, pilot, 30)
+    event = app.hub.board.events[event_id]
+    app.open_event(event.id)
+    await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
+    screen = app.screen
+    assert isinstance(screen, EventScreen)
+    return event, screen
+
+
 async def test_the_event_grid_exports_its_rows_as_data(
     fast_service: Service, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live")
     async with app.run_test(size=(80, 24)) as pilot:
-        # A live football match that several books quote in play (most books stop in play).
-        event_id = quoted_live(fast_service)
-        await wait_for(lambda: event_id in app.hub.board.events, pilot, 30)
-        busiest = app.hub.board.events[event_id]
-        app.open_event(busiest.id)
-        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
-        screen = app.screen
-        assert isinstance(screen, EventScreen)
+        busiest, screen = await open_quoted_live(app, pilot, fast_service)
         await wait_for(lambda: len(screen.rows) >= 2, pilot, timeout=30)
         # What the grid holds and its export, read in one step (prices move on).
         rows, market, line = screen.rows, screen.market, screen.line
@@ -76,14 +83,7 @@ async def test_a_wide_event_screen_exports_every_market_it_shows(
     monkeypatch.chdir(tmp_path)
     app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live")
     async with app.run_test(size=(200, 50)) as pilot:
-        # A live football match that several books quote in play (most books stop in play).
-        event_id = quoted_live(fast_service)
-        await wait_for(lambda: event_id in app.hub.board.events, pilot, 30)
-        busiest = app.hub.board.events[event_id]
-        app.open_event(busiest.id)
-        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
-        screen = app.screen
-        assert isinstance(screen, EventScreen)
+        busiest, screen = await open_quoted_live(app, pilot, fast_service)
         await wait_for(lambda: screen.panels is not None and bool(screen.panels.beside), pilot, 30)
         assert screen.panels is not None
         shown = {screen.market, *(view.market for view in screen.panels.beside)}
