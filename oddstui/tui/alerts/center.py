@@ -18,6 +18,7 @@ from oddstui.book.alert_rules import MOMENT_WORDS, MatchRule, MatchState, PriceK
 from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
+from oddstui.tui.alerts.arb_trust import QuoteTimes, leg_quote_times, worth_an_alert
 from oddstui.tui.alerts.rules import (
     Alert,
     ArbitrageRule,
@@ -28,7 +29,8 @@ from oddstui.tui.alerts.rules import (
 )
 from oddstui.tui.alerts.states import Arbs, match_state, update_arbs
 from oddstui.tui.alerts.store import load_rules_recovering, rules_path, save_rules
-from oddstui.tui.desk.state import ChangeSet
+from oddstui.tui.boards.board_cells import book_clock, service_time, stale_after
+from oddstui.tui.desk.state import LIVE, ChangeSet
 from oddstui.tui.text import clean
 
 if TYPE_CHECKING:
@@ -225,9 +227,14 @@ class AlertCenter:
         def read(
             book: OddsBook,
         ) -> tuple[
-            list[tuple[float | None, str]], list[FoundArb], dict[int, dict[PriceKey, float]]
+            list[tuple[float | None, str]],
+            list[FoundArb],
+            dict[int, dict[PriceKey, float]],
+            float,
         ]:
-            """Under the feed's lock: the best prices, arbitrages and steam prices, copied."""
+            """Under the feed's lock: the best prices, the arbitrages worth an alert and steam
+            prices, copied, and the service's time now."""
+            service_now = service_time(book, clock_now, wall_now)
             bests: list[tuple[float | None, str]] = []
             for rule in rules:
                 # The book holds only the account's selected bookmakers.
@@ -235,8 +242,10 @@ class AlertCenter:
                 bests.append(best.get(rule.side, (None, "")))
             arbs: list[FoundArb] = []
             for event_id, market, line, arb in book.arbitrages_in(keys):
-                legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
-                arbs.append((event_id, market, line, arb.profit_pct, legs))
+                times = leg_quote_times(book, event_id, market, line, arb)
+                if trusted_arb(event_id, times, service_now):
+                    legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
+                    arbs.append((event_id, market, line, arb.profit_pct, legs))
             prices: dict[int, dict[PriceKey, float]] = {}
             for steam in steams:
                 seen = prices.setdefault(steam.event_id, {})
@@ -248,12 +257,24 @@ class AlertCenter:
                                 if price is not None:
                                     key = (steam.market, hdp, label, side, bookmaker)
                                     seen[key] = price
-            return bests, arbs, prices
+            return bests, arbs, prices, service_now
 
+        wall_now = self.hub.now()
+        clock_now = book_clock(self.hub)()
+        events, changed_at = self.hub.board.events, self.hub.board.match_changed
+
+        def trusted_arb(event_id: int, quoted: QuoteTimes, service_now: float) -> bool:
+            event = events.get(event_id)
+            live = event is not None and event.status == LIVE
+            changed = changed_at.get(event_id)  # on our clock: moved onto the service's
+            on_service = None if changed is None else changed + service_now - wall_now
+            return worth_an_alert(quoted, service_now, on_service, stale_after(settings, live))
+
+        settings = self.app.settings
         read_out = self.hub.read(read)
         if read_out is None:
             return []
-        bests, arbs, steam_prices = read_out
+        bests, arbs, steam_prices, _ = read_out
         alerts: list[Alert] = []
         for rule, (price, bookmaker) in zip(rules, bests, strict=True):
             alert = self.rules.observe_price(
