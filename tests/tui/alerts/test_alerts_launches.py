@@ -51,12 +51,18 @@ def ml_home_prices(service: Service, event_id: int) -> list[float]:
 
 def live_event_with_spread(service: Service) -> tuple[dict[str, Any], float]:
     """A live event whose books' home prices spread widely (the feed's book holds live events
-    from the start), and a threshold between its worst and best home price: at `--speed 1` the
-    best takes more than one score to cross it."""
+    from the start), and a threshold a quarter of the way from its worst to its best home price:
+    at `--speed 1` the best takes several scores to cross it. Matches in their first hour first,
+    so that none ends during the launches."""
     best: tuple[float, dict[str, Any], float] | None = None
     events = get(service, "/events/live")
     assert events, "no live event"
-    events.sort(key=lambda e: -(e.get("bookmakerCount") or 0))
+
+    def early_then_busiest(event: dict[str, Any]) -> tuple[bool, int]:
+        played = (event.get("clock") or {}).get("playedSeconds") or 0
+        return played >= 3600, -(event.get("bookmakerCount") or 0)
+
+    events.sort(key=early_then_busiest)
     for event in events[:12]:
         prices = ml_home_prices(service, event["id"])
         if len(prices) < 5:
@@ -64,7 +70,7 @@ def live_event_with_spread(service: Service) -> tuple[dict[str, Any], float]:
         low, high = min(prices), max(prices)
         spread = (high - low) / high
         if best is None or spread > best[0]:
-            best = (spread, event, (low + high) / 2)
+            best = (spread, event, low + (high - low) / 4)
     assert best is not None and best[0] > 0.04, "no event with a spread of prices"
     return best[1], best[2]
 
@@ -102,7 +108,11 @@ async def test_uncrossed_and_already_holding_rules_never_fire_over_three_launche
             def both_rules_observed(rules: AlertRules = rules) -> bool:
                 return rules.holding(uncrossed) is False and rules.holding(holding) is True
 
-            await wait_for(both_rules_observed, pilot, timeout=60)
+            try:
+                await wait_for(both_rules_observed, pilot, timeout=60)
+            except AssertionError as error:
+                seen = (rules.holding(uncrossed), rules.holding(holding), app.hub.status.state)
+                raise AssertionError(f"{error}: holding, holding, feed = {seen}") from None
             await pilot.pause(3.0)  # more prices arrive
             best = app.hub.read(lambda book: book.best(event["id"], "ML", (None, None), ["home"]))
             assert best and best["home"][0] > uncrossed.threshold, best

@@ -62,11 +62,11 @@ def busiest_live(service: Service) -> dict[str, Any]:
     live = [e for e in get(service, "/events/live") if e["sport"]["slug"] == "football"]
     books = ",".join(get(service, "/bookmakers/selected")["bookmakers"])
 
-    def late_then_fewest_books(event: dict[str, Any]) -> tuple[bool, int]:
+    def early_then_busiest(event: dict[str, Any]) -> tuple[bool, int]:
         played = (event.get("clock") or {}).get("playedSeconds") or 0
         return played >= 3600, -(event.get("bookmakerCount") or 0)
 
-    for event in sorted(live, key=late_then_fewest_books)[:8]:
+    for event in sorted(live, key=early_then_busiest)[:8]:
         record = get(service, "/odds", eventId=event["id"], bookmakers=books)
         full = [
             name
