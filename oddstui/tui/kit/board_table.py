@@ -30,7 +30,7 @@ class BoardTable(ScreenOrderedTable):
             super()._write_cell(key, column, text)
             return
         self._data[row_key][column_key] = text
-        self._update_count += 1  # part of the render caches' keys
+        self._cell_changed()
         if not self.row_visible(index):
             return
         if self._batch is not None:

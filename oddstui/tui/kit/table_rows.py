@@ -46,6 +46,7 @@ class TableRows(DataTable[Text]):
         self._reorder_pending = False
         #: How many cells were written since the table was made (read by tests and benchmarks).
         self.cells_written = 0
+        self._keys_of: tuple[list[Any], list[str]] | None = None  # `row_keys` of an order
 
     # ------------------------------------------------------------------ feeding rows
 
@@ -88,11 +89,20 @@ class TableRows(DataTable[Text]):
         """`update_cell` without its whole-table refresh: only the cell's region is repainted,
         so the terminal receives one cell, not the whole table (columns are fixed width)."""
         self._data[RowKey(key)][ColumnKey(column)] = text
-        self._update_count += 1  # the render caches are keyed by it
+        self._cell_changed()
         row_index = self._row_locations.get(RowKey(key))
         column_index = self._column_locations.get(ColumnKey(column))
         if row_index is not None and column_index is not None:
             self.refresh_coordinate(Coordinate(row_index, column_index))
+
+    def _cell_changed(self) -> None:
+        """A cell's value changed: the render caches, keyed by the update count, must not serve
+        the old one. The order of the rows is keyed by it too, but a cell leaves the order as it
+        was: carried over to the new count, it is not rebuilt (every row) at each cell."""
+        order = self._ordered_row_cache.get((self.row_count, self._update_count))
+        self._update_count += 1
+        if order is not None:
+            self._ordered_row_cache[(self.row_count, self._update_count)] = order
 
     def keep_rows(self, keys: Iterable[str]) -> None:
         wanted = set(keys)
@@ -247,7 +257,10 @@ class TableRows(DataTable[Text]):
     @property
     def row_keys(self) -> list[str]:
         """The keys of the rows on screen, top to bottom (the filter may hide some)."""
-        return [str(row.key.value) for row in self.ordered_rows]
+        ordered = self.ordered_rows  # the same list while the order holds
+        if self._keys_of is None or self._keys_of[0] is not ordered:
+            self._keys_of = (ordered, [str(row.key.value) for row in ordered])
+        return list(self._keys_of[1])  # the caller's own copy
 
     @property
     def all_keys(self) -> list[str]:

@@ -56,6 +56,7 @@ async def test_a_remapped_key_drives_the_desk(fast_service: Service, home: Path)
         await wait_for(lambda: isinstance(app.screen, ArbitrageScreen), pilot)
         await pilot.press("f1")
         await wait_for(lambda: isinstance(app.screen, HelpModal), pilot)
+        await wait_for(lambda: "Arbs" in screen_text(app), pilot)  # drawn on the next refresh
         shown = screen_text(app)
         assert re.search(r"│\s+x\s+Arbs\b", shown), "the help shows x for Arbs"
         assert not re.search(r"│\s+4\s+Arbs\b", shown)
