@@ -11,7 +11,7 @@ from __future__ import annotations
 from oddstui.book.arbitrage import Arbitrage
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
-from oddstui.tui.boards.marks import suspicion
+from oddstui.tui.kit.marks import suspicion
 
 QuoteTimes = tuple[float | None, ...]
 

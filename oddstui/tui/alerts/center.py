@@ -29,8 +29,8 @@ from oddstui.tui.alerts.rules import (
 )
 from oddstui.tui.alerts.states import Arbs, match_state, update_arbs
 from oddstui.tui.alerts.store import load_rules_recovering, rules_path, save_rules
-from oddstui.tui.boards.board_cells import book_clock, service_time, stale_after
 from oddstui.tui.desk.state import LIVE, ChangeSet
+from oddstui.tui.kit.service_clock import book_clock, service_time, stale_after
 from oddstui.tui.text import clean
 
 if TYPE_CHECKING:

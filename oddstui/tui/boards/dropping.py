@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Input
 from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.api.models import DroppingOdds
 from oddstui.api.validate import TIME_WINDOWS
-from oddstui.tui.boards.board_cells import hub_service_time, percent_text
+from oddstui.tui.boards.board_cells import percent_text
 from oddstui.tui.boards.drop_filter import DropFilter, quoting_books
 from oddstui.tui.boards.dropping_export import dropping_record
 from oddstui.tui.boards.filters import parse_names, parse_number
@@ -22,6 +22,7 @@ from oddstui.tui.desk.state import LIVE
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format, price_text
+from oddstui.tui.kit.service_clock import hub_service_time
 from oddstui.tui.text import clean, plain
 
 #: Items per page unless the trader types another (the service allows up to 200).

@@ -13,8 +13,8 @@ from oddstui.book.value import kelly_stake
 from oddstui.tui.boards.arbitrage.arb_rows import LOCAL, SVC
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.boards.dropping import FORBIDDEN_TEXT, PAGE_SIZE, DroppingOddsScreen
-from oddstui.tui.boards.marks import SUSPECT_MARK
 from oddstui.tui.boards.value.value_screen import ValueBetsScreen
+from oddstui.tui.kit.marks import SUSPECT_MARK
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import price_text
 from oddstui.tui.launch import build_app

@@ -15,8 +15,8 @@ from textual.widgets import Input
 from oddstui.tui.boards.arbitrage.arb_rows import VANISH_GRACE, row_key
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.boards.dropping import DroppingOddsScreen
-from oddstui.tui.boards.marks import SUSPECT_MARK
 from oddstui.tui.desk.state import LIVE
+from oddstui.tui.kit.marks import SUSPECT_MARK
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.table_filter import TableFilter
 from oddstui.tui.launch import build_app

@@ -8,8 +8,8 @@ from oddstui.api.models import ArbitrageBet, ArbitrageLeg
 from oddstui.book.service_clock import ServiceClock
 from oddstui.config import Settings
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRows
-from oddstui.tui.boards.board_cells import service_time, stale_after
-from oddstui.tui.boards.marks import suspicion
+from oddstui.tui.kit.marks import suspicion
+from oddstui.tui.kit.service_clock import service_time, stale_after
 
 
 def leg(bookmaker: str, side: str, odds: float) -> ArbitrageLeg:

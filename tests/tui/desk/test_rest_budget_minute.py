@@ -34,7 +34,7 @@ def remaining(service: Service) -> int:
     return int(response.headers["x-ratelimit-remaining"])
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(240)
 async def test_a_busy_minute_costs_at_most_the_stated_requests(busy: Service, home: Path) -> None:
     app = build_app(busy.base_url, DEMO_KEY, config.Settings())
     async with app.run_test(size=(120, 40)) as pilot:
@@ -53,16 +53,24 @@ async def test_a_busy_minute_costs_at_most_the_stated_requests(busy: Service, ho
             await pilot.pause(0.5)
         spent = before - remaining(busy) - 1  # less the second probe itself
         kickoffs = app.hub.unlisted_kickoffs - kickoffs_before
-        service_live = httpx.get(
-            busy.base_url + "/events/live", params={"apiKey": DEMO_KEY}, timeout=10
-        ).json()
-        board_live = set(app.hub.board.live_ids)
+        # Still current: what the service lists as live, the board lists too, bar the kick-offs
+        # of the last refresh period (at 60x a refresh period holds many; a loaded machine may
+        # be a refresh behind, so a few looks, two seconds apart, not a single moment).
+        missing: set[int] = set()
+        service_live: list[dict[str, object]] = []
+        for _look in range(15):
+            service_live = httpx.get(
+                busy.base_url + "/events/live", params={"apiKey": DEMO_KEY}, timeout=10
+            ).json()
+            missing = {int(str(event["id"])) for event in service_live} - set(
+                app.hub.board.live_ids
+            )
+            if len(missing) <= max(3, len(service_live) // 5):
+                break
+            await pilot.pause(2.0)
     print(f"desk requests in 60 s: {spent}; unlisted kick-offs seen on the feed: {kickoffs}")
     assert kickoffs >= 5, "not a busy minute: the test would prove nothing"
     assert spent <= MAX_PER_MINUTE
-    # Still current: what the service lists as live, the board lists too, bar the kick-offs of
-    # the last refresh period.
-    missing = {event["id"] for event in service_live} - board_live
     assert len(missing) <= max(3, len(service_live) // 5), (len(missing), len(service_live))
 
 

@@ -38,8 +38,7 @@ from oddstui.tui.boards.arbitrage.arb_quotes import (
     read_leg_times,
 )
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
-from oddstui.tui.boards.board_cells import age_text, book_clock, service_time, stale_after
-from oddstui.tui.boards.marks import suspicion
+from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.rest_board import RestBoardScreen
 from oddstui.tui.boards.ticket.bet_slip import BetContext
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
@@ -47,8 +46,10 @@ from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
 from oddstui.tui.desk.state import LIVE, ChangeSet
 from oddstui.tui.kit.board_table import BoardTable, visible_keys
 from oddstui.tui.kit.columns import Column
+from oddstui.tui.kit.marks import suspicion
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format
+from oddstui.tui.kit.service_clock import book_clock, service_time, stale_after
 from oddstui.tui.kit.table_sync import keep_only
 from oddstui.tui.text import clean
 

@@ -13,8 +13,8 @@ import pytest
 
 from oddstui.tui.boards.arbitrage.arb_cells import sport_names
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
-from oddstui.tui.boards.marks import SUSPECT_MARK
 from oddstui.tui.boards.trading_board import PAUSED_MARK
+from oddstui.tui.kit.marks import SUSPECT_MARK
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, feed_moves_on, wait_for
