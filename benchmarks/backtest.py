@@ -35,6 +35,7 @@ from oddstui.api.messages import iter_frame  # noqa: E402
 from oddstui.backtest.engine import run_backtest  # noqa: E402
 from oddstui.book.alert_rules import AlertRules, ArbitrageRule, PriceRule  # noqa: E402
 from oddstui.recording import FeedMessage, Snapshot, open_recording  # noqa: E402
+from oddstui.server.ready_line import url_of_ready_line  # noqa: E402
 
 
 def record(folder: Path, seconds: float, rate: float) -> None:
@@ -53,10 +54,10 @@ def record(folder: Path, seconds: float, rate: float) -> None:
     )
     try:
         assert serve.stdout is not None
-        ready = serve.stdout.readline().strip()
-        if not ready.startswith("serving "):
-            raise SystemExit(f"the service did not start: {ready!r}")
-        base = ready.split()[1]
+        ready = serve.stdout.readline()
+        base = url_of_ready_line(ready)
+        if base is None:
+            raise SystemExit(f"the service did not start: {ready.strip()!r}")
         select_every_bookmaker(base)
         subprocess.run(
             [sys.executable, "-m", "oddstui", "record", "--out", str(folder)]

@@ -36,6 +36,7 @@ from oddstui.api.feed import FeedClient
 from oddstui.api.feed_url import FEED_MARKETS, FeedFilters, feed_url
 from oddstui.api.messages import JSON_DECODER
 from oddstui.book.oddsbook import OddsBook
+from oddstui.server.ready_line import url_of_ready_line
 
 BOOKMAKERS = [
     "Bet365",
@@ -186,10 +187,10 @@ def record_from_service(
     )
     try:
         assert service.stdout is not None
-        ready = service.stdout.readline().strip()
-        if not ready.startswith("serving "):
-            raise SystemExit(f"the service did not start: {ready!r}")
-        base = ready.split()[1]
+        ready = service.stdout.readline()
+        base = url_of_ready_line(ready)
+        if base is None:
+            raise SystemExit(f"the service did not start: {ready.strip()!r}")
         frames = asyncio.run(_record(base, "demo", count, seconds, markets))
     finally:
         service.terminate()

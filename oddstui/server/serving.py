@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 import uvicorn
 
 from oddstui.server.http import BASE
+from oddstui.server.ready_line import ready_line
 
 log = logging.getLogger("oddstui.service")
 # On SIGTERM, requests in flight and sockets still flushing get GRACE seconds once the feed has
@@ -113,7 +114,7 @@ def base_url(sock: socket.socket, host: str) -> str:
 
 def announce_serving(url: str) -> None:
     """The ready line of `oddstui serve` and `oddstui replay` (a contract: SERVICE.md)."""
-    sys.stdout.write(f"serving {url}\n")
+    sys.stdout.write(ready_line(url))
     sys.stdout.flush()
 
 

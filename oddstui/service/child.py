@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oddstui.server.accounts import DEMO_KEY
+from oddstui.server.ready_line import url_of_ready_line
 
 #: Set in the child's environment: stop serving when standard input closes (see server.py).
 STOP_ON_EOF_ENV = "ODDSTUI_SERVE_STOP_ON_EOF"
-READY_PREFIX = "serving "
 
 
 class ChildFailed(RuntimeError):
@@ -50,13 +50,14 @@ class ChildService:
             if not selector.select(timeout):
                 self.stop()
                 raise ChildFailed(f"no ready line within {timeout:.0f} s")
-        line = self.process.stdout.readline().decode(errors="replace").strip()
-        if not line.startswith(READY_PREFIX):
-            why = self._last_words() or f"it said {line!r}"
+        line = self.process.stdout.readline().decode(errors="replace")
+        url = url_of_ready_line(line)
+        if url is None:
+            why = self._last_words() or f"it said {line.strip()!r}"
             self.stop()
             raise ChildFailed(why)
-        self.base_url = line.removeprefix(READY_PREFIX)
-        return self.base_url
+        self.base_url = url
+        return url
 
     def stop(self, timeout: float = 5.0) -> None:
         """SIGTERM (feed connections close with 1001), then SIGKILL if it lingers."""

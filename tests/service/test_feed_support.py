@@ -104,16 +104,20 @@ class Feed:
                 continue
         return messages
 
-    async def closed(self, timeout: float = 15.0) -> tuple[int | None, str | None]:
-        """Read until the server closes; returns its close code and reason."""
-        deadline = time.monotonic() + timeout
+    async def closed(
+        self, timeout: float = 15.0, longest: float = 180.0
+    ) -> tuple[int | None, str | None]:
+        """Read until the server closes; returns its close code and reason. Fails when nothing
+        arrives for `timeout` s, or the messages still come after `longest` s (a client that
+        read nothing for a while may first have many buffered messages to get through)."""
+        started = time.monotonic()
         try:
-            while time.monotonic() < deadline:
-                await self.next(timeout=deadline - time.monotonic())
+            while time.monotonic() - started < longest:
+                await self.next(timeout=timeout)
         except ConnectionClosed as closed:
             received = closed.rcvd
             return (received.code, received.reason) if received else (None, None)
-        raise AssertionError("the connection stayed open")
+        raise AssertionError(f"the connection stayed open for {longest} s of messages")
 
 
 async def open_feed(service: Service, key: str | None = None, **params: Any) -> Feed:

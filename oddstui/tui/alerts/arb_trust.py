@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from oddstui.book.arbitrage import Arbitrage
 from oddstui.book.oddsbook import OddsBook
-from oddstui.book.state import LineKey
 from oddstui.tui.kit.marks import suspicion
 
 QuoteTimes = tuple[float | None, ...]
 
 
-def leg_quote_times(
-    book: OddsBook, event_id: int, market: str, line: LineKey, arb: Arbitrage
-) -> QuoteTimes:
-    """Each leg's bookmaker's `updatedAt` of the market (Unix time), None when unknown; read
-    under the feed's lock."""
-    del line  # a bookmaker stamps the market as a whole
+def leg_quote_times(book: OddsBook, event_id: int, market: str, arb: Arbitrage) -> QuoteTimes:
+    """Each leg's bookmaker's `updatedAt` of the market (Unix time: a bookmaker stamps the
+    market as a whole, not a line), None when unknown; read under the feed's lock."""
     times: list[float | None] = []
     for leg in arb.legs:
         held = book.market(event_id, leg.bookmaker, market)

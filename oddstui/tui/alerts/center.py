@@ -228,24 +228,23 @@ class AlertCenter:
             book: OddsBook,
         ) -> tuple[
             list[tuple[float | None, str]],
-            list[FoundArb],
+            list[tuple[FoundArb, QuoteTimes]],
             dict[int, dict[PriceKey, float]],
             float,
         ]:
-            """Under the feed's lock: the best prices, the arbitrages worth an alert and steam
-            prices, copied, and the service's time now."""
+            """Under the feed's lock: the best prices, the arbitrages with their legs' quote
+            times and steam prices, copied, and the service's time now."""
             service_now = service_time(book, clock_now, wall_now)
             bests: list[tuple[float | None, str]] = []
             for rule in rules:
                 # The book holds only the account's selected bookmakers.
                 best = book.best(rule.event_id, rule.market, rule.line, [rule.side])
                 bests.append(best.get(rule.side, (None, "")))
-            arbs: list[FoundArb] = []
+            arbs: list[tuple[FoundArb, QuoteTimes]] = []
             for event_id, market, line, arb in book.arbitrages_in(keys):
-                times = leg_quote_times(book, event_id, market, line, arb)
-                if trusted_arb(event_id, times, service_now):
-                    legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
-                    arbs.append((event_id, market, line, arb.profit_pct, legs))
+                legs = [(leg.side, leg.price, leg.bookmaker) for leg in arb.legs]
+                found = (event_id, market, line, arb.profit_pct, legs)
+                arbs.append((found, leg_quote_times(book, event_id, market, arb)))
             prices: dict[int, dict[PriceKey, float]] = {}
             for steam in steams:
                 seen = prices.setdefault(steam.event_id, {})
@@ -274,7 +273,8 @@ class AlertCenter:
         read_out = self.hub.read(read)
         if read_out is None:
             return []
-        bests, arbs, steam_prices, _ = read_out
+        bests, quoted_arbs, steam_prices, service_now = read_out
+        arbs = [arb for arb, times in quoted_arbs if trusted_arb(arb[0], times, service_now)]
         alerts: list[Alert] = []
         for rule, (price, bookmaker) in zip(rules, bests, strict=True):
             alert = self.rules.observe_price(
