@@ -14,14 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from oddstui.backtest.feeding import MarketLine
-from oddstui.book.arbitrage import is_lay, required_sides
+from oddstui.book.arbitrage import in_side_order, is_lay, required_sides
 from oddstui.book.fair import fair_probabilities
 from oddstui.book.state import LineKey
-from oddstui.book.value import closing_line_value, ev_percent
+from oddstui.book.value import MIN_VALUE_EV, closing_line_value, ev_percent
 
 DEFAULT_SHARP = "Pinnacle"
-DEFAULT_MIN_EV = 0.5  # percent, the service's own floor: smaller edges are noise
-_SIDE_ORDER = ("home", "draw", "away", "over", "under", "yes", "no", "odd", "even")
+DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
 
 
 @dataclass(slots=True)
@@ -169,7 +168,7 @@ class ValueTracker:
         required = required_sides(market, has_draw, seen)
         if required is None or not required <= seen:
             return None
-        sides = sorted(required, key=lambda s: _SIDE_ORDER.index(s) if s in _SIDE_ORDER else 99)
+        sides = in_side_order(required)
         try:
             probabilities = fair_probabilities([float(sharp[s]) for s in sides], "shin")
         except ValueError:

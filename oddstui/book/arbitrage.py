@@ -220,10 +220,15 @@ def market_arbitrage(
     required = required_sides(market_name, sport_has_draw, seen)
     if required is None:
         return None
-    best = best_prices(quotes, sorted(required, key=lambda side: _SIDE_ORDER.get(side, 99)))
+    best = best_prices(quotes, in_side_order(required))
     if set(best) != required:
         return None
     return find_arbitrage(best)
+
+
+def in_side_order(sides: Iterable[str]) -> tuple[str, ...]:
+    """Sides as a market lists them: home, draw, away, over, under, yes, no, odd, even."""
+    return tuple(sorted(sides, key=lambda side: _SIDE_ORDER.get(side, 99)))
 
 
 def commission_adjusted(decimal: float, commission: float) -> float:

@@ -1,9 +1,11 @@
 """The replay's REST side: every route of the interface, checked by the server core (key, hourly
 limit, query) and answered from the state at the replay clock.
 
-A recording holds events and odds, not the service's derived lists: value bets, arbitrage bets
-and dropping odds answer empty lists (`oddstui backtest` computes them from the recording), and
-what was never recorded (participants, price movements, history) answers 404.
+A recording holds events and odds, not the service's derived lists: value bets and arbitrage
+bets are made again from the replayed prices (`replay/derived.py`). Dropping odds answer an
+empty list: a drop is measured from the opening price, which a recording that starts after the
+opening does not hold. What was never recorded (participants, price movements, history) answers
+404.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from starlette.routing import BaseRoute
 from starlette.routing import Route as StarletteRoute
 
 from oddstui.recording.manifest import unix
+from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.state import ReplayState
 from oddstui.server.accounts import Accounts
 from oddstui.server.endpoint import Checked, checked_endpoint
@@ -27,7 +30,7 @@ from oddstui.server.routes.odds import SEQ_HEADER
 
 Handler = Callable[[Checked], Any]
 SEARCH_RESULTS = 10
-EMPTY_LISTS = ("/value-bets", "/arbitrage-bets", "/dropping-odds", "/historical/events")
+EMPTY_LISTS = ("/dropping-odds", "/historical/events")
 
 
 class ReplayRest:
@@ -36,6 +39,7 @@ class ReplayRest:
         self.accounts = accounts
         self.bookmakers = list(bookmakers)
         self.limiter = RateLimiter()
+        self.derived = ReplayDerived(state)
 
     def routes(self) -> list[BaseRoute]:
         handlers = self._handlers()
@@ -63,6 +67,8 @@ class ReplayRest:
             "/events/{id}": lambda c: self._event(c.path["id"], "id"),
             "/odds": self.odds,
             "/odds/multi": self.odds_multi,
+            "/value-bets": self.value_bets,
+            "/arbitrage-bets": self.arbitrage_bets,
         }
         handlers.update({path: lambda _c: [] for path in EMPTY_LISTS})
         return handlers
@@ -164,6 +170,25 @@ class ReplayRest:
         # Handlers never await: the body and this seq describe the same replayed state.
         if checked.q["includeSeq"]:
             checked.headers[SEQ_HEADER] = str(self.state.seq)
+
+    # -- derived -------------------------------------------------------------------------------
+    def value_bets(self, checked: Checked) -> list[dict[str, Any]]:
+        q = checked.q
+        (bookmaker,) = self._bookmakers([q["bookmaker"]])
+        sport = self._sport_slug(q["sport"]) if q["sport"] else None
+        if q["league"] and sport is None:
+            raise BadRequest("league: requires sport")
+        league = q["league"] or None
+        if league is not None and not any(
+            _slug(e.get("league")) == league for e in self._of_sport(str(sport))
+        ):
+            raise BadRequest(f"league: no events of league {shown(league)} in this recording")
+        return self.derived.value_bets(bookmaker, sport, league, q["includeEventDetails"])
+
+    def arbitrage_bets(self, checked: Checked) -> list[dict[str, Any]]:
+        q = checked.q
+        books = self._bookmakers(q["bookmakers"])
+        return self.derived.arbitrage_bets(books, q["limit"], q["includeEventDetails"])
 
     # -- lookups -------------------------------------------------------------------------------
     def _event(self, event_id: int, name: str) -> dict[str, Any]:

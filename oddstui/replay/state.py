@@ -24,16 +24,22 @@ class ReplayState:
         self.urls: dict[int, dict[str, Any]] = {}
         self.book_ids: dict[int, dict[str, Any]] = {}
         self.seq = 0  # the latest odds message applied
+        self.time = 0.0
+        """The latest record's time: the replay clock when the state last changed."""
+        self.versions: dict[int, int] = {}
+        """Event id -> a count that grows whenever the event or its prices change."""
         self._where: dict[int, tuple[str, str, str]] = {}  # the feed asks for each message
 
     # -- changes -----------------------------------------------------------------------------
     def install(self, snapshot: Snapshot) -> None:
         """The events it lists take its event fields; those in its odds take its bookmakers."""
+        self.time = max(self.time, snapshot.time)
         for event in snapshot.events:
             event_id = event.get("id")
             if isinstance(event_id, int):
                 self.events[event_id] = dict(event)
                 self._where.pop(event_id, None)
+                self._changed(event_id)
         for record in snapshot.odds:
             event_id = record.get("id")
             if not isinstance(event_id, int):
@@ -43,17 +49,20 @@ class ReplayState:
                 self._where.pop(event_id, None)
             books = record.get("bookmakers")
             self.books[event_id] = dict(books) if isinstance(books, dict) else {}
+            self._changed(event_id)
             self.urls[event_id] = dict(record.get("urls") or {})
             self.book_ids[event_id] = dict(record.get("bookmakerIds") or {})
 
     def apply(self, record: FeedMessage) -> None:
         message = record.message
+        self.time = max(self.time, record.time)
         kind = message.get("type")
         event_id = _event_id(message.get("id"))
         if event_id is None:
             return
         if record.seq is not None:
             self.seq = max(self.seq, record.seq)
+        self._changed(event_id)
         bookie = message.get("bookie")
         if kind in WITH_MARKETS and isinstance(bookie, str):
             markets = message.get("markets")
@@ -80,6 +89,9 @@ class ReplayState:
                 self._where.pop(event_id, None)
                 if message["status"] != "live":
                     event.pop("clock", None)
+
+    def _changed(self, event_id: int) -> None:
+        self.versions[event_id] = self.versions.get(event_id, 0) + 1
 
     # -- answers -----------------------------------------------------------------------------
     def odds_record(self, event_id: int, bookmakers: list[str]) -> JsonObject:

@@ -3,6 +3,7 @@ status bar names the replay with its speed; the desk's `--record` records what i
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -12,9 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from oddstui.recording import FeedMessage, Snapshot, open_recording
+from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.browse.live import LiveScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.status_bar import StatusBar
@@ -94,6 +97,71 @@ async def _shows_the_replay(app: Any, pilot: Any) -> None:
     await wait_for(lambda: app.screen is not live, pilot, 30)
     await wait_for(lambda: PRICE.search(screen_text(app)) is not None, pilot, 30)
     assert "REPLAY 10×" in str(app.screen.query_one(StatusBar).render())
+
+
+async def test_the_replayed_arbitrages_are_listed_and_shown_on_the_board(recorded: Path) -> None:
+    manifest = open_recording(recorded).manifest
+    books = ",".join(manifest.bookmakers)
+    with replaying(recorded, "100") as replay:  # at its end within a second
+        base = replay.base_url
+        events = [int(e["id"]) for e in get(base, "/events/live", sport="")]
+        assert events, "the recording must hold live matches"
+
+        def seq() -> int:
+            params = {"eventId": str(events[0]), "bookmakers": books, "includeSeq": "true"}
+            return int(
+                httpx.get(f"{base}/odds", params={"apiKey": DEMO_KEY, **params}).headers[
+                    "X-Service-Seq"
+                ]
+            )
+
+        await wait_until(lambda: seq() == manifest.segments[-1].last_seq)
+        listed = get(base, "/arbitrage-bets", bookmakers=books, limit="500")
+        assert listed, "a minute of a 60x world has arbitrages"
+        odds = {
+            event_id: get(base, "/odds", eventId=str(event_id), bookmakers=books)["bookmakers"]
+            for event_id in {item["eventId"] for item in listed}
+        }
+        for item in listed:
+            market = item["market"]
+            implied = 0.0
+            for leg in item["legs"]:
+                quoted = [
+                    entry
+                    for held in odds[item["eventId"]][leg["bookmaker"]]
+                    if held["name"] == market["name"]
+                    for entry in held["odds"]
+                    if entry.get("hdp") == market.get("hdp")
+                    and entry.get("label") == market.get("label")
+                ]
+                assert [entry[leg["side"]] for entry in quoted] == [leg["odds"]], item
+                implied += 1 / float(leg["odds"])
+            assert implied < 1 and len({leg["bookmaker"] for leg in item["legs"]}) > 1
+        profits = [item["profitMargin"] for item in listed]
+        assert profits == sorted(profits, reverse=True)
+
+        app = build_app(base, DEMO_KEY, start_mode="arbitrage")
+        async with app.run_test(size=(140, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, ArbitrageScreen)
+            table = screen.query_one(PatchTable)
+            await pilot.press("h")  # an ended replay's legs age into suspects: show them too
+            await wait_for(lambda: not screen.hide_suspects and table.row_count > 0, pilot, 60)
+            shown = {screen.arbs.rows[key].event_id for key in table.row_keys}
+            assert shown & {item["eventId"] for item in listed}
+
+
+def get(base: str, path: str, **params: str) -> Any:
+    response = httpx.get(f"{base}{path}", params={"apiKey": DEMO_KEY, **params}, timeout=30)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def wait_until(condition: Any, timeout: float = 60.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.1)
 
 
 async def test_desk_record_writes_what_it_receives(recorded: Path, tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from oddstui.book.arbitrage import find_arbitrage, required_sides
+from oddstui.book.arbitrage import find_arbitrage, in_side_order, required_sides
 from oddstui.service.derived.arbitrage_json import ArbItem, Best, Key, encode_item
 from oddstui.service.derived.sports import DrawingSports
 from oddstui.service.world.model import LIVE, PENDING, Event, Market
@@ -30,7 +30,6 @@ MAX_BOOK_SETS = 16  # book sets kept, least recently used dropped first
 IDLE = 300.0  # real seconds after which a book set nobody asks for is forgotten
 SWEEP_EVERY = 1.0  # real seconds between background sweeps for unannounced quote changes
 BACK_SIDES = frozenset({"home", "draw", "away", "over", "under", "yes", "no", "odd", "even"})
-_SIDE_ORDER = {"home": 0, "draw": 1, "away": 2, "over": 3, "under": 4, "yes": 5, "no": 6}
 
 
 @dataclass(slots=True)
@@ -58,7 +57,7 @@ def _required(market: str, has_draw: bool, sides: frozenset[str]) -> tuple[str, 
     needed = required_sides(market, has_draw, sides)
     if needed is None or not needed <= sides:
         return None
-    return tuple(sorted(needed, key=lambda side: _SIDE_ORDER.get(side, 99)))
+    return in_side_order(needed)
 
 
 def _beats(price: float, bookie: str, current: Best | None) -> bool:

@@ -9,13 +9,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from oddstui.book.arbitrage import find_arbitrage
-from oddstui.service.derived.links import (
-    direct_link,
-    event_url,
-    fixture_id,
-    side_label,
-    summary_strings,
-)
+from oddstui.server.item_text import direct_link, side_label
+from oddstui.service.derived.links import event_url, fixture_id, summary_strings
 from oddstui.service.world.model import iso
 
 if TYPE_CHECKING:
@@ -67,7 +62,9 @@ def encode_item(world: World, item: ArbItem) -> bool:
                 "bookmakerFixtureId": fixture_id(world, event, leg.bookmaker),
                 "directLink": direct_link(href, market_name, hdp, label, leg.side),
                 "href": href,
-                "label": side_label(event, market_name, leg.side, hdp, label),
+                "label": side_label(
+                    event.home.name, event.away.name, market_name, leg.side, hdp, label
+                ),
                 "odds": texts[leg.side],
                 "side": leg.side,
                 # How old this leg's price is: a stale leg is the usual reason for a big

@@ -16,16 +16,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from oddstui.book.fair import FairMethod, fair_probabilities
-from oddstui.book.value import ev_percent
+from oddstui.book.value import MIN_VALUE_EV, ev_percent
+from oddstui.server.item_text import direct_link
 from oddstui.service.derived.arbitrage import BACK_SIDES, _required
-from oddstui.service.derived.links import direct_link, event_url, summary_strings
+from oddstui.service.derived.links import event_url, summary_strings
 from oddstui.service.derived.sports import DrawingSports
 from oddstui.service.world.model import LIVE, PENDING, Event, iso
 
 if TYPE_CHECKING:
     from oddstui.service.world import World
 
-MIN_EV = 0.5  # percent; smaller edges are within the noise of the fair price
+MIN_EV = MIN_VALUE_EV
 FAIR_METHOD: FairMethod = "shin"
 MAX_BOOKIES = 32  # cached bookmakers, least recently used dropped first
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from oddstui.book.value import SHARP_BOOKS
 from oddstui.service.world import names as N
 from oddstui.service.world.model import Bookmaker, League, Participant, Sport
 from oddstui.service.world.sports import SPORTS, slugify
@@ -13,7 +14,7 @@ DEFAULT_SELECTION = [
     "Bet365", "Pinnacle", "SingBet", "Betfair Exchange", "Unibet", "William Hill", "1xBet",
     "Bwin", "Betway", "DraftKings", "FanDuel", "BetMGM",
 ]
-SHARP = ("Pinnacle", "SingBet")
+SHARP = SHARP_BOOKS
 FIRST_PARTICIPANT_ID = 100
 NO_CREST_SHARE = 0.1
 ESPORTS_SUFFIXES = ("Esports", "Gaming", "Academy", "Five", "Club", "Nation", "Squad")

@@ -14,10 +14,8 @@ from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import Bet, BetLeg
 from oddstui.book.arbitrage import is_lay, sport_has_draw
 from oddstui.book.settlement import VOID, FinalScore, closing_fair_price, settle_leg
+from oddstui.book.value import SHARP_BOOKS  # the first quoting a leg gives its closing price
 
-#: The sharp books whose closing price a leg is judged against, the first quoting it wins (the
-#: value board's list without the exchange, whose back prices carry no margin to remove).
-SHARP_BOOKS = ("Pinnacle", "SingBet")
 ENDED = ("settled", "cancelled")
 
 

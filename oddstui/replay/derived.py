@@ -1,0 +1,373 @@
+"""Arbitrage bets and value bets at the replay clock.
+
+A recording holds prices, not the lists the service derived from them, so a replay makes them
+again from the replayed prices with the desk's maths (`book/`), in the service's item shapes:
+the desk's boards then show what the service would have listed at that moment. An arbitrage is
+the best back price of each side across the asked bookmakers summing under 1 on an exhaustive
+market; a value bet is a price whose EV against the sharp books' fair price (margin removed by
+Shin, averaged over those quoting every side) is at least `MIN_VALUE_EV` percent.
+
+Each event's quotes are parsed once per change of the event (the state's `versions`), and the
+items of an event are kept until it changes: a desk polling the boards costs only the events
+that moved since its last poll.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from oddstui.api.errors import MalformedRecord
+from oddstui.api.models.odds import parse_market
+from oddstui.book.arbitrage import (
+    Arbitrage,
+    in_side_order,
+    is_lay,
+    market_arbitrage,
+    required_sides,
+    sport_has_draw,
+)
+from oddstui.book.fair import fair_probabilities
+from oddstui.book.value import MIN_VALUE_EV, SHARP_BOOKS, ev_percent
+from oddstui.recording.manifest import iso
+from oddstui.replay.state import ReplayState
+from oddstui.server.item_text import NO_URL, direct_link, side_label
+
+TOTAL_STAKE = 100.0
+OPEN = ("pending", "live")  # the statuses whose prices can still be taken
+KEPT_ASKS = 16  # bookmaker sets (arbitrage) and bookmakers (value) kept, least recent dropped
+
+LineId = tuple[str, float | None, str | None]  # (market, hdp, label)
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Quote:
+    """One bookmaker's prices of one line, with their text as sent and the market's stamp."""
+
+    prices: dict[str, float]
+    texts: dict[str, str]
+    updated_at: str | None
+    max: float | None
+
+
+EventQuotes = dict[LineId, dict[str, Quote]]  # line -> bookmaker -> its quote
+
+
+class ReplayDerived:
+    def __init__(
+        self,
+        state: ReplayState,
+        sharps: tuple[str, ...] = SHARP_BOOKS,
+        min_ev: float = MIN_VALUE_EV,
+    ) -> None:
+        self.state = state
+        self.sharps = sharps
+        self.min_ev = min_ev
+        self._quotes: dict[int, tuple[int, EventQuotes]] = {}
+        self._arbs: OrderedDict[frozenset[str], dict[int, tuple[int, list[Json]]]] = OrderedDict()
+        self._values: OrderedDict[str, dict[int, tuple[int, list[Json]]]] = OrderedDict()
+
+    def arbitrage_bets(self, bookmakers: list[str], limit: int, details: bool) -> list[Json]:
+        """GET /arbitrage-bets: the best profit first."""
+        wanted = frozenset(bookmakers)
+        kept = _kept_for(self._arbs, wanted)
+        items = [
+            item
+            for event in self._open_events()
+            for item in self._per_event(kept, event, lambda e: self._arbitrages(e, wanted))
+        ]
+        items.sort(key=lambda item: (-item["profitMargin"], item["id"]))
+        return [self._shown(item, details) for item in items[:limit]]
+
+    def value_bets(
+        self, bookmaker: str, sport: str | None, league: str | None, details: bool
+    ) -> list[Json]:
+        """GET /value-bets of one bookmaker: the largest EV first."""
+        kept = _kept_for(self._values, bookmaker)
+        items = []
+        for event in self._open_events():
+            if sport is not None and _slug(event.get("sport")) != sport:
+                continue
+            if league is not None and _slug(event.get("league")) != league:
+                continue
+            items.extend(self._per_event(kept, event, lambda e: self._value(e, bookmaker)))
+        items.sort(key=lambda item: (-item["expectedValue"], item["id"]))
+        return [self._shown(item, details) for item in items]
+
+    # -- per event -----------------------------------------------------------------------------
+    def _open_events(self) -> list[Json]:
+        return [
+            event
+            for event_id, event in self.state.events.items()
+            if event.get("status") in OPEN and self.state.books.get(event_id)
+        ]
+
+    def _per_event(
+        self,
+        kept: dict[int, tuple[int, list[Json]]],
+        event: Json,
+        make: Callable[[Json], list[Json]],
+    ) -> list[Json]:
+        """`make(event)`, kept until the event changes."""
+        event_id = event["id"]
+        version = self.state.versions.get(event_id, 0)
+        held = kept.get(event_id)
+        if held is None or held[0] != version:
+            held = kept[event_id] = (version, make(event))
+        return held[1]
+
+    def _quotes_of(self, event_id: int) -> EventQuotes:
+        version = self.state.versions.get(event_id, 0)
+        held = self._quotes.get(event_id)
+        if held is None or held[0] != version:
+            held = self._quotes[event_id] = (version, event_quotes(self.state.books[event_id]))
+        return held[1]
+
+    def _arbitrages(self, event: Json, wanted: frozenset[str]) -> list[Json]:
+        event_id = event["id"]
+        has_draw = sport_has_draw(_slug(event.get("sport")))
+        found = []
+        for line, quotes in self._quotes_of(event_id).items():
+            chosen = {book: quote.prices for book, quote in quotes.items() if book in wanted}
+            if len(chosen) < 2:
+                continue
+            arb = market_arbitrage(line[0], chosen, has_draw)
+            if arb is not None:
+                found.append(self._arbitrage_item(event, line, arb, quotes))
+        return found
+
+    def _value(self, event: Json, bookmaker: str) -> list[Json]:
+        if bookmaker in self.sharps:
+            return []
+        has_draw = sport_has_draw(_slug(event.get("sport")))
+        found = []
+        for line, quotes in self._quotes_of(event["id"]).items():
+            quote = quotes.get(bookmaker)
+            if quote is None:
+                continue
+            backs = frozenset(side for side in quote.prices if not is_lay(side))
+            needed = required_sides(line[0], has_draw, backs)
+            if needed is None or not needed <= backs:
+                continue
+            sides = in_side_order(needed)
+            fair = fair_price(
+                [quotes[book] for book in self.sharps if book in quotes and book != bookmaker],
+                sides,
+            )
+            if fair is None:
+                continue
+            for side, probability in zip(sides, fair[0], strict=True):
+                ev = ev_percent(probability, quote.prices[side])
+                if ev >= self.min_ev:
+                    found.append(
+                        self._value_item(event, line, bookmaker, quote, sides, side, ev, fair)
+                    )
+        return found
+
+    # -- items ---------------------------------------------------------------------------------
+    def _arbitrage_item(
+        self, event: Json, line: LineId, arb: Arbitrage, quotes: Mapping[str, Quote]
+    ) -> Json:
+        event_id = event["id"]
+        name, hdp, label = line
+        home, away = _names(event)
+        stakes = arb.stakes(TOTAL_STAKE)
+        payout = arb.potential_return(TOTAL_STAKE)
+        legs, optimal, stamps = [], [], []
+        for leg, stake in zip(arb.legs, stakes, strict=True):
+            quote = quotes[leg.bookmaker]
+            href = self._href(event_id, leg.bookmaker)
+            stamp = quote.updated_at or self._now()
+            stamps.append(stamp)
+            legs.append(
+                {
+                    "bookmaker": leg.bookmaker,
+                    "bookmakerFixtureId": str(
+                        self.state.book_ids.get(event_id, {}).get(leg.bookmaker, event_id)
+                    ),
+                    "directLink": direct_link(href, name, hdp, label, leg.side),
+                    "href": href,
+                    "label": side_label(home, away, name, leg.side, hdp, label),
+                    "odds": quote.texts[leg.side],
+                    "side": leg.side,
+                    "updatedAt": stamp,
+                }
+            )
+            optimal.append(
+                {
+                    "bookmaker": leg.bookmaker,
+                    "side": leg.side,
+                    "stake": round(stake, 6),
+                    "potentialReturn": round(payout, 6),
+                }
+            )
+        ident = "|".join(
+            [str(event_id), name, repr(hdp), label or ""]
+            + [f"{leg.side}@{leg.bookmaker}" for leg in arb.legs]
+        )
+        return {
+            "id": _item_id(ident),
+            "eventId": event_id,
+            "impliedProbability": round(arb.implied_probability, 6),
+            "profitMargin": round(arb.profit_pct, 4),
+            "totalStake": TOTAL_STAKE,
+            "updatedAt": max(stamps),
+            "market": _market(line),
+            "legs": legs,
+            "optimalStakes": optimal,
+        }
+
+    def _value_item(
+        self,
+        event: Json,
+        line: LineId,
+        bookmaker: str,
+        quote: Quote,
+        sides: tuple[str, ...],
+        side: str,
+        ev: float,
+        fair: tuple[list[float], str | None],
+    ) -> Json:
+        event_id = event["id"]
+        name, hdp, label = line
+        probabilities, fair_at = fair
+        href = self._href(event_id, bookmaker)
+        odds: dict[str, Any] = {s: quote.texts[s] for s in sides}
+        if hdp is not None:
+            odds["hdp"] = f"{hdp:g}"
+        for s in sides:
+            odds[f"{s}DirectLink"] = direct_link(href, name, hdp, label, s)
+        odds["href"] = href
+        quoted_at = quote.updated_at or self._now()
+        odds["updatedAt"] = quoted_at
+        reference = _market(line)
+        for s, probability in zip(sides, probabilities, strict=True):
+            reference[s] = f"{1.0 / probability:.3f}"
+        if quote.max is not None:
+            reference["max"] = quote.max
+        ident = f"{event_id}|{bookmaker}|{name}|{hdp!r}|{label or ''}|{side}"
+        return {
+            "id": _item_id(ident),
+            "eventId": event_id,
+            "bookmaker": bookmaker,
+            "betSide": side,
+            "expectedValue": round(ev, 3),
+            "expectedValueUpdatedAt": max(quoted_at, fair_at or quoted_at),
+            "bookmakerOdds": odds,
+            "market": reference,
+        }
+
+    def _shown(self, item: Json, details: bool) -> Json:
+        if not details:
+            return item
+        event = self.state.events[item["eventId"]]
+        home, away = _names(event)
+        return {
+            **item,
+            "event": {
+                "home": home,
+                "away": away,
+                "date": str(event.get("date", "")),
+                "sport": _name(event.get("sport")),
+                "league": _name(event.get("league")),
+            },
+        }
+
+    def _href(self, event_id: int, bookmaker: str) -> str:
+        url = self.state.urls.get(event_id, {}).get(bookmaker)
+        return url if isinstance(url, str) and url else NO_URL
+
+    def _now(self) -> str:
+        return iso(self.state.time)
+
+
+def event_quotes(books: Mapping[str, Any]) -> EventQuotes:
+    """Every line each bookmaker quotes, from the markets as the service sent them; a market
+    that does not parse is left out, as the desk's feed client leaves it."""
+    found: EventQuotes = {}
+    for bookmaker, markets in books.items():
+        if not isinstance(markets, list):
+            continue
+        for raw in markets:
+            try:
+                market = parse_market(raw)
+            except MalformedRecord:
+                continue
+            stamp = raw.get("updatedAt")
+            updated_at = stamp if isinstance(stamp, str) else None
+            for entry, line in zip(raw.get("odds") or (), market.lines, strict=False):
+                if not line.prices:
+                    continue
+                texts = {side: _text(entry.get(side), price) for side, price in line.prices.items()}
+                quote = Quote(line.prices, texts, updated_at, line.max)
+                found.setdefault((market.name, line.hdp, line.label), {})[bookmaker] = quote
+    return found
+
+
+def fair_price(
+    sharp_quotes: list[Quote], sides: tuple[str, ...]
+) -> tuple[list[float], str | None] | None:
+    """Fair probabilities per side, averaged over the sharp quotes of every side, and the
+    newest of their stamps; None when no sharp book quotes every side."""
+    total = [0.0] * len(sides)
+    count = 0
+    newest: str | None = None
+    for quote in sharp_quotes:
+        prices = [quote.prices.get(side) for side in sides]
+        if any(price is None for price in prices):
+            continue
+        for i, probability in enumerate(fair_probabilities(prices, "shin")):  # type: ignore[arg-type]
+            total[i] += probability
+        count += 1
+        if quote.updated_at is not None and (newest is None or quote.updated_at > newest):
+            newest = quote.updated_at
+    if not count:
+        return None
+    return [value / count for value in total], newest
+
+
+def _kept_for(
+    kept: OrderedDict[Any, dict[int, tuple[int, list[Json]]]], ask: object
+) -> dict[int, tuple[int, list[Json]]]:
+    held = kept.get(ask)
+    if held is None:
+        held = kept[ask] = {}
+        while len(kept) > KEPT_ASKS:
+            kept.popitem(last=False)
+    else:
+        kept.move_to_end(ask)
+    return held
+
+
+def _market(line: LineId) -> Json:
+    name, hdp, label = line
+    market: Json = {"name": name}
+    if hdp is not None:
+        market["hdp"] = hdp
+    if label is not None:
+        market["label"] = label
+    return market
+
+
+def _item_id(ident: str) -> str:
+    return hashlib.blake2s(ident.encode(), digest_size=8).hexdigest()
+
+
+def _text(raw: Any, price: float) -> str:
+    return raw.strip() if isinstance(raw, str) else f"{price:g}"
+
+
+def _names(event: Json) -> tuple[str, str]:
+    return str(event.get("home", "")), str(event.get("away", ""))
+
+
+def _name(value: Any) -> str:
+    return str(value.get("name", "")) if isinstance(value, dict) else str(value or "")
+
+
+def _slug(value: Any) -> str:
+    return str(value.get("slug", "")) if isinstance(value, dict) else ""

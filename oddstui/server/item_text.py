@@ -1,0 +1,35 @@
+"""Texts of the derived lists' items that any v3 source writes alike (the built-in service and a
+replay): a leg's bet-slip link and what a side means in words."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+NO_URL = "N/A"
+
+
+def direct_link(href: str, market: str, hdp: float | None, label: str | None, side: str) -> str:
+    """A bet-slip link under the event page: the page plus the selection as a fragment."""
+    if href == NO_URL:
+        return NO_URL
+    parts = [market, "" if hdp is None else f"{hdp:g}", label or "", side]
+    return f"{href}#bet={quote('/'.join(parts), safe='')}"
+
+
+def side_label(
+    home: str, away: str, market: str, side: str, hdp: float | None, label: str | None
+) -> str:
+    """What a side means in words: a team, Draw, Over 2.5, Yes..."""
+    if side == "home":
+        text = home
+    elif side == "away":
+        text = away
+    else:
+        text = side.capitalize()
+    if hdp is not None:
+        spread = "spread" in market.lower()
+        shown = f"{hdp:+g}" if side in ("home", "away") and spread else f"{hdp:g}"
+        if side == "away" and spread:
+            shown = f"{-hdp:+g}"
+        text = f"{text} {shown}"
+    return f"{label} {text}" if label else text
