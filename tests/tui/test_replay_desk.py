@@ -166,7 +166,8 @@ async def wait_until(condition: Any, timeout: float = 60.0) -> None:
 
 async def test_desk_record_writes_what_it_receives(recorded: Path, tmp_path: Path) -> None:
     folder = tmp_path / "desk-rec"
-    with replaying(recorded, "0.5") as replay:  # sixteen seconds of messages to take
+    # Forty seconds of messages to take: a loaded machine may take a while to start the desk.
+    with replaying(recorded, "0.2") as replay:
         app = build_app(replay.base_url, DEMO_KEY, record=str(folder))
         async with app.run_test(size=(140, 40)) as pilot:
             await _records(app, pilot, folder)
@@ -177,7 +178,12 @@ async def _records(app: Any, pilot: Any, folder: Path) -> None:
     feed = app.hub.feed
     assert feed is not None
     await wait_for(lambda: (feed.health().last_seq or 0) > 0, pilot, 60)
-    await wait_for(lambda: len(list(open_recording(folder).records())) > 5, pilot, 60)
+
+    def an_odds_message_recorded() -> bool:
+        records = open_recording(folder).records()
+        return any(isinstance(r, FeedMessage) and r.seq is not None for r in records)
+
+    await wait_for(an_odds_message_recorded, pilot, 60)
 
 
 def _check_recorded(folder: Path) -> None:
