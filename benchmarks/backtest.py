@@ -33,7 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from oddstui.api.messages import iter_frame  # noqa: E402
 from oddstui.backtest.engine import run_backtest  # noqa: E402
-from oddstui.book.alert_rules import AlertRules, ArbitrageRule, PriceRule  # noqa: E402
+from oddstui.book.alert_rules import ArbitrageRule, PriceRule  # noqa: E402
+from oddstui.book.alert_watch import AlertRules  # noqa: E402
 from oddstui.recording import FeedMessage, Snapshot, open_recording  # noqa: E402
 from oddstui.server.ready_line import url_of_ready_line  # noqa: E402
 
