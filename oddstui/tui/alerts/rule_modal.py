@@ -1,6 +1,7 @@
 """The alert rule modal (`a` on the watchlist, `enter` on the alert rules screen): a price
 threshold, an arbitrage profit and a steam move for one starred event. Goals, status changes,
-half-time, full-time and red cards of a starred event always alert.
+half-time and full-time of a starred event always alert, and red cards where the feed's scores
+carry them (the v3 interface's do not yet, so the modal says so rather than promise them).
 
 A price rule is checked against the markets, lines and sides the event really has (the feed's
 book, else one GET /odds), and refused with what the event offers when it names something else.
@@ -159,7 +160,8 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
             verb = "Edit alerts for " if rule or self.arb_rule else "Alerts for "
             yield Static(Text(verb, style="bold").append(clean(self.title_text)))
             yield Static(
-                "Goals, status, half-time, full-time and red cards always alert. Add a price "
+                "Goals, status, half-time and full-time always alert (red cards too, where "
+                "the feed carries them: the v3 scores do not yet). Add a price "
                 "threshold (best price across bookmakers), a minimum arbitrage profit and/or a "
                 "steam move (ML).",
                 classes="alert-hint",
