@@ -34,7 +34,7 @@ from oddstui.book.fair import fair_probabilities
 from oddstui.book.value import MIN_VALUE_EV, SHARP_BOOKS, ev_percent
 from oddstui.recording.manifest import iso
 from oddstui.replay.state import ReplayState
-from oddstui.server.item_text import NO_URL, direct_link, side_label
+from oddstui.server.item_text import NO_URL, direct_link, optimal_stakes, side_label
 
 TOTAL_STAKE = 100.0
 OPEN = ("pending", "live")  # the statuses whose prices can still be taken
@@ -175,10 +175,8 @@ class ReplayDerived:
         event_id = event["id"]
         name, hdp, label = line
         home, away = _names(event)
-        stakes = arb.stakes(TOTAL_STAKE)
-        payout = arb.potential_return(TOTAL_STAKE)
-        legs, optimal, stamps = [], [], []
-        for leg, stake in zip(arb.legs, stakes, strict=True):
+        legs, stamps = [], []
+        for leg in arb.legs:
             quote = quotes[leg.bookmaker]
             href = self._href(event_id, leg.bookmaker)
             stamp = quote.updated_at or self._now()
@@ -197,14 +195,6 @@ class ReplayDerived:
                     "updatedAt": stamp,
                 }
             )
-            optimal.append(
-                {
-                    "bookmaker": leg.bookmaker,
-                    "side": leg.side,
-                    "stake": round(stake, 6),
-                    "potentialReturn": round(payout, 6),
-                }
-            )
         ident = "|".join(
             [str(event_id), name, repr(hdp), label or ""]
             + [f"{leg.side}@{leg.bookmaker}" for leg in arb.legs]
@@ -218,7 +208,7 @@ class ReplayDerived:
             "updatedAt": max(stamps),
             "market": _market(line),
             "legs": legs,
-            "optimalStakes": optimal,
+            "optimalStakes": optimal_stakes(arb, TOTAL_STAKE),
         }
 
     def _value_item(

@@ -1,9 +1,12 @@
-"""Texts of the derived lists' items that any v3 source writes alike (the built-in service and a
-replay): a leg's bet-slip link and what a side means in words."""
+"""Parts of the derived lists' items that any v3 source writes alike (the built-in service and a
+replay): a leg's bet-slip link, what a side means in words, an arbitrage's optimal stakes."""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote
+
+from oddstui.book.arbitrage import Arbitrage
 
 NO_URL = "N/A"
 
@@ -33,3 +36,17 @@ def side_label(
             shown = f"{-hdp:+g}"
         text = f"{text} {shown}"
     return f"{label} {text}" if label else text
+
+
+def optimal_stakes(arb: Arbitrage, total: float) -> list[dict[str, Any]]:
+    """`optimalStakes` of an arbitrage item: equal-return stakes of `total`, leg by leg."""
+    payout = round(arb.potential_return(total), 6)
+    return [
+        {
+            "bookmaker": leg.bookmaker,
+            "side": leg.side,
+            "stake": round(stake, 6),
+            "potentialReturn": payout,
+        }
+        for leg, stake in zip(arb.legs, arb.stakes(total), strict=True)
+    ]

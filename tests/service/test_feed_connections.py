@@ -85,7 +85,7 @@ async def test_a_client_that_stops_reading_is_closed_4008_without_stalling_other
         assert len([t for t in arrivals if t >= 5.0]) > 10
         # Reading at last, it gets what the buffers held and then the close the service queued
         # behind it; had the service not closed it by now, reading would keep it open.
-        assert await stalled.closed(timeout=30.0) == (4008, "slow consumer")
+        assert await stalled.closed(timeout=30.0, longest=60.0) == (4008, "slow consumer")
         await healthy.collect_until(has_odds(3))  # and it still streams
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from oddstui.book.arbitrage import find_arbitrage
-from oddstui.server.item_text import direct_link, side_label
+from oddstui.server.item_text import direct_link, optimal_stakes, side_label
 from oddstui.service.derived.links import event_url, fixture_id, summary_strings
 from oddstui.service.world.model import iso
 
@@ -47,11 +47,9 @@ def encode_item(world: World, item: ArbItem) -> bool:
     arb = find_arbitrage(shown)
     if arb is None:
         return False
-    stakes = arb.stakes(TOTAL_STAKE)
-    payout = arb.potential_return(TOTAL_STAKE)
     updated = 0.0
-    legs, optimal = [], []
-    for leg, stake in zip(arb.legs, stakes, strict=True):
+    legs = []
+    for leg in arb.legs:
         quoted = event.quotes.get(leg.bookmaker, {}).get(market_name)
         quoted_at = quoted.updated_at if quoted is not None else world.now()
         updated = max(updated, quoted_at)
@@ -72,14 +70,6 @@ def encode_item(world: World, item: ArbItem) -> bool:
                 "updatedAt": iso(quoted_at),
             }
         )
-        optimal.append(
-            {
-                "bookmaker": leg.bookmaker,
-                "side": leg.side,
-                "stake": round(stake, 6),
-                "potentialReturn": round(payout, 6),
-            }
-        )
     ident = "|".join(
         [str(event.id), market_name, repr(hdp), label or ""]
         + [f"{leg.side}@{leg.bookmaker}" for leg in arb.legs]
@@ -98,7 +88,7 @@ def encode_item(world: World, item: ArbItem) -> bool:
         "updatedAt": iso(updated or world.now()),
         "market": market,
         "legs": legs,
-        "optimalStakes": optimal,
+        "optimalStakes": optimal_stakes(arb, TOTAL_STAKE),
     }
     item.plain = _encode(body)
     body["event"] = summary_strings(event)
