@@ -100,11 +100,18 @@ class ReplayDerived:
 
     # -- per event -----------------------------------------------------------------------------
     def _open_events(self) -> list[Json]:
-        return [
-            event
+        """The events whose prices can be taken; what was kept of the others is let go (a day's
+        recording ends thousands of matches)."""
+        found = {
+            event_id: event
             for event_id, event in self.state.events.items()
             if event.get("status") in OPEN and self.state.books.get(event_id)
-        ]
+        }
+        kept: list[dict[int, Any]] = [self._quotes, *self._arbs.values(), *self._values.values()]
+        for held in kept:
+            for event_id in [key for key in held if key not in found]:
+                del held[event_id]
+        return list(found.values())
 
     def _per_event(
         self,

@@ -145,3 +145,15 @@ def test_a_market_that_does_not_parse_is_left_out() -> None:
     match = tennis_match()
     match["bookmakers"]["Bet365"] = [{"name": "ML", "odds": [{"home": "cheap", "away": "1.700"}]}]
     assert ReplayDerived(state_with(match)).arbitrage_bets(BOOKS, 50, False) == []
+
+
+def test_what_is_kept_of_an_ended_match_is_let_go() -> None:
+    state = state_with(tennis_match())
+    derived = ReplayDerived(state)
+    assert len(derived.arbitrage_bets(BOOKS, 50, False)) == 1
+    assert len(derived.value_bets("Bet365", None, None, False)) == 1
+    state.apply(FeedMessage(T0 + 60, None, {"type": "status", "id": 1, "status": "settled"}))
+    assert derived.arbitrage_bets(BOOKS, 50, False) == []
+    assert derived._quotes == {}
+    assert all(kept == {} for kept in derived._arbs.values())
+    assert all(kept == {} for kept in derived._values.values())
