@@ -43,6 +43,9 @@ def busiest_live(service: Service) -> int:
     return int(max(live, key=lambda event: event.get("bookmakerCount") or 0)["id"])
 
 
+NO_PRICE = ("", "-", "–")  # a side a bookmaker does not quote now (often, in play)
+
+
 def price_cells(grid: PriceGrid) -> list[str]:
     # Every price column, the markets beside the stepped one (`market|side`) too.
     sides = [c.key for c in grid.columns if c.key.split("|")[-1] not in ("book", "margin", "age")]
@@ -59,7 +62,7 @@ async def test_odds_format_switch_changes_the_prices_shown(service: Service, hom
         )
         grid = app.screen.query_one(PriceGrid)
         await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=15)
-        shown = [text for text in price_cells(grid) if text not in ("", "-")]
+        shown = [text for text in price_cells(grid) if text not in NO_PRICE]
         odd = [text for text in shown if not DECIMAL.match(text)]
         assert shown and not odd, odd
 
@@ -71,7 +74,7 @@ async def test_odds_format_switch_changes_the_prices_shown(service: Service, hom
         await wait_for(lambda: isinstance(app.screen, EventScreen), pilot)
 
         def american_everywhere() -> bool:
-            texts = [text for text in price_cells(grid) if text not in ("", "-")]
+            texts = [text for text in price_cells(grid) if text not in NO_PRICE]
             return bool(texts) and all(AMERICAN.match(text) for text in texts)
 
         await wait_for(american_everywhere, pilot, timeout=5)
