@@ -177,8 +177,8 @@ async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Pat
                 row.stale and (row.age or 0) < default for row in screen.rows
             )
 
-        await wait_for(a_price_dimmed_younger_than_the_default, pilot, timeout=30)
+        await wait_for(a_price_dimmed_younger_than_the_default, pilot, timeout=60)
         await set_stale_live("1000000")
-        await wait_for(lambda: dimmed_by(1e6), pilot, timeout=30)
+        await wait_for(lambda: dimmed_by(1e6), pilot, timeout=60)
         assert not any(row.stale for row in screen.rows if row.age is not None)
     assert config.load_settings().stale_live == 1e6
