@@ -14,7 +14,6 @@ that moved since its last poll.
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -34,7 +33,14 @@ from oddstui.book.fair import fair_probabilities
 from oddstui.book.value import MIN_VALUE_EV, SHARP_BOOKS, ev_percent
 from oddstui.recording.manifest import iso
 from oddstui.replay.state import ReplayState
-from oddstui.server.item_text import NO_URL, direct_link, optimal_stakes, side_label
+from oddstui.server.item_text import (
+    NO_URL,
+    direct_link,
+    item_id,
+    market_reference,
+    optimal_stakes,
+    side_label,
+)
 
 TOTAL_STAKE = 100.0
 OPEN = ("pending", "live")  # the statuses whose prices can still be taken
@@ -207,13 +213,13 @@ class ReplayDerived:
             + [f"{leg.side}@{leg.bookmaker}" for leg in arb.legs]
         )
         return {
-            "id": _item_id(ident),
+            "id": item_id(ident),
             "eventId": event_id,
             "impliedProbability": round(arb.implied_probability, 6),
             "profitMargin": round(arb.profit_pct, 4),
             "totalStake": TOTAL_STAKE,
             "updatedAt": max(stamps),
-            "market": _market(line),
+            "market": market_reference(*line),
             "legs": legs,
             "optimalStakes": optimal_stakes(arb, TOTAL_STAKE),
         }
@@ -241,14 +247,14 @@ class ReplayDerived:
         odds["href"] = href
         quoted_at = quote.updated_at or self._now()
         odds["updatedAt"] = quoted_at
-        reference = _market(line)
+        reference = market_reference(*line)
         for s, probability in zip(sides, probabilities, strict=True):
             reference[s] = f"{1.0 / probability:.3f}"
         if quote.max is not None:
             reference["max"] = quote.max
         ident = f"{event_id}|{bookmaker}|{name}|{hdp!r}|{label or ''}|{side}"
         return {
-            "id": _item_id(ident),
+            "id": item_id(ident),
             "eventId": event_id,
             "bookmaker": bookmaker,
             "betSide": side,
@@ -338,20 +344,6 @@ def _kept_for(
     else:
         kept.move_to_end(ask)
     return held
-
-
-def _market(line: LineId) -> Json:
-    name, hdp, label = line
-    market: Json = {"name": name}
-    if hdp is not None:
-        market["hdp"] = hdp
-    if label is not None:
-        market["label"] = label
-    return market
-
-
-def _item_id(ident: str) -> str:
-    return hashlib.blake2s(ident.encode(), digest_size=8).hexdigest()
 
 
 def _text(raw: Any, price: float) -> str:

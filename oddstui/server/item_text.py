@@ -3,6 +3,7 @@ replay): a leg's bet-slip link, what a side means in words, an arbitrage's optim
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 from urllib.parse import quote
 
@@ -50,3 +51,18 @@ def optimal_stakes(arb: Arbitrage, total: float) -> list[dict[str, Any]]:
         }
         for leg, stake in zip(arb.legs, arb.stakes(total), strict=True)
     ]
+
+
+def item_id(ident: str) -> str:
+    """An item's `id`: a short hash of what makes it that item."""
+    return hashlib.blake2s(ident.encode(), digest_size=8).hexdigest()
+
+
+def market_reference(name: str, hdp: float | None, label: str | None) -> dict[str, Any]:
+    """The `market` object of an item: its name, and its line when it has one."""
+    market: dict[str, Any] = {"name": name}
+    if hdp is not None:
+        market["hdp"] = hdp
+    if label is not None:
+        market["label"] = label
+    return market

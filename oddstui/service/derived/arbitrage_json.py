@@ -3,13 +3,18 @@ the optimal stakes for a total of 100, and the links of each leg."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from oddstui.book.arbitrage import find_arbitrage
-from oddstui.server.item_text import direct_link, optimal_stakes, side_label
+from oddstui.server.item_text import (
+    direct_link,
+    item_id,
+    market_reference,
+    optimal_stakes,
+    side_label,
+)
 from oddstui.service.derived.links import event_url, fixture_id, summary_strings
 from oddstui.service.world.model import iso
 
@@ -74,19 +79,14 @@ def encode_item(world: World, item: ArbItem) -> bool:
         [str(event.id), market_name, repr(hdp), label or ""]
         + [f"{leg.side}@{leg.bookmaker}" for leg in arb.legs]
     )
-    market: dict[str, Any] = {"name": market_name}
-    if hdp is not None:
-        market["hdp"] = hdp
-    if label is not None:
-        market["label"] = label
     body: dict[str, Any] = {
-        "id": hashlib.blake2s(ident.encode(), digest_size=8).hexdigest(),
+        "id": item_id(ident),
         "eventId": event.id,
         "impliedProbability": round(arb.implied_probability, 6),
         "profitMargin": round(arb.profit_pct, 4),
         "totalStake": TOTAL_STAKE,
         "updatedAt": iso(updated or world.now()),
-        "market": market,
+        "market": market_reference(market_name, hdp, label),
         "legs": legs,
         "optimalStakes": optimal_stakes(arb, TOTAL_STAKE),
     }

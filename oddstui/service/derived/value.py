@@ -8,7 +8,6 @@ bookmaker or a sharp book changed since the last request.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from oddstui.book.fair import FairMethod, fair_probabilities
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
-from oddstui.server.item_text import direct_link
+from oddstui.server.item_text import direct_link, item_id, market_reference
 from oddstui.service.derived.arbitrage import BACK_SIDES, _required
 from oddstui.service.derived.links import event_url, summary_strings
 from oddstui.service.derived.sports import DrawingSports
@@ -155,18 +154,14 @@ class ValueIndex:
         # The quote's own age, apart from when the edge last changed: an old quote beside a
         # fresh fair price is a stale line, which a client may flag.
         odds["updatedAt"] = iso(market.updated_at)
-        reference: dict[str, Any] = {"name": market.name}
-        if line.hdp is not None:
-            reference["hdp"] = line.hdp
-        if line.label is not None:
-            reference["label"] = line.label
+        reference = market_reference(market.name, line.hdp, line.label)
         for s, p in zip(sides, fair, strict=True):
             reference[s] = f"{1.0 / p:.3f}"
         if line.max is not None:
             reference["max"] = line.max
         ident = f"{event.id}|{bookie}|{market.name}|{line.hdp!r}|{line.label or ''}|{side}"
         body: dict[str, Any] = {
-            "id": hashlib.blake2s(ident.encode(), digest_size=8).hexdigest(),
+            "id": item_id(ident),
             "eventId": event.id,
             "bookmaker": bookie,
             "betSide": side,
