@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from oddstui.relay.journal import Relayed, RelayJournal
+from oddstui.relay.locating import Locate, Locator
 from oddstui.relay.places import EventPlaces
 from oddstui.relay.render import LineRenderer
 from oddstui.server.accounts import Accounts
@@ -66,6 +67,7 @@ class Relay:
         self.duplicates = 0  # odds messages at or below the journal's seq, dropped
         self._pending: list[Relayed | _EventLine] = []
         self._flush_handle: asyncio.Handle | None = None
+        self.locator: Locator | None = None
         self.feed = FeedCore(self, accounts, welcome_fields=self._welcome_fields)
 
     # -- ChangeSource ------------------------------------------------------------------------------
@@ -85,11 +87,16 @@ class Relay:
 
     # -- input -------------------------------------------------------------------------------------
 
+    def locate_with(self, locate: Locate) -> None:
+        """Ask `locate(event_id)` where an event the relay cannot place is (see locating.py)."""
+        self.locator = Locator(locate, self._schedule)
+
     def odds(self, change: Relayed) -> None:
         if not self.journal.append(change):
             self.duplicates += 1
             return
         self.relayed += 1
+        self._place(change.event_id)
         self._pending.append(change)
         self._schedule()
         for listener in self.listeners:
@@ -97,6 +104,7 @@ class Relay:
 
     def event_message(self, channel: str, event_id: int, status: str | None, line: str) -> None:
         """A `score` (status None) or `status` message, passed on as `line`."""
+        self._place(event_id)
         before = self.places.where(event_id)[2]
         if channel == STATUS and status is not None:
             self.places.set_status(event_id, status)
@@ -111,7 +119,7 @@ class Relay:
 
     def restart(self, seq: int | None, reason: str) -> None:
         """The source starts over at `seq`: clients holding an older position must resync."""
-        self.flush()
+        self.flush(force=True)
         had_stream = self.started.is_set()
         start = seq if seq is not None else 0
         self.journal.restart(start)
@@ -140,15 +148,26 @@ class Relay:
 
     # -- fan-out -----------------------------------------------------------------------------------
 
+    def _place(self, event_id: int) -> None:
+        if self.locator is not None and not self.places.where(event_id)[0]:
+            self.locator.ask(event_id)
+
+    def _held(self) -> bool:
+        """Waiting for an event's place, which a client's sport, league or status filter needs."""
+        return self.locator is not None and self.locator.busy and self.feed.filters_by_place()
+
     def _schedule(self) -> None:
-        if self._flush_handle is None:
+        if self._flush_handle is None and self._pending and not self._held():
             self._flush_handle = asyncio.get_running_loop().call_soon(self.flush)
 
-    def flush(self) -> None:
-        """Fan out what arrived since the last flush, in arrival order."""
+    def flush(self, *, force: bool = False) -> None:
+        """Fan out what arrived since the last flush, in arrival order (unless held for a place,
+        when the locator's answer schedules it again)."""
         if self._flush_handle is not None:
             self._flush_handle.cancel()
             self._flush_handle = None
+        if not force and self._held():
+            return
         pending, self._pending = self._pending, []
         batch: list[Relayed] = []
         for item in pending:

@@ -75,6 +75,7 @@ async def run_relay(
 
     relay = Relay(options.accounts, options.markets, window=options.replay_window)
     rest = RelayRest(relay, options.accounts, options.upstream, options.key, [])
+    relay.locate_with(lambda event_id: rest.upstream("/events/{id}", f"/events/{event_id}", {}))
     selecting = asyncio.create_task(_upstream_selection(options, stop))
     await asyncio.wait({selecting}, timeout=UPSTREAM_GRACE)
     sources: Sources | None = None
@@ -147,6 +148,8 @@ async def run_relay(
                 await walker
         if sources is not None:
             await sources.stop()
+        if relay.locator is not None:
+            await relay.locator.aclose()
         await rest.aclose()
 
 

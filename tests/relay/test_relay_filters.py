@@ -55,3 +55,28 @@ async def test_filtered_clients_get_what_the_service_gives(
         assert inside(relayed, low, high) == inside(direct, low, high)
     finally:
         terminate(process)
+
+
+async def test_a_relay_that_never_walks_the_catalog_still_places_every_event(
+    service: FeedService, tmp_path: Path
+) -> None:
+    """Every event is new to it: it asks upstream where each one is and holds the fan-out until
+    the answer, so a client filtering by sport misses nothing and gets it in seq order."""
+    filters = FeedFilters(sports=("football", "basketball"), channels=("odds", "scores", "status"))
+    process, base = await asyncio.to_thread(
+        launch_relay, service.base_url, FEED_KEY, tmp_path, "--catalog-every", "0"
+    )
+    try:
+        direct = Tap(service.base_url, OTHER_FEED_KEY, filters=filters)
+        relayed = Tap(base, DESK_KEYS[0], filters=filters)
+        async with tapping(direct), tapping(relayed):
+            await wait_until(lambda: len(relayed.odds) >= 100, 20, "traffic")
+            await wait_until(lambda: direct.last_seq >= relayed.last_seq, what="the direct tap")
+        low = max(direct.odds[0][0], relayed.odds[0][0])
+        high = min(direct.odds[-1][0], relayed.odds[-1][0])
+        assert len(inside(direct, low, high)) >= 50
+        assert inside(relayed, low, high) == inside(direct, low, high)
+        seqs = [seq for seq, *_ in relayed.odds]
+        assert seqs == sorted(seqs)
+    finally:
+        terminate(process)

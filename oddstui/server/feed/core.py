@@ -253,6 +253,12 @@ class FeedCore:
             connection.add(text)
             self._mark(connection)
 
+    def filters_by_place(self) -> bool:
+        """True when some connection filters by sport, league or status."""
+        return any(
+            c.filter.sports or c.filter.leagues or c.filter.status for c in self._by_key.values()
+        )
+
     def broadcast(self, text: str, *, odds_only: bool = False) -> None:
         """One message to every open connection (or to those taking odds)."""
         for connection in self._by_key.values():
