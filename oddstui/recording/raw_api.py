@@ -47,8 +47,27 @@ class RawApi(ApiClient):
     async def live_events_raw(self) -> list[dict[str, Any]]:
         """GET /events/live as sent; remembered for the snapshots' `events`."""
         body = await self._get_json("/events/live")
-        events = [e for e in body if isinstance(e, dict)] if isinstance(body, list) else []
+        return self._remembered(body if isinstance(body, list) else [])
+
+    async def sport_slugs(self) -> list[str]:
+        """GET /sports: each sport's slug."""
+        body = await self._get_json("/sports", keyed=False)
+        sports = body if isinstance(body, list) else []
+        return [s["slug"] for s in sports if isinstance(s, dict) and isinstance(s.get("slug"), str)]
+
+    async def events_raw(self, sport: str) -> list[dict[str, Any]]:
+        """GET /events?sport= as sent (the next 14 days, pending and live)."""
+        body = await self._get_json("/events", {"sport": sport})
+        return self._remembered(body if isinstance(body, list) else [])
+
+    async def event_raw(self, event_id: int) -> dict[str, Any] | None:
+        """GET /events/{id} as sent; None when the answer is not an event."""
+        body = await self._get_json(f"/events/{event_id}")
+        found = self._remembered([body])
+        return found[0] if found else None
+
+    def _remembered(self, items: list[Any]) -> list[dict[str, Any]]:
+        events = [e for e in items if isinstance(e, dict) and isinstance(e.get("id"), int)]
         for event in events:
-            if isinstance(event.get("id"), int):
-                self.raw_events[event["id"]] = event
+            self.raw_events[event["id"]] = event
         return events

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_url import FeedFilters
+from oddstui.recording.headers import PASS_EVERY
 from oddstui.recording.raw_api import RawApi
 from oddstui.recording.tap import EVENTS_EVERY, RecordingTap
 from oddstui.recording.writer import RecordingWriter
@@ -43,6 +44,7 @@ class Recorder:
         self._on_ready = on_ready
         self.writer: RecordingWriter | None = None
         self.client: FeedClient | None = None
+        self.tap: RecordingTap | None = None
         self._resyncs = 0
 
     async def run(self, stop: asyncio.Event) -> None:
@@ -58,11 +60,11 @@ class Recorder:
                 bookmakers=bookmakers,
                 max_size=o.max_size,
             )
-            book = RecordingTap(writer, api, o.markets)
+            tap = self.tap = RecordingTap(writer, api, o.markets)
             client = self.client = FeedClient(
                 api.base_url,
                 o.key,
-                book,
+                tap,
                 api,
                 filters=FeedFilters(markets=o.markets),
                 track=[e["id"] for e in live if isinstance(e.get("id"), int)],
@@ -74,7 +76,7 @@ class Recorder:
             if self._on_ready is not None:
                 self._on_ready(f"recording {api.base_url} into {o.out}")
             try:
-                await self._until_done(stop, api, client, writer)
+                await self._until_done(stop, api, client, tap)
             finally:
                 client.stop()
                 with contextlib.suppress(Exception):
@@ -87,12 +89,13 @@ class Recorder:
             self.writer.gap(cursor, reason)
 
     async def _until_done(
-        self, stop: asyncio.Event, api: RawApi, client: FeedClient, writer: RecordingWriter
+        self, stop: asyncio.Event, api: RawApi, client: FeedClient, tap: RecordingTap
     ) -> None:
         o = self.options
         loop = asyncio.get_running_loop()
         deadline = None if o.duration is None else loop.time() + o.duration
         next_events = loop.time() + o.events_every
+        next_headers = loop.time()
         while not stop.is_set():
             now = loop.time()
             if deadline is not None and now >= deadline:
@@ -101,14 +104,17 @@ class Recorder:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), max(wait, 0.0))
             with client.lock:
-                writer.flush()
+                tap.writer.flush()
             if loop.time() >= next_events:
                 next_events = loop.time() + o.events_every
-                await self._refresh_events(api, client, writer)
+                await self._refresh_events(api, client, tap)
+            if loop.time() >= next_headers:
+                next_headers = loop.time() + PASS_EVERY
+                headers = await tap.headers.fetch(api)
+                with client.lock:
+                    tap.write_events(headers)
 
-    async def _refresh_events(
-        self, api: RawApi, client: FeedClient, writer: RecordingWriter
-    ) -> None:
+    async def _refresh_events(self, api: RawApi, client: FeedClient, tap: RecordingTap) -> None:
         """New live matches are tracked (the client snapshots them); clocks and scores of the
         rest are kept current with an events-only snapshot."""
         try:
@@ -116,5 +122,5 @@ class Recorder:
         except Exception:  # noqa: BLE001 - a failed refresh waits for the next one
             return
         with client.lock:
-            writer.snapshot(live, [])
+            tap.write_events(live)
         client.track([e["id"] for e in live if isinstance(e.get("id"), int)])

@@ -12,6 +12,7 @@ from typing import Any
 from oddstui.api.feed_url import FeedFilters
 from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
 from oddstui.api.models import OddsRecord
+from oddstui.recording.headers import PASS_EVERY, EventHeaders
 from oddstui.recording.raw_api import RawApi
 from oddstui.recording.writer import RecordingWriter
 
@@ -31,6 +32,7 @@ class RecordingTap:
         self._wanted = {name.casefold() for name in markets}
         self._book = book
         self._bookmakers = set(writer.manifest.bookmakers)
+        self.headers = EventHeaders()
         self._events_task: asyncio.Task[None] | None = None
         # Receive stamps are monotonic; the records carry unix time.
         self._offset = time.time() - time.monotonic()
@@ -63,11 +65,19 @@ class RecordingTap:
                     self._bookmakers.add(bookie)
                     self.writer.manifest.bookmakers.append(bookie)
         self.writer.snapshot(events, odds)
+        self.headers.written(events)
         if self._book is not None:
             self._book.install_snapshot(records, *args, **kwargs)
 
+    def write_events(self, events: list[dict[str, Any]]) -> None:
+        """An events-only snapshot: headers, scores and clocks, no odds."""
+        if events:
+            self.writer.snapshot(events, [])
+            self.headers.written(events)
+
     def apply_odds(self, message: OddsMessage) -> None:
         self.writer.message_line(message.seq, message.line, self._offset + message.received)
+        self.headers.seen(message.event_id)
         if message.bookie not in self._bookmakers:  # the desk learns them as they come
             self._bookmakers.add(message.bookie)
             self.writer.manifest.bookmakers.append(message.bookie)
@@ -84,15 +94,21 @@ class RecordingTap:
             self._book.apply(message)
 
     def keep_events(self, every: float = EVENTS_EVERY) -> None:
-        """On the feed's loop: write the live events now and every `every` seconds (the desk
-        gets its events over its own REST client, so a recording would otherwise hold none)."""
+        """On the feed's loop: write the live events now and every `every` seconds, and the
+        headers of events seen without one (headers.py) every `PASS_EVERY` seconds. The desk gets
+        its events over its own REST client, so a recording would otherwise hold none."""
         self._events_task = asyncio.get_running_loop().create_task(self._events_loop(every))
 
     async def _events_loop(self, every: float) -> None:
+        loop = asyncio.get_running_loop()
+        next_live = loop.time()
         while True:
-            with contextlib.suppress(Exception):  # a failed refresh waits for the next one
-                self.writer.snapshot(await self._api.live_events_raw(), [])
-            await asyncio.sleep(every)
+            with contextlib.suppress(Exception):  # a failed pass waits for the next one
+                if loop.time() >= next_live:
+                    next_live = loop.time() + every
+                    self.write_events(await self._api.live_events_raw())
+                self.write_events(await self.headers.fetch(self._api))
+            await asyncio.sleep(min(PASS_EVERY, every))
 
     async def close(self) -> None:
         """On the feed's loop, after the client stopped: the recording is closed."""

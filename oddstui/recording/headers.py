@@ -1,0 +1,71 @@
+"""Event headers for a recording: which events it describes, and fetching the ones it lacks.
+
+A recording starts with the live events, but the feed also carries the odds of pending matches
+and of matches created later, and an odds message names only an event id. Without the event
+(sport, league, teams, kick-off) a replay can neither list nor place them: its `/events` would
+lack them and a client filtering by sport would never get their odds. So the recorder lists
+every sport's events once (one request per sport, at its first pass), then asks
+`GET /events/{id}` for each event still without a header, a few per pass, each event once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from oddstui.api.errors import OddsApiError
+from oddstui.recording.raw_api import RawApi
+
+PASS_EVERY = 2.0  # seconds between two passes
+LOOKUPS_PER_PASS = 10  # GET /events/{id} requests a pass makes at most
+
+
+class EventHeaders:
+    def __init__(self) -> None:
+        self.headed: set[int] = set()  # events a written snapshot describes
+        self._asked: set[int] = set()  # looked up once (found or not): never asked again
+        self._wanted: dict[int, None] = {}  # seen without a header, in order of first sight
+        self._walked = False
+        self.lookups = 0
+
+    def written(self, events: list[Any]) -> None:
+        """The events a snapshot just written lists."""
+        for event in events:
+            event_id = event.get("id") if isinstance(event, dict) else None
+            if isinstance(event_id, int):
+                self.headed.add(event_id)
+                self._wanted.pop(event_id, None)
+
+    def seen(self, event_id: int) -> None:
+        """An odds message of `event_id` was recorded."""
+        if event_id not in self.headed and event_id not in self._asked:
+            self._wanted.setdefault(event_id)
+
+    @property
+    def missing(self) -> int:
+        return len(self._wanted)
+
+    async def fetch(self, api: RawApi) -> list[dict[str, Any]]:
+        """The headers one pass gets: every sport's events at the first pass, then the events
+        still without one (at most `LOOKUPS_PER_PASS`). Failures leave an event unheaded."""
+        if not self._walked:
+            self._walked = True
+            return await self._walk(api)
+        events: list[dict[str, Any]] = []
+        for event_id in list(self._wanted)[:LOOKUPS_PER_PASS]:
+            del self._wanted[event_id]
+            self._asked.add(event_id)
+            self.lookups += 1
+            with contextlib.suppress(OddsApiError):
+                event = await api.event_raw(event_id)
+                if event is not None:
+                    events.append(event)
+        return events
+
+    async def _walk(self, api: RawApi) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        with contextlib.suppress(OddsApiError):
+            for slug in await api.sport_slugs():
+                with contextlib.suppress(OddsApiError):
+                    events += await api.events_raw(slug)
+        return events
