@@ -103,6 +103,13 @@ def _moment(rule: MatchRule, before: MatchState, after: MatchState) -> list[Firi
         return []
     if not crossed:
         return []
+    if rule.moment == "redcard" and before.red_cards and after.red_cards:
+        sides = [
+            s
+            for s, b, a in zip(("home", "away"), before.red_cards, after.red_cards, strict=True)
+            if a > b
+        ]
+        word = f"{word} ({' and '.join(sides)})"
     message = f"{after.title}: {word.capitalize()}{score}"
     return [Firing(rule, rule.event_id, rule.moment, after.title, message, after.at)]
 

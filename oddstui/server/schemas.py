@@ -45,6 +45,10 @@ SCHEMAS: dict[str, Any] = {
                 "additionalProperties": PAIR,
                 "description": "p1..pN, ft, ot, ap, currentgame, map1..",
             },
+            "redCards": {
+                **PAIR,
+                "description": "red cards shown (ours: football, once the match has begun)",
+            },
         },
         ["home", "away", "periods"],
     ),

@@ -264,6 +264,15 @@ def test_null_scores_are_zero_and_a_bad_period_is_dropped_alone():
     assert scores.periods == {"p1": (6, 4)}
 
 
+def test_red_cards_are_read_where_carried_and_a_bad_count_leaves_the_score_standing():
+    assert parse_scores({"home": 1, "away": 0}).red_cards is None  # the seed's Scores
+    carried = parse_scores({"home": 1, "away": 0, "redCards": {"home": 0, "away": "2"}})
+    assert carried.red_cards == (0, 2)
+    for bad in ({"home": -1, "away": 0}, {"home": "x", "away": 0}, [0, 1], {"home": True}):
+        scores = parse_scores({"home": 1, "away": 0, "redCards": bad})
+        assert (scores.home, scores.away, scores.red_cards) == (1, 0, None)
+
+
 @pytest.mark.parametrize("bad", ["1-0", [1, 0], {"home": "one"}, {"periods": [1]}])
 def test_bad_scores_are_malformed(bad):
     with pytest.raises(MalformedRecord):

@@ -82,6 +82,7 @@ def test_half_time_full_time_and_a_red_card_fire_once_each() -> None:
     assert [f.at for f in fired["fulltime"]] == [5]
     assert [f.message for f in fired["fulltime"]] == [f"{TITLE}: Full-time 2–0"]
     assert [f.at for f in fired["redcard"]] == [1]
+    assert [f.message for f in fired["redcard"]] == [f"{TITLE}: Red card (away) 1–0"]
 
 
 def test_unknown_red_cards_never_fire() -> None:

@@ -58,3 +58,16 @@ def fold(text: str) -> str:
     """Accents removed and case folded, the way the service matches search text."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def check_scores(scores: dict[str, Any], sport: str | None = None, status: str = "") -> None:
+    """The seed's Scores, plus our `redCards` {home, away} in football once a match has begun
+    (`sport` and `status` given: checked to be there exactly then)."""
+    assert set(scores) in ({"home", "away", "periods"}, {"home", "away", "periods", "redCards"})
+    cards = scores.get("redCards")
+    if cards is not None:
+        assert set(cards) == {"home", "away"}
+        assert all(type(n) is int and n >= 0 for n in cards.values())
+    if sport is not None:
+        begun = status in ("live", "settled")
+        assert (cards is not None) == (sport == "football" and begun), (sport, status, scores)

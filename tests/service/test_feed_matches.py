@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from tests.service.conftest import Service
+from tests.service.helpers import check_scores
 from tests.service.test_feed_support import open_feed, rest_json
 
 SERVICE_OPTIONS = {"speed": 3600, "updates_per_second": 50, "seed": 1}
@@ -101,7 +102,7 @@ def check_score_messages(messages: list[Message]) -> None:
     status = None
     scores = None
     for message in messages:
-        assert set(message["scores"]) == {"home", "away", "periods"}
+        check_scores(message["scores"])
         if message["type"] == "status":
             status = message["status"]
             if status == "settled" and scores is not None:

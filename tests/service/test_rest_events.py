@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 
 from tests.service.conftest import Service
-from tests.service.helpers import error, fold, get, ok, parse_time, rfc3339
+from tests.service.helpers import check_scores, error, fold, get, ok, parse_time, rfc3339
 from tests.waiting import eventually
 
 EVENT_FIELDS = {
@@ -31,7 +31,7 @@ def check_event(event: dict) -> None:
     assert EVENT_FIELDS <= set(event) <= EVENT_FIELDS | {"clock"}
     assert isinstance(event["id"], int) and isinstance(event["homeId"], int)
     assert event["status"] in ("pending", "live", "settled", "cancelled")
-    assert set(event["scores"]) == {"home", "away", "periods"}
+    check_scores(event["scores"], event["sport"]["slug"], event["status"])
     parse_time(event["date"])
     if "clock" in event:
         assert event["status"] == "live"

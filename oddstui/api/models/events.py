@@ -38,6 +38,8 @@ class Scores:
     home: int
     away: int
     periods: dict[str, tuple[int, int]]
+    red_cards: tuple[int, int] | None = None
+    """Red cards shown (home, away): the built-in service's `redCards` (ours), else None."""
 
 
 EMPTY_SCORES = Scores(0, 0, {})
@@ -120,7 +122,19 @@ def parse_scores(value: Any) -> Scores:
         0 if home is None else as_int(home, "scores.home"),
         0 if away is None else as_int(away, "scores.away"),
         periods,
+        _red_cards(raw.get("redCards")),
     )
+
+
+def _red_cards(value: Any) -> tuple[int, int] | None:
+    """`redCards` {home, away}; anything malformed reads as not carried (the score stands)."""
+    if not isinstance(value, Mapping):
+        return None
+    try:
+        home, away = as_int(value.get("home"), "home"), as_int(value.get("away"), "away")
+    except MalformedRecord:
+        return None
+    return (home, away) if home >= 0 and away >= 0 else None
 
 
 def parse_clock(value: Any) -> Clock | None:

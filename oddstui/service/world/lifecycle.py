@@ -289,4 +289,4 @@ def _final_scores(spec: SportSpec, seed: int, rating: float, knockout: bool) -> 
         if len(_FINAL_SCORES) > 50_000:
             _FINAL_SCORES.clear()
         _FINAL_SCORES[key] = scores
-    return Scores(scores.home, scores.away, dict(scores.periods))
+    return Scores(scores.home, scores.away, dict(scores.periods), scores.red_cards)

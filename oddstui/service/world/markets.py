@@ -122,7 +122,7 @@ def _football() -> list[MarketDef]:
         _yes("Clean Sheet Away", rule="clean_away", tier=3),
         _yes("Win To Nil Home", rule="win_nil_home", tier=3),
         _yes("Win To Nil Away", rule="win_nil_away", tier=3),
-        _yes("Red Card", 0.12, tier=3),
+        _yes("Red Card", rule="red_card", tier=3),
         _yes("Penalty Awarded", 0.27, tier=3),
         _yes("Goal In Both Halves", 0.55, tier=3),
         _yes("Own Goal", 0.07, tier=3),

@@ -77,13 +77,17 @@ class Scores:
     home: int = 0
     away: int = 0
     periods: dict[str, tuple[int, int]] = field(default_factory=dict)
+    red_cards: tuple[int, int] | None = None  # (home, away); None in sports without them
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "home": self.home,
             "away": self.away,
             "periods": {k: {"home": h, "away": a} for k, (h, a) in self.periods.items()},
         }
+        if self.red_cards is not None:  # ours: the seed's Scores carry no cards
+            wire["redCards"] = {"home": self.red_cards[0], "away": self.red_cards[1]}
+        return wire
 
 
 @dataclass(slots=True)

@@ -48,6 +48,7 @@ class SportSpec:
     sigma_k: float = 1.0  # spread of the final margin relative to sqrt(total)
     rating_sd: float = 0.5  # spread of the pre-match expected margin, as a share of sqrt(total)
     extra: dict[str, float] = field(default_factory=dict)
+    red_cards: float = 0.0  # red cards a side is shown a match, on average (0: none shown)
     leagues: tuple[tuple[str, str, bool], ...] = ()  # (slug, display name, knockout)
 
 
@@ -69,7 +70,7 @@ SPORTS: tuple[SportSpec, ...] = (
         "football", "Football", "timed", True, periods=2, game_s=2700, real_s=2700,
         half_break_s=900, total=2.7, knockout_overtime=ET_PENALTIES, ot_game_s=900,
         ot_real_s=900, ot_periods=2, live_target=7, horizon_days=14, period_word="half",
-        sigma_k=1.0, rating_sd=0.35,
+        sigma_k=1.0, rating_sd=0.35, red_cards=0.064,
         leagues=(
             _lg("england", "England", "Premier League"), _lg("spain", "Spain", "LaLiga"),
             _lg("norway", "Norway", "Eliteserien"), _lg("czechia", "Czechia", "Chance Liga"),

@@ -220,6 +220,10 @@ def _yes_no(
         p = 1.0 / (1.0 + math.exp(-logit))
         return p, 1.0 - p
     spec = view.spec
+    if rule == "red_card":  # decided once one is shown; else the cards still to come
+        shown = sum(view.scores.red_cards or (0, 0)) if view.live else 0
+        p = 1.0 if shown else 1.0 - math.exp(-2.0 * spec.red_cards * rem)
+        return p, 1.0 - p
     r = truth.z * math.sqrt(spec.total)
     scope_rem = _scope_rem((0.0, 0.5), view.progress if view.live else 0.0) * 0.5 \
         if rule == "btts_ht" else rem

@@ -34,7 +34,7 @@ def match_state(
         score=score,
         periods=dict(event.periods),
         halftime=clock is not None and at_halftime(clock.running, clock.status_detail),
-        red_cards=None,  # the feed's scores carry no red cards (see the seed's Scores)
+        red_cards=event.red_cards if score is not None else None,
         trails=dict(trails or {}),
         arbitrages=dict(arbitrages or {}),
     )

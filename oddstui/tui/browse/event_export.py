@@ -21,6 +21,8 @@ def event_table_record(event: EventView, now: float, *, watched: bool) -> dict[s
         "status": event.status,
         "scoreHome": event.score_home,
         "scoreAway": event.score_away,
+        "redCardsHome": None if event.red_cards is None else event.red_cards[0],
+        "redCardsAway": None if event.red_cards is None else event.red_cards[1],
         "period": None if clock is None else clock.period,
         "playedSeconds": None if clock is None else clock.played_at(now),
         "bookmakers": event.bookmaker_count,

@@ -44,7 +44,7 @@ def event_cells(event: EventView, now: float, *, watched: bool, trusted: bool) -
         "event": event_fields.event_text(event),
         "start": event_fields.start_text(event),
         "status": event_fields.status_text(event),
-        "score": event_fields.score_text(event, trusted),
+        "score": event_fields.score_with_cards(event, trusted),
         "clock": event_fields.clock_text(event, now),
         "detail": event_fields.detail_text(event),
         "periods": event_fields.periods_text(event),

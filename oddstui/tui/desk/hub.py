@@ -211,7 +211,9 @@ class DeskHub(RestLoads):
                     self._unlisted_kickoff(change.event_id)
                 board.set_status(change.event_id, change.status)
             scores = change.scores
-            board.set_score(change.event_id, scores.home, scores.away, scores.periods)
+            board.set_score(
+                change.event_id, scores.home, scores.away, scores.periods, scores.red_cards
+            )
 
     def _unlisted_kickoff(self, event_id: int) -> None:
         """A live status for an event the board does not know: only the next live listing can

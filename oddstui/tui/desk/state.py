@@ -55,6 +55,7 @@ class EventView:
     score_fresh: bool = True
     home_id: int | None = None  # participant ids, for the crests
     away_id: int | None = None
+    red_cards: tuple[int, int] | None = None  # (home, away), where the scores carry them
 
     @property
     def title(self) -> str:
@@ -125,6 +126,7 @@ class Board:
         if old is not None and self.scores_from_book:
             event.score_home, event.score_away = old.score_home, old.score_away
             event.periods, event.status = old.periods, old.status
+            event.red_cards = old.red_cards
             event.score_fresh = old.score_fresh
         if old is not None and event.clock is None and event.status == LIVE:
             event.clock = old.clock
@@ -149,17 +151,24 @@ class Board:
             self._dirty_events.add(event.id)
 
     def set_score(
-        self, event_id: int, home: int, away: int, periods: dict[str, tuple[int, int]]
+        self,
+        event_id: int,
+        home: int,
+        away: int,
+        periods: dict[str, tuple[int, int]],
+        red_cards: tuple[int, int] | None = None,
     ) -> None:
         event = self.events.get(event_id)
         if event is None:
             return
-        same = (event.score_home, event.score_away, event.periods) == (home, away, periods)
+        now = (home, away, periods, red_cards)
+        same = (event.score_home, event.score_away, event.periods, event.red_cards) == now
         if same and event.score_fresh:
             return
-        if (event.score_home, event.score_away) != (home, away):
+        if (event.score_home, event.score_away, event.red_cards) != (home, away, red_cards):
             self.match_changed[event_id] = time.time()
         event.score_home, event.score_away, event.periods = home, away, dict(periods)
+        event.red_cards = red_cards
         event.score_fresh = True
         self._dirty_events.add(event_id)
 

@@ -41,6 +41,7 @@ def event_view(event: models.Event, arrived_at: float) -> EventView:
         bookmaker_count=event.bookmaker_count,
         home_id=event.home_id,
         away_id=event.away_id,
+        red_cards=scores.red_cards,
     )
 
 

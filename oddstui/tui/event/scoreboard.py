@@ -21,12 +21,20 @@ CLOCK_WIDTH = 8
 
 
 def teams_text(event: EventView, trusted: bool) -> Text:
+    """`Home ■   1-0   Away`: a side's red cards stand beside its name."""
+    home_cards, away_cards = event.red_cards or (0, 0)
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append_text(plain(event.home, "bold"))
+    if home_cards:
+        line.append(" ")
+        line.append_text(event_fields.red_cards_text(home_cards))
     score = event_fields.score_text(event, trusted)
     line.append("   ")
     line.append_text(score if score.plain else Text("v", style="dim"))
     line.append("   ")
+    if away_cards:
+        line.append_text(event_fields.red_cards_text(away_cards))
+        line.append(" ")
     line.append_text(plain(event.away, "bold"))
     return line
 

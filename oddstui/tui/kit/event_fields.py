@@ -12,6 +12,7 @@ from oddstui.tui.desk.state import LIVE, EventView
 from oddstui.tui.text import clean, plain
 
 STALE_STYLE = "dim italic"
+RED_CARD, RED_CARD_STYLE = "■", "bold red"
 STATUS_LABELS = {
     "pending": "upcoming",
     "live": "live",
@@ -41,6 +42,25 @@ def score_text(event: EventView, feed_trusted: bool = True) -> Text:
     if event.status == LIVE and not (event.score_fresh and feed_trusted):
         return Text(shown + "?", style=STALE_STYLE)
     return Text(shown, style="bold" if event.status == LIVE else "")
+
+
+def score_with_cards(event: EventView, feed_trusted: bool = True) -> Text:
+    """The score with a red square each side per red card (`■1-0■■`), for a table's cell."""
+    score = score_text(event, feed_trusted)
+    home, away = event.red_cards or (0, 0)
+    if not score.plain or not (home or away):
+        return score
+    cell = Text(RED_CARD * home, style=RED_CARD_STYLE)
+    cell.append_text(score)
+    cell.append(RED_CARD * away, style=RED_CARD_STYLE)
+    return cell
+
+
+def red_cards_text(count: int) -> Text:
+    """A side's red cards: a red square each (`■■`), a count from three on (`■×3`)."""
+    if count <= 0:
+        return Text("")
+    return Text(RED_CARD * count if count < 3 else f"{RED_CARD}×{count}", style=RED_CARD_STYLE)
 
 
 def clock_text(event: EventView, now: float) -> Text:

@@ -6,7 +6,8 @@ import time
 from datetime import UTC, datetime
 
 from oddstui.tui.desk.state import Board, EventView, SportView
-from oddstui.tui.kit.event_fields import periods_text, score_text
+from oddstui.tui.event.scoreboard import teams_text
+from oddstui.tui.kit.event_fields import periods_text, score_text, score_with_cards
 
 
 def event(event_id: int, status: str = "live", sport: str = "football") -> EventView:
@@ -75,6 +76,24 @@ def test_reconnect_marks_live_scores_stale_until_a_fresh_one() -> None:
     assert score_text(board.events[1]).plain == "0-0?"
     board.set_score(1, 1, 0, {})
     assert score_text(board.events[1]).plain == "1-0"
+
+
+def test_a_red_card_marks_the_match_changed_and_shows_beside_its_side() -> None:
+    board = Board()
+    board.set_live([event(1)])
+    board.set_score(1, 1, 0, {}, (0, 0))
+    board.match_changed.clear()
+    view = board.events[1]
+    assert score_with_cards(view).plain == "1-0"
+    board.set_score(1, 1, 0, {}, (0, 1))
+    assert 1 in board.match_changed  # prices quoted before the card are from another match
+    assert score_with_cards(view).plain == "1-0■"
+    assert teams_text(view, True).plain == f"{view.home}   1-0   ■ {view.away}"
+    board.set_score(1, 1, 0, {}, (3, 1))
+    assert teams_text(view, True).plain == f"{view.home} ■×3   1-0   ■ {view.away}"
+    assert score_with_cards(view).plain == "■■■1-0■"
+    red = [span.style for span in score_with_cards(view).spans]
+    assert red and all("red" in str(style) for style in red)
 
 
 def test_untrusted_feed_marks_scores() -> None:

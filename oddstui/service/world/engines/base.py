@@ -8,10 +8,14 @@ time was sliced into steps (a test checks that one big step equals many small on
 
 from __future__ import annotations
 
+import math
 import random
 
 from oddstui.service.world.model import Clock, Scores
 from oddstui.service.world.sports import SportSpec
+from oddstui.service.world.truth import mix
+
+RED_CARD_STREAM = 0x5ED  # seeds the red cards' own generator: the rest is drawn as before
 
 
 def ordinal(n: int) -> str:
@@ -36,6 +40,7 @@ class Engine:
         self.ended_at: float | None = None  # match time of the final whistle
         self.in_overtime = False
         self._changed = False
+        self._cards: list[tuple[float, int]] = []  # (match time, side 0 home / 1 away), last first
 
     # -- the public interface -------------------------------------------------------------
     def advance(self, dt: float) -> bool:
@@ -45,6 +50,8 @@ class Engine:
         self._changed = False
         self.elapsed += dt
         self._run_until(self.elapsed)
+        if self._cards:
+            self._show_cards(self.elapsed if self.ended_at is None else self.ended_at)
         return self._changed
 
     def play_out(self) -> None:
@@ -68,6 +75,31 @@ class Engine:
     def _clock(self) -> Clock | None:
         raise NotImplementedError
 
+    def _draw_red_cards(self, play: list[tuple[float, float]]) -> None:
+        """Red cards over the regulation's periods of play ((start, length) in match time): a
+        Poisson count per side at `spec.red_cards` a match, each at a uniform moment of play."""
+        rate = self.spec.red_cards
+        if rate <= 0 or not play:
+            return
+        if self.scores.red_cards is None:
+            self.scores.red_cards = (0, 0)
+        rng = random.Random(mix(self.seed, RED_CARD_STREAM))
+        played = sum(length for _, length in play)
+        cards: list[tuple[float, int]] = []
+        for side in (0, 1):
+            at = rng.expovariate(rate / played)
+            while at < played:
+                cards.append((_match_time(play, at), side))
+                at += rng.expovariate(rate / played)
+        self._cards = sorted(cards, reverse=True)
+
+    def _show_cards(self, until: float) -> None:
+        while self._cards and self._cards[-1][0] <= until:
+            _, side = self._cards.pop()
+            home, away = self.scores.red_cards or (0, 0)
+            self.scores.red_cards = (home + 1, away) if side == 0 else (home, away + 1)
+            self._changed = True
+
     def _set_period(self, key: str, home: int, away: int) -> None:
         self.scores.periods[key] = (home, away)
         self._changed = True
@@ -87,3 +119,13 @@ class Engine:
         total = max(self.spec.total, 1.0)
         z = strength * self.rating / (total**0.5)
         return min(0.85, max(0.15, 0.5 + 0.35 * z))
+
+
+def _match_time(play: list[tuple[float, float]], offset: float) -> float:
+    """The match time `offset` seconds of play in, over periods of play (start, length)."""
+    for start, length in play:
+        if offset < length:
+            return start + offset
+        offset -= length
+    start, length = play[-1]
+    return math.nextafter(start + length, 0.0)

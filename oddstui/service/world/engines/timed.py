@@ -71,6 +71,7 @@ class TimedEngine(Engine):
         self._rate_away = away_mean / mean_inc / reg_real
         self.phases: list[Phase] = []
         self._build_regulation()
+        self._draw_red_cards([(p.start, p.real) for p in self.phases if p.kind == PLAY])
         self._index = 0
         self._next_score = math.inf
         self._kicks = 0
