@@ -31,12 +31,13 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from serving import start_serve, stop_serve  # noqa: E402
+
 from oddstui.api.messages import iter_frame  # noqa: E402
 from oddstui.backtest.engine import run_backtest  # noqa: E402
 from oddstui.book.alert_rules import ArbitrageRule, PriceRule  # noqa: E402
 from oddstui.book.alert_watch import AlertRules  # noqa: E402
 from oddstui.recording import FeedMessage, Snapshot, open_recording  # noqa: E402
-from oddstui.server.ready_line import url_of_ready_line  # noqa: E402
 
 
 def record(folder: Path, seconds: float, rate: float) -> None:
@@ -46,19 +47,8 @@ def record(folder: Path, seconds: float, rate: float) -> None:
         "ODDSTUI_HOME": tempfile.mkdtemp(),
         "ODDSTUI_API_KEY": "demo",
     }
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--speed", "60"]
-        + ["--updates-per-second", str(rate)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    serve, base = start_serve("--speed", "60", "--updates-per-second", str(rate), env=env)
     try:
-        assert serve.stdout is not None
-        ready = serve.stdout.readline()
-        base = url_of_ready_line(ready)
-        if base is None:
-            raise SystemExit(f"the service did not start: {ready.strip()!r}")
         select_every_bookmaker(base)
         subprocess.run(
             [sys.executable, "-m", "oddstui", "record", "--out", str(folder)]
@@ -68,12 +58,7 @@ def record(folder: Path, seconds: float, rate: float) -> None:
             stdout=subprocess.DEVNULL,
         )
     finally:
-        serve.terminate()
-        try:
-            serve.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-            serve.wait()
+        stop_serve(serve)
 
 
 def select_every_bookmaker(base: str) -> None:

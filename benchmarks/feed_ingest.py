@@ -24,19 +24,17 @@ import json
 import os
 import random
 import resource
-import subprocess
-import sys
 import time
 import tracemalloc
 from pathlib import Path
 
 import msgspec
+from serving import start_serve, stop_serve
 
 from oddstui.api.feed import FeedClient
 from oddstui.api.feed_url import FEED_MARKETS, FeedFilters, feed_url
 from oddstui.api.messages import JSON_DECODER
 from oddstui.book.oddsbook import OddsBook
-from oddstui.server.ready_line import url_of_ready_line
 
 BOOKMAKERS = [
     "Bet365",
@@ -169,36 +167,11 @@ def extend(frames: list[str], count: int) -> list[str]:
 def record_from_service(
     count: int, rate: int, seconds: float, markets: tuple[str, ...] = FEED_MARKETS
 ) -> list[str]:
-    service = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "oddstui",
-            "serve",
-            "--port",
-            "0",
-            "--speed",
-            "60",
-            "--updates-per-second",
-            str(rate),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    service, base = start_serve("--speed", "60", "--updates-per-second", str(rate))
     try:
-        assert service.stdout is not None
-        ready = service.stdout.readline()
-        base = url_of_ready_line(ready)
-        if base is None:
-            raise SystemExit(f"the service did not start: {ready.strip()!r}")
         frames = asyncio.run(_record(base, "demo", count, seconds, markets))
     finally:
-        service.terminate()
-        try:
-            service.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            service.kill()
-            service.wait()
+        stop_serve(service)
     recorded = sum(frame.count("\n") + 1 for frame in frames)
     print(f"recorded:          {recorded:,} messages in {len(frames):,} frames")
     return frames if recorded >= count else extend(frames, count)

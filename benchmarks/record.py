@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+
+from serving import start_serve  # noqa: E402
 
 from oddstui.api.feed import FeedClient
 from oddstui.recording import open_recording
@@ -37,7 +37,6 @@ from oddstui.recording.tap import RecordingTap
 from oddstui.recording.writer import RecordingWriter
 
 ROOT = Path(__file__).resolve().parent.parent
-READY = re.compile(r"serving (http://\S+/v3)")
 
 
 class NullBook:
@@ -78,32 +77,8 @@ class TimedTap(RecordingTap):
         self.calls += 1
 
 
-def start_service(rate: float) -> tuple[subprocess.Popen[str], str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "oddstui",
-            "serve",
-            "--port",
-            "0",
-            "--speed",
-            "10",
-            "--updates-per-second",
-            str(rate),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )
-    assert process.stdout is not None
-    for line in process.stdout:
-        match = READY.search(line)
-        if match:
-            return process, match.group(1)
-    raise RuntimeError("oddstui serve did not start")
+def start_service(rate: float) -> tuple[subprocess.Popen[bytes], str]:
+    return start_serve("--speed", "10", "--updates-per-second", str(rate))
 
 
 async def measure(base: str, folder: Path, seconds: float) -> tuple[TimedTap, float, int]:

@@ -30,11 +30,8 @@ import asyncio
 import contextlib
 import json
 import os
-import re
-import selectors
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -45,10 +42,10 @@ from urllib.parse import urlencode
 
 import httpx
 import psutil
+from serving import start_serve
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-READY = re.compile(r"^serving (http://\S+/v3)$")
 KEYS = [f"k-bench-{n}" for n in range(11)]  # the last one probes the journal's seq
 ODDS = ("created", "updated", "deleted", "no_markets")
 AUTOGROUP = Path("/proc/self/autogroup")
@@ -137,27 +134,9 @@ def start(updates_per_second: float) -> tuple[subprocess.Popen[bytes], str]:
             for key in KEYS
         )
     )
-    command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--speed", "1"]
-    command += ["--accounts", str(accounts), "--updates-per-second", str(updates_per_second)]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+    return start_serve(
+        "--speed", "1", "--accounts", str(accounts), "--updates-per-second", str(updates_per_second)
     )
-    assert process.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + 60
-    line = b""
-    while time.monotonic() < deadline and not line.endswith(b"\n"):
-        if selector.select(timeout=0.5):
-            chunk = os.read(process.stdout.fileno(), 1)
-            if not chunk:
-                break
-            line += chunk
-    match = READY.match(line.decode().strip())
-    if match is None:
-        process.kill()
-        raise SystemExit(f"no ready line from oddstui serve: {line!r}")
-    return process, match.group(1)
 
 
 def select_everything(base: str) -> int:

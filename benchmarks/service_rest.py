@@ -15,21 +15,17 @@ X-Service-Seq sequence).
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import selectors
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import httpx
 from measure import percentile
+from serving import start_serve
 
-READY = re.compile(r"^serving (http://\S+/v3)$")
 KEY = "k-bench"
 
 
@@ -39,36 +35,9 @@ def start(updates_per_second: float, *flags: str) -> tuple[subprocess.Popen[byte
     accounts.write_text(
         f'[[account]]\nkey = "{KEY}"\nplan = "paid"\nfeed = true\nrequests_per_hour = 10000000\n'
     )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "oddstui",
-            "serve",
-            "--port",
-            "0",
-            "--accounts",
-            str(accounts),
-            "--updates-per-second",
-            str(updates_per_second),
-            *flags,
-        ],
-        stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    return start_serve(
+        "--accounts", str(accounts), "--updates-per-second", str(updates_per_second), *flags
     )
-    assert process.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if selector.select(0.2):
-            match = READY.match(process.stdout.readline().decode().strip())
-            if match:
-                return process, match.group(1)
-        if process.poll() is not None:
-            break
-    process.kill()
-    raise SystemExit("the service did not start")
 
 
 def measure(client: httpx.Client, path: str, params: dict, seconds: float) -> list[float]:

@@ -39,8 +39,6 @@ import fcntl
 import json
 import os
 import pty
-import re
-import selectors
 import signal
 import statistics
 import struct
@@ -55,8 +53,8 @@ from pathlib import Path
 
 import psutil
 from measure import drain_pty, percentile
+from serving import start_serve
 
-READY = re.compile(r"serving (http://\S+/v3)")
 #: The probe's key and one key per variant (one feed connection per key), all on the same plan
 #: and the service's default bookmaker selection.
 PROBE_KEY, KEYS = "bench-probe", ("bench-patched", "bench-naive")
@@ -67,7 +65,7 @@ WARM_UP = 8.0
 # --------------------------------------------------------------------------- the service
 
 
-def start_service(rate: float, speed: float) -> tuple[subprocess.Popen[str], str]:
+def start_service(rate: float, speed: float) -> tuple[subprocess.Popen[bytes], str]:
     accounts = Path(tempfile.mkdtemp(prefix="oddstui-tui-bench-")) / "accounts.toml"
     accounts.write_text(
         "".join(
@@ -75,25 +73,16 @@ def start_service(rate: float, speed: float) -> tuple[subprocess.Popen[str], str
             for key in (PROBE_KEY, *KEYS)
         )
     )
-    command = [sys.executable, "-m", "oddstui", "serve", "--port", "0", "--seed", "7"]
-    command += ["--speed", str(speed), "--updates-per-second", str(rate)]
-    command += ["--accounts", str(accounts)]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+    return start_serve(
+        "--seed",
+        "7",
+        "--speed",
+        str(speed),
+        "--updates-per-second",
+        str(rate),
+        "--accounts",
+        str(accounts),
     )
-    assert process.stdout is not None
-    selector = selectors.DefaultSelector()
-    selector.register(process.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if selector.select(0.2):
-            match = READY.search(process.stdout.readline())
-            if match:
-                return process, match.group(1)
-        if process.poll() is not None:
-            break
-    process.kill()
-    raise SystemExit("oddstui serve did not start")
 
 
 async def probe_feed(base_url: str, seconds: float) -> tuple[float, int]:
