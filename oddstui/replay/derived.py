@@ -29,7 +29,7 @@ from oddstui.book.arbitrage import (
     required_sides,
     sport_has_draw,
 )
-from oddstui.book.fair import fair_probabilities
+from oddstui.book.fair import averaged_fair
 from oddstui.book.value import MIN_VALUE_EV, SHARP_BOOKS, ev_percent
 from oddstui.recording.manifest import iso
 from oddstui.replay.state import ReplayState
@@ -316,21 +316,9 @@ def fair_price(
 ) -> tuple[list[float], str | None] | None:
     """Fair probabilities per side, averaged over the sharp quotes of every side, and the
     newest of their stamps; None when no sharp book quotes every side."""
-    total = [0.0] * len(sides)
-    count = 0
-    newest: str | None = None
-    for quote in sharp_quotes:
-        prices = [quote.prices.get(side) for side in sides]
-        if any(price is None for price in prices):
-            continue
-        for i, probability in enumerate(fair_probabilities(prices, "shin")):  # type: ignore[arg-type]
-            total[i] += probability
-        count += 1
-        if quote.updated_at is not None and (newest is None or quote.updated_at > newest):
-            newest = quote.updated_at
-    if not count:
-        return None
-    return [value / count for value in total], newest
+    return averaged_fair(
+        ([quote.prices.get(side) for side in sides], quote.updated_at) for quote in sharp_quotes
+    )
 
 
 def _kept_for(

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from oddstui.book.fair import FairMethod, fair_probabilities
+from oddstui.book.fair import FairMethod, averaged_fair
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
 from oddstui.server.item_text import direct_link, item_id, market_reference
 from oddstui.service.derived.arbitrage import BACK_SIDES, _required
@@ -184,25 +184,17 @@ def _fair(
 ) -> tuple[list[float], float] | None:
     """Fair probabilities per side, averaged over the sharp books quoting every side, and the
     time of the newest of those quotes."""
-    total = [0.0] * len(sides)
-    count = 0
-    newest = 0.0
+    lines: list[tuple[list[float | None], float | None]] = []
     for quotes in sharp_quotes:
         market = quotes.get(name)
         if market is None:
             continue
         for line in market.lines:
             if line.hdp == hdp and line.label == label:
-                prices = [line.prices.get(s) for s in sides]
-                if all(p is not None and p > 1.0 for p in prices):
-                    for i, p in enumerate(fair_probabilities(prices, FAIR_METHOD)):
-                        total[i] += p
-                    count += 1
-                    newest = max(newest, market.updated_at)
+                lines.append(([line.prices.get(s) for s in sides], market.updated_at))
                 break
-    if not count:
-        return None
-    return [t / count for t in total], newest
+    found = averaged_fair(lines, FAIR_METHOD)
+    return None if found is None else (found[0], found[1] or 0.0)
 
 
 def _encode(body: dict[str, Any]) -> bytes:
