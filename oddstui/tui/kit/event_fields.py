@@ -45,12 +45,14 @@ def score_text(event: EventView, feed_trusted: bool = True) -> Text:
 
 
 def score_with_cards(event: EventView, feed_trusted: bool = True) -> Text:
-    """The score with a red square each side per red card (`■1-0■■`), for a table's cell."""
+    """The score with a red square each side per red card (`■1-0■■`), for a table's cell; a
+    score that may not be current (`1-0?`) stands alone, as its cards may not be current either."""
     score = score_text(event, feed_trusted)
     home, away = event.red_cards or (0, 0)
-    if not score.plain or not (home or away):
+    if not score.plain or score.plain.endswith("?") or not (home or away):
         return score
-    cell = Text(RED_CARD * home, style=RED_CARD_STYLE)
+    cell = Text()
+    cell.append(RED_CARD * home, style=RED_CARD_STYLE)
     cell.append_text(score)
     cell.append(RED_CARD * away, style=RED_CARD_STYLE)
     return cell

@@ -52,7 +52,8 @@ async def test_a_goal_changes_the_score_in_place(
         ]
         key = moved[0]
         event = app.hub.board.events[int(key)]
-        assert table.cell_text(key, "score") == f"{event.score_home}-{event.score_away}"
+        # A red card stands beside the score as a red square a card (the built-in's football).
+    assert table.cell_text(key, "score").strip("■") == f"{event.score_home}-{event.score_away}"
         # Patched, not rebuilt: the row object of an event that stayed live is the same one.
         if key in rows_before and key in table.rows:  # type: ignore[operator]
             assert table.rows[key] is rows_before[key]  # type: ignore[index]
@@ -119,7 +120,7 @@ async def test_hidden_screen_catches_up_once_shown(fast_service: Service) -> Non
             trusted = app.hub.status.trustworthy
             return all(
                 table.cell_text(key, "score")
-                == event_fields.score_text(app.hub.board.events[int(key)], trusted).plain
+                == event_fields.score_with_cards(app.hub.board.events[int(key)], trusted).plain
                 for key in table.row_keys
             )
 

@@ -92,8 +92,11 @@ def test_a_red_card_marks_the_match_changed_and_shows_beside_its_side() -> None:
     board.set_score(1, 1, 0, {}, (3, 1))
     assert teams_text(view, True).plain == f"{view.home} ■×3   1-0   ■ {view.away}"
     assert score_with_cards(view).plain == "■■■1-0■"
-    red = [span.style for span in score_with_cards(view).spans]
-    assert red and all("red" in str(style) for style in red)
+    cell = score_with_cards(view)
+    marks = [span for span in cell.spans if "■" in cell.plain[span.start : span.end]]
+    assert len(marks) == 2 and all("red" in str(span.style) for span in marks)
+    board.mark_scores_stale()  # a score that may not be current stands alone, marked
+    assert score_with_cards(board.events[1]).plain == "1-0?"
 
 
 def test_untrusted_feed_marks_scores() -> None:
