@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from oddstui.book._validate import check_price
 
@@ -19,6 +20,20 @@ REOPEN_GRACE_SECONDS = 120.0
 """The first price after a suspension must hold this long before it counts."""
 
 Tick = tuple[float, float | None]
+WINDOWS = {"12h": 12 * 3600.0, "24h": 24 * 3600.0, "48h": 48 * 3600.0}
+"""The /dropping-odds windows; the drop since opening is the window named "opening"."""
+
+
+@dataclass(frozen=True, slots=True)
+class DropFigures:
+    """One side of one line, after the noise rules: what /dropping-odds says of it."""
+
+    opening: float
+    current: float
+    drops: dict[str, float | None]
+    """Drop % (rounded to 0.01) since "opening" and over each of `WINDOWS`; None: not known."""
+    last_moved: float | None
+    """When the last counted move happened; None when the price never moved."""
 
 
 def drop_percent(reference: float, now: float) -> float:
@@ -93,3 +108,21 @@ def window_drop(
     if reference is None or not is_valid_opening(reference):
         return None
     return drop_percent(reference, stable[-1][1])
+
+
+def drop_figures(ticks: Sequence[Tick], now: float) -> DropFigures | None:
+    """The figures of a price history at `now`; None without a valid opening price."""
+    stable = stable_ticks(ticks, now)
+    if not stable or not is_valid_opening(stable[0][1]):
+        return None
+    opening, current = stable[0][1], stable[-1][1]
+    drops: dict[str, float | None] = {"opening": round(drop_percent(opening, current), 2)}
+    for name, seconds in WINDOWS.items():
+        reference = price_at(stable, now - seconds)
+        drops[name] = (
+            round(drop_percent(reference, current), 2)
+            if reference is not None and is_valid_opening(reference)
+            else None
+        )
+    moved = stable[-1][0] if len(stable) > 1 else None
+    return DropFigures(opening, current, drops, moved)

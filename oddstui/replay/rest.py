@@ -1,11 +1,10 @@
 """The replay's REST side: every route of the interface, checked by the server core (key, hourly
 limit, query) and answered from the state at the replay clock.
 
-A recording holds events and odds, not the service's derived lists: value bets and arbitrage
-bets are made again from the replayed prices (`replay/derived.py`). Dropping odds answer an
-empty list: a drop is measured from the opening price, which a recording that starts after the
-opening does not hold. What was never recorded (participants, price movements, history) answers
-404.
+A recording holds events and odds, not the service's derived lists: value bets, arbitrage bets
+and dropping odds are made again from the replayed prices (`replay/derived.py`; a drop only
+where the recording holds the opening price). What was never recorded (participants, price
+movements, history) answers 404.
 """
 
 from __future__ import annotations
@@ -19,9 +18,10 @@ from starlette.routing import Route as StarletteRoute
 from oddstui.recording.manifest import unix
 from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.state import ReplayState
-from oddstui.server.accounts import Accounts
+from oddstui.seed_markets import SEED_MARKETS
+from oddstui.server.accounts import PAID, Accounts
 from oddstui.server.endpoint import Checked, checked_endpoint
-from oddstui.server.errors import BadRequest, NotFound
+from oddstui.server.errors import BadRequest, Forbidden, NotFound
 from oddstui.server.http import BASE
 from oddstui.server.params import shown
 from oddstui.server.ratelimit import RateLimiter
@@ -30,7 +30,7 @@ from oddstui.server.routes.odds import SEQ_HEADER
 
 Handler = Callable[[Checked], Any]
 SEARCH_RESULTS = 10
-EMPTY_LISTS = ("/dropping-odds", "/historical/events")
+EMPTY_LISTS = ("/historical/events",)
 
 
 class ReplayRest:
@@ -69,6 +69,7 @@ class ReplayRest:
             "/odds/multi": self.odds_multi,
             "/value-bets": self.value_bets,
             "/arbitrage-bets": self.arbitrage_bets,
+            "/dropping-odds": self.dropping_odds,
         }
         handlers.update({path: lambda _c: [] for path in EMPTY_LISTS})
         return handlers
@@ -189,6 +190,41 @@ class ReplayRest:
         q = checked.q
         books = self._bookmakers(q["bookmakers"])
         return self.derived.arbitrage_bets(books, q["limit"], q["includeEventDetails"])
+
+    def dropping_odds(self, checked: Checked) -> list[dict[str, Any]]:
+        q = checked.q
+        assert checked.account is not None
+        if checked.account.plan != PAID:
+            raise Forbidden("apiKey: /dropping-odds is available on paid plans only")
+        if q["league"] and q["leagues"]:
+            raise BadRequest("league: cannot be combined with leagues; use one of them")
+        sport = self._sport_slug(q["sport"]) if q["sport"] else None
+        if q["league"] and sport is None:
+            raise BadRequest("league: requires sport")
+        leagues = [q["league"]] if q["league"] else list(q["leagues"] or [])
+        held = {_slug(e.get("league")) for e in self.state.events.values()}
+        for league in leagues:
+            if league not in held:
+                name = "league" if q["league"] else "leagues"
+                raise BadRequest(f"{name}: no events of league {shown(league)} in this recording")
+        known = {name.casefold(): name for name in SEED_MARKETS}
+        markets = []
+        for name in q["markets"] or []:
+            if name.casefold() not in known:
+                raise BadRequest(
+                    f"markets: unknown market {shown(name)}; supported: {', '.join(SEED_MARKETS)}"
+                )
+            markets.append(known[name.casefold()])
+        return self.derived.dropping_odds(
+            sport=sport,
+            leagues=leagues,
+            markets=markets,
+            window=q["timeWindow"],
+            min_drop=q["minDrop"],
+            limit=q["limit"],
+            page=q["page"],
+            details=q["includeEventDetails"],
+        )
 
     # -- lookups -------------------------------------------------------------------------------
     def _event(self, event_id: int, name: str) -> dict[str, Any]:

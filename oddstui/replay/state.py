@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from oddstui.recording.records import FeedMessage, Snapshot
+from oddstui.replay.drop_history import DropHistory
 
 JsonObject = dict[str, Any]
 ODDS_FIELDS = ("bookmakers", "urls", "bookmakerIds")
@@ -29,6 +30,7 @@ class ReplayState:
         self.versions: dict[int, int] = {}
         """Event id -> a count that grows whenever the event or its prices change."""
         self._where: dict[int, tuple[str, str, str]] = {}  # the feed asks for each message
+        self.drops = DropHistory()
 
     # -- changes -----------------------------------------------------------------------------
     def install(self, snapshot: Snapshot) -> None:
@@ -49,6 +51,8 @@ class ReplayState:
                 self._where.pop(event_id, None)
             books = record.get("bookmakers")
             self.books[event_id] = dict(books) if isinstance(books, dict) else {}
+            for bookie, markets in self.books[event_id].items():
+                self.drops.quoted(snapshot.time, event_id, bookie, markets, created=False)
             self._changed(event_id)
             self.urls[event_id] = dict(record.get("urls") or {})
             self.book_ids[event_id] = dict(record.get("bookmakerIds") or {})
@@ -76,8 +80,10 @@ class ReplayState:
                 books[bookie] = list(merged.values())
             if "url" in message:
                 self.urls.setdefault(event_id, {})[bookie] = message["url"]
+            self.drops.quoted(record.time, event_id, bookie, markets, kind == "created")
         elif kind in ("deleted", "no_markets") and isinstance(bookie, str):
             self.books.get(event_id, {}).pop(bookie, None)
+            self.drops.withdrawn(record.time, event_id, bookie)
         elif kind in ("score", "status"):
             event = self.events.get(event_id)
             if event is None:
@@ -89,6 +95,8 @@ class ReplayState:
                 self._where.pop(event_id, None)
                 if message["status"] != "live":
                     event.pop("clock", None)
+                if message["status"] in ("settled", "cancelled"):
+                    self.drops.forget(event_id)
 
     def _changed(self, event_id: int) -> None:
         self.versions[event_id] = self.versions.get(event_id, 0) + 1

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import quote
 
 from oddstui.book.arbitrage import Arbitrage
+from oddstui.book.dropping import DropFigures
 
 NO_URL = "N/A"
 
@@ -66,3 +67,32 @@ def market_reference(name: str, hdp: float | None, label: str | None) -> dict[st
     if label is not None:
         market["label"] = label
     return market
+
+
+def drop_item(
+    event_id: int,
+    market: dict[str, Any],
+    side: str,
+    figures: DropFigures,
+    updated_at: float,
+) -> dict[str, Any]:
+    """A /dropping-odds item (without its `event`): times in Unix milliseconds."""
+    drops = figures.drops
+    moved = figures.last_moved
+    return {
+        "eventId": event_id,
+        "market": market,
+        "betSide": side,
+        "odds": {
+            "opening": figures.opening,
+            "current": figures.current,
+            "drop": {
+                "sinceOpening": drops["opening"],
+                "12h": drops["12h"],
+                "24h": drops["24h"],
+                "48h": drops["48h"],
+            },
+        },
+        "lastMovedAt": None if moved is None else int(round(moved * 1000)),
+        "updatedAt": int(round(updated_at * 1000)),
+    }

@@ -157,3 +157,59 @@ def test_what_is_kept_of_an_ended_match_is_let_go() -> None:
     assert derived._quotes == {}
     assert all(kept == {} for kept in derived._arbs.values())
     assert all(kept == {} for kept in derived._values.values())
+
+
+def quote(
+    kind: str, at: float, seq: int, bookie: str, home: str, away: str, event_id: int = 2
+) -> FeedMessage:
+    markets = [{"name": "ML", "updatedAt": "x", "odds": [{"home": home, "away": away}]}]
+    message = {"type": kind, "id": event_id, "bookie": bookie, "markets": markets}
+    return FeedMessage(at, seq, message)
+
+
+def dropping(derived: ReplayDerived, **asked: Any) -> list[dict[str, Any]]:
+    query: dict[str, Any] = {
+        "sport": None,
+        "leagues": [],
+        "markets": [],
+        "window": "opening",
+        "min_drop": 0.0,
+        "limit": 50,
+        "page": 1,
+        "details": False,
+    }
+    return derived.dropping_odds(**{**query, **asked})
+
+
+def test_a_drop_is_measured_only_where_the_recording_holds_the_opening() -> None:
+    # Match 1 was quoted before the recording began (its snapshot); match 2 opens in it.
+    state = state_with(tennis_match())
+    state.install(Snapshot(T0 + 1, (event(2, TENNIS, "pending"),), ()))
+    records = [
+        quote("created", T0 + 10, 1, "Pinnacle", "2.50", "1.55"),
+        quote("created", T0 + 10, 2, "Bet365", "2.40", "1.60"),  # not a sharp book
+        quote("updated", T0 + 100, 3, "Pinnacle", "2.45", "1.57"),  # held 10 s: noise
+        quote("updated", T0 + 110, 4, "Pinnacle", "2.20", "1.70"),  # holds: a drop of 12 %
+        quote("updated", T0 + 120, 5, "Pinnacle", "1.90", "1.95", event_id=1),  # opened before
+    ]
+    for record in records:
+        state.apply(record)
+    state.apply(FeedMessage(T0 + 300, None, {"type": "score", "id": 2, "scores": {}}))
+    derived = ReplayDerived(state)
+    (item,) = dropping(derived, details=True)
+    assert item["eventId"] == 2 and item["betSide"] == "home"
+    assert item["market"] == {"name": "ML"}
+    assert item["odds"]["opening"] == 2.5 and item["odds"]["current"] == 2.2
+    assert item["odds"]["drop"] == {"sinceOpening": 12.0, "12h": None, "24h": None, "48h": None}
+    assert item["lastMovedAt"] == int((T0 + 110) * 1000)
+    assert item["event"]["sport"] == TENNIS and item["event"]["home"] == "Home 2"
+    assert dropping(derived, min_drop=12.5) == []
+    assert dropping(derived, window="12h") == []  # the recording is shorter than 12 hours
+    assert dropping(derived, markets=["Totals"]) == []
+    assert dropping(derived, sport="football") == []
+    assert dropping(derived, page=2) == []
+    # Suspended, then settled: nothing is measured of it any more.
+    state.apply(FeedMessage(T0 + 310, 6, {"type": "deleted", "id": 2, "bookie": "Pinnacle"}))
+    assert dropping(derived) == []
+    state.apply(FeedMessage(T0 + 320, None, {"type": "status", "id": 2, "status": "settled"}))
+    assert state.drops.reference(2) is None

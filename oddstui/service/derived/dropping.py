@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from oddstui.book.dropping import drop_percent, is_valid_opening, price_at, stable_ticks
+from oddstui.book.dropping import drop_figures
 from oddstui.seed_markets import SEED_MARKETS
+from oddstui.server.item_text import drop_item, market_reference
 from oddstui.service.derived.links import summary_named
 from oddstui.service.world.model import Event
 
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 DROP_MARKETS = SEED_MARKETS  # /dropping-odds takes the seed's list
 _DROP_MARKET_SET = frozenset(DROP_MARKETS)
 BET_SIDES = ("home", "away", "over", "under")
-WINDOWS = {"12h": 12 * 3600.0, "24h": 24 * 3600.0, "48h": 48 * 3600.0}
 REFRESH = 20.0  # real seconds
 
 
@@ -143,41 +143,11 @@ class DroppingIndex:
         return found
 
     def _item(self, event, market, line, side, ticks, now):
-        stable = stable_ticks([(ts, prices.get(side)) for ts, prices in ticks], now)
-        if not stable or not is_valid_opening(stable[0][1]):
+        figures = drop_figures([(ts, prices.get(side)) for ts, prices in ticks], now)
+        if figures is None:
             return None
-        opening, current = stable[0][1], stable[-1][1]
-        drops: dict[str, float | None] = {"opening": round(drop_percent(opening, current), 2)}
-        for name, seconds in WINDOWS.items():
-            reference = price_at(stable, now - seconds)
-            drops[name] = (
-                round(drop_percent(reference, current), 2)
-                if reference is not None and is_valid_opening(reference)
-                else None
-            )
-        moved = stable[-1][0] if len(stable) > 1 else None
-        wire_market: dict[str, Any] = {"name": market.name}
-        if line.hdp is not None:
-            wire_market["hdp"] = line.hdp
-        if line.label is not None:
-            wire_market["label"] = line.label
-        body: dict[str, Any] = {
-            "eventId": event.id,
-            "market": wire_market,
-            "betSide": side,
-            "odds": {
-                "opening": opening,
-                "current": current,
-                "drop": {
-                    "sinceOpening": drops["opening"],
-                    "12h": drops["12h"],
-                    "24h": drops["24h"],
-                    "48h": drops["48h"],
-                },
-            },
-            "lastMovedAt": None if moved is None else int(round(moved * 1000)),
-            "updatedAt": int(round(market.updated_at * 1000)),
-        }
+        wire_market = market_reference(market.name, line.hdp, line.label)
+        body = drop_item(event.id, wire_market, side, figures, market.updated_at)
         plain = _encode(body)
         body["event"] = summary_named(event)
         order = (event.id, market.name, line.hdp or 0.0, line.label or "", side)
@@ -186,7 +156,7 @@ class DroppingIndex:
             event.sport.slug,
             event.league.slug,
             market.name,
-            drops,
+            figures.drops,
             order,
             plain,
             _encode(body),

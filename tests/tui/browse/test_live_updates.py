@@ -52,8 +52,9 @@ async def test_a_goal_changes_the_score_in_place(
         ]
         key = moved[0]
         event = app.hub.board.events[int(key)]
-        # A red card stands beside the score as a red square a card (the built-in's football).
-    assert table.cell_text(key, "score").strip("■") == f"{event.score_home}-{event.score_away}"
+            # A red card stands beside the score as a red square a card (the built-in's football).
+        shown = table.cell_text(key, "score").strip("■")
+        assert shown == f"{event.score_home}-{event.score_away}"
         # Patched, not rebuilt: the row object of an event that stayed live is the same one.
         if key in rows_before and key in table.rows:  # type: ignore[operator]
             assert table.rows[key] is rows_before[key]  # type: ignore[index]
