@@ -151,6 +151,35 @@ async def test_the_replayed_arbitrages_are_listed_and_shown_on_the_board(recorde
             assert shown & {item["eventId"] for item in listed}
 
 
+def test_the_replays_dropping_odds_answer_in_the_services_shape_and_check_their_query(
+    recorded: Path,
+) -> None:
+    with replaying(recorded, "100") as replay:
+        base = replay.base_url
+        for item in get(base, "/dropping-odds", includeEventDetails="true", limit="200"):
+            assert set(item) == {
+                "eventId",
+                "event",
+                "market",
+                "betSide",
+                "odds",
+                "lastMovedAt",
+                "updatedAt",
+            }
+            assert item["odds"]["drop"]["sinceOpening"] > 0
+            assert set(item["event"]["sport"]) == {"name", "slug"}
+        for params, needle in (
+            ({"markets": "Nope"}, "Nope"),
+            ({"league": "premier-league"}, "requires sport"),
+            ({"leagues": "no-such-league"}, "no-such-league"),
+            ({"timeWindow": "6h"}, "timeWindow"),
+        ):
+            answer = httpx.get(
+                f"{base}/dropping-odds", params={"apiKey": DEMO_KEY, **params}, timeout=30
+            )
+            assert answer.status_code == 400 and needle in answer.json()["error"], answer.text
+
+
 def get(base: str, path: str, **params: str) -> Any:
     response = httpx.get(f"{base}{path}", params={"apiKey": DEMO_KEY, **params}, timeout=30)
     assert response.status_code == 200, response.text
