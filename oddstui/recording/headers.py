@@ -52,14 +52,17 @@ class EventHeaders:
             self._walked = True
             return await self._walk(api)
         events: list[dict[str, Any]] = []
-        for event_id in list(self._wanted)[:LOOKUPS_PER_PASS]:
-            del self._wanted[event_id]
+        asking = list(self._wanted)[:LOOKUPS_PER_PASS]
+        for event_id in asking:
             self._asked.add(event_id)
             self.lookups += 1
             with contextlib.suppress(OddsApiError):
                 event = await api.event_raw(event_id)
                 if event is not None:
                     events.append(event)
+        # Still `missing` while asked: they count as had once the caller writes the answers.
+        for event_id in asking:
+            self._wanted.pop(event_id, None)
         return events
 
     async def _walk(self, api: RawApi) -> list[dict[str, Any]]:
