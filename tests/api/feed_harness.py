@@ -184,8 +184,9 @@ def mismatches(expected: OddsView, actual: OddsView, complete: bool = False) -> 
 
 
 async def wait_until(
-    predicate: Callable[[], bool], timeout: float = 10.0, what: str = "condition"
+    predicate: Callable[[], bool], timeout: float = 30.0, what: str = "condition"
 ) -> None:
+    """Until `predicate()` holds; a bound generous enough for a loaded machine (CI shares it)."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:

@@ -89,17 +89,19 @@ async def test_goals_and_status_changes_alert_exactly_once(service: Service, hom
 async def test_a_price_threshold_set_in_the_modal_fires_once_and_is_kept(
     service: Service, home: Path
 ) -> None:
-    live = [
-        e
-        for e in get(service, "/events/live")
-        if e["sport"]["slug"] == "football" and (e.get("bookmakerCount") or 0) >= 5
-    ]
-    # The match least far on: at 120x a match lasts 45 s, and one near its end can finish (or
-    # have its home price suspended) before the test is through.
-    event = min(
-        live,
-        key=lambda e: ((e.get("clock") or {}).get("minute", 90), -(e.get("bookmakerCount") or 0)),
+    # At 120x a match lasts 45 s: one already live can finish (or have its home price
+    # suspended) before a loaded machine has the desk up. So the third-next football kick-off,
+    # quoted by five books or more: about half a minute of prices before it and 45 s after.
+    pending = sorted(
+        (
+            e
+            for e in get(service, "/events", sport="football", status="pending")
+            if (e.get("bookmakerCount") or 0) >= 5
+        ),
+        key=lambda e: e["date"],
     )
+    assert pending, "no quoted football kick-off ahead"
+    event = pending[min(2, len(pending) - 1)]
     star([event], config.watchlist_path())
     app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist")
     async with app.run_test(size=(120, 40)) as pilot:

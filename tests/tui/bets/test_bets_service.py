@@ -58,6 +58,8 @@ async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Serv
         chosen: list[str] = []
 
         def an_arbitrage_to_take() -> bool:
+            if chosen and chosen[0] not in screen.arbs.rows:
+                chosen.clear()  # it vanished from the board: choose again
             key = pick_arbitrage(screen)
             if key is not None and screen.arbs.rows[key].market == "ML":
                 chosen[:] = [key]
@@ -68,6 +70,7 @@ async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Serv
         try:
             await wait_for(an_arbitrage_to_take, pilot, timeout=30)
         except AssertionError:
+            an_arbitrage_to_take()  # the board as it is now (it may have moved since the last look)
             assert chosen, "no live arbitrage on a market settled by score"
         key = chosen[0]
         row = screen.arbs.rows[key]
