@@ -3,11 +3,14 @@ a replay lists pending matches and matches created while recording (recording/he
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from oddstui.api.errors import NotFound
 from oddstui.api.feed_url import FeedFilters
 from oddstui.api.rest import ApiClient
 from oddstui.recording import FeedMessage, Snapshot, open_recording
@@ -73,7 +76,13 @@ async def test_every_recorded_event_has_a_header_and_the_replay_lists_it(
     )
     with replay(folder, "--speed", "10") as base_url:
         async with ApiClient(base_url, "demo") as replay_api:
-            listed = await replay_api.events(pending["sport"]["slug"])
+            # The replay plays from the recording's start: wait until it has played the header.
+            for _ in range(600):
+                with contextlib.suppress(NotFound):
+                    await replay_api.event(pending["id"])
+                    break
+                await asyncio.sleep(0.1)
+            listed = await replay_api.events(pending["sport"]["slug"], limit=5000)
             assert pending["id"] in {event.id for event in listed}
             found = await replay_api.event(pending["id"])
             assert (found.home, found.away) == (pending["home"], pending["away"])
