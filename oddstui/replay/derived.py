@@ -29,17 +29,13 @@ from oddstui.book.arbitrage import (
     required_sides,
     sport_has_draw,
 )
-from oddstui.book.dropping import drop_figures
 from oddstui.book.fair import averaged_fair
 from oddstui.book.value import MIN_VALUE_EV, SHARP_BOOKS, ev_percent
 from oddstui.recording.manifest import iso
-from oddstui.replay.drop_history import BET_SIDES, line_key
 from oddstui.replay.state import ReplayState
-from oddstui.seed_markets import SEED_MARKETS as DROP_MARKETS
 from oddstui.server.item_text import (
     NO_URL,
     direct_link,
-    drop_item,
     item_id,
     market_reference,
     optimal_stakes,
@@ -87,7 +83,7 @@ class ReplayDerived:
         kept = _kept_for(self._arbs, wanted)
         items = [
             item
-            for event in self._open_events()
+            for event in self.open_events()
             for item in self._per_event(kept, event, lambda e: self._arbitrages(e, wanted))
         ]
         items.sort(key=lambda item: (-item["profitMargin"], item["id"]))
@@ -99,7 +95,7 @@ class ReplayDerived:
         """GET /value-bets of one bookmaker: the largest EV first."""
         kept = _kept_for(self._values, bookmaker)
         items = []
-        for event in self._open_events():
+        for event in self.open_events():
             if sport is not None and _slug(event.get("sport")) != sport:
                 continue
             if league is not None and _slug(event.get("league")) != league:
@@ -108,40 +104,8 @@ class ReplayDerived:
         items.sort(key=lambda item: (-item["expectedValue"], item["id"]))
         return [self._shown(item, details) for item in items]
 
-    def dropping_odds(
-        self,
-        *,
-        sport: str | None,
-        leagues: list[str],
-        markets: list[str],
-        window: str,
-        min_drop: float,
-        limit: int,
-        page: int,
-        details: bool,
-    ) -> list[Json]:
-        """GET /dropping-odds: the largest drop in `window` first, one page of `limit`. Only
-        lines whose opening the recording holds are measured (`replay/drop_history.py`)."""
-        now = self.state.time
-        chosen: list[tuple[tuple[Any, ...], Json]] = []
-        for event in self._open_events():
-            if sport is not None and _slug(event.get("sport")) != sport:
-                continue
-            if leagues and _slug(event.get("league")) not in leagues:
-                continue
-            for item, drops, order in self._drops(event["id"], now):
-                drop = drops[window]
-                if drop is None or drop <= 0 or drop < min_drop:
-                    continue
-                if markets and item["market"]["name"] not in markets:
-                    continue
-                chosen.append(((-drop, *order), item))
-        chosen.sort(key=lambda row: row[0])
-        start = (page - 1) * limit
-        return [self._shown_named(item, details) for _, item in chosen[start : start + limit]]
-
     # -- per event -----------------------------------------------------------------------------
-    def _open_events(self) -> list[Json]:
+    def open_events(self) -> list[Json]:
         """The events whose prices can be taken; what was kept of the others is let go (a day's
         recording ends thousands of matches)."""
         found = {
@@ -315,51 +279,6 @@ class ReplayDerived:
                 "league": _name(event.get("league")),
             },
         }
-
-    def _shown_named(self, item: Json, details: bool) -> Json:
-        """A dropping-odds item's `event` names its sport and league as {name, slug}."""
-        if not details:
-            return item
-        event = self.state.events[item["eventId"]]
-        home, away = _names(event)
-        named = {
-            "home": home,
-            "away": away,
-            "date": str(event.get("date", "")),
-            "sport": event.get("sport"),
-            "league": event.get("league"),
-        }
-        return {**item, "event": named}
-
-    def _drops(self, event_id: int, now: float) -> list[tuple[Json, dict[str, float | None], Any]]:
-        """Each side of each line the reference book quotes now, with its drop figures."""
-        reference = self.state.drops.reference(event_id)
-        if reference is None:
-            return []
-        bookie, history = reference
-        found = []
-        for market in self.state.books.get(event_id, {}).get(bookie) or ():
-            if not isinstance(market, dict) or market.get("name") not in DROP_MARKETS:
-                continue
-            name = market["name"]
-            for entry in market.get("odds") or ():
-                if not isinstance(entry, dict):
-                    continue
-                line = line_key(name, entry)
-                if line not in history.lines:
-                    continue
-                for side in BET_SIDES:
-                    if side not in entry:
-                        continue
-                    figures = drop_figures(history.ticks(line, side), now)
-                    if figures is None:
-                        continue
-                    updated = history.updated_at.get(name, now)
-                    reference_market = market_reference(name, line[1], line[2])
-                    item = drop_item(event_id, reference_market, side, figures, updated)
-                    order = (event_id, name, line[1] or 0.0, line[2] or "", side)
-                    found.append((item, figures.drops, order))
-        return found
 
     def _href(self, event_id: int, bookmaker: str) -> str:
         url = self.state.urls.get(event_id, {}).get(bookmaker)

@@ -17,6 +17,7 @@ from starlette.routing import Route as StarletteRoute
 
 from oddstui.recording.manifest import unix
 from oddstui.replay.derived import ReplayDerived
+from oddstui.replay.dropping import ReplayDropping
 from oddstui.replay.state import ReplayState
 from oddstui.seed_markets import SEED_MARKETS
 from oddstui.server.accounts import PAID, Accounts
@@ -40,6 +41,7 @@ class ReplayRest:
         self.bookmakers = list(bookmakers)
         self.limiter = RateLimiter()
         self.derived = ReplayDerived(state)
+        self.dropping = ReplayDropping(state, self.derived)
 
     def routes(self) -> list[BaseRoute]:
         handlers = self._handlers()
@@ -215,7 +217,7 @@ class ReplayRest:
                     f"markets: unknown market {shown(name)}; supported: {', '.join(SEED_MARKETS)}"
                 )
             markets.append(known[name.casefold()])
-        return self.derived.dropping_odds(
+        return self.dropping.dropping_odds(
             sport=sport,
             leagues=leagues,
             markets=markets,

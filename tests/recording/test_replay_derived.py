@@ -1,4 +1,4 @@
-"""A replay's arbitrage and value bets, made again from the replayed prices (replay/derived.py):
+"""A replay's arbitrage, value bets and dropping odds, made again from the replayed prices:
 the pure part, called directly on a state built from records."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from oddstui.recording import FeedMessage, Snapshot
 from oddstui.replay.derived import ReplayDerived
+from oddstui.replay.dropping import ReplayDropping
 from oddstui.replay.state import ReplayState
 
 T0 = 1_790_000_000.0
@@ -167,7 +168,7 @@ def quote(
     return FeedMessage(at, seq, message)
 
 
-def dropping(derived: ReplayDerived, **asked: Any) -> list[dict[str, Any]]:
+def dropping(derived: ReplayDropping, **asked: Any) -> list[dict[str, Any]]:
     query: dict[str, Any] = {
         "sport": None,
         "leagues": [],
@@ -195,7 +196,7 @@ def test_a_drop_is_measured_only_where_the_recording_holds_the_opening() -> None
     for record in records:
         state.apply(record)
     state.apply(FeedMessage(T0 + 300, None, {"type": "score", "id": 2, "scores": {}}))
-    derived = ReplayDerived(state)
+    derived = ReplayDropping(state, ReplayDerived(state))
     (item,) = dropping(derived, details=True)
     assert item["eventId"] == 2 and item["betSide"] == "home"
     assert item["market"] == {"name": "ML"}
