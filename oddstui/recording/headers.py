@@ -1,11 +1,11 @@
 """Event headers for a recording: which events it describes, and fetching the ones it lacks.
 
-A recording starts with the live events, but the feed also carries the odds of pending matches
-and of matches created later, and an odds message names only an event id. Without the event
-(sport, league, teams, kick-off) a replay can neither list nor place them: its `/events` would
-lack them and a client filtering by sport would never get their odds. So the recorder lists
-every sport's events once (one request per sport, at its first pass), then asks
-`GET /events/{id}` for each event still without a header, a few per pass, each event once.
+A recording describes the live events (at its start and at each refresh of the live list), but
+its feed client also keeps the odds of other events it tracks: the desk's `--record` follows a
+pending match whose Event screen is open, and a match kicks off between two refreshes. An odds
+message names only an event id; without the event (sport, league, teams, kick-off) a replay can
+neither list nor place it. So for each event recorded without a header, the recorder asks
+`GET /events/{id}` once, a few per pass, and writes the answers as an events-only snapshot.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ class EventHeaders:
         self.headed: set[int] = set()  # events a written snapshot describes
         self._asked: set[int] = set()  # looked up once (found or not): never asked again
         self._wanted: dict[int, None] = {}  # seen without a header, in order of first sight
-        self._walked = False
         self.lookups = 0
 
     def written(self, events: list[Any]) -> None:
@@ -46,11 +45,8 @@ class EventHeaders:
         return len(self._wanted)
 
     async def fetch(self, api: RawApi) -> list[dict[str, Any]]:
-        """The headers one pass gets: every sport's events at the first pass, then the events
-        still without one (at most `LOOKUPS_PER_PASS`). Failures leave an event unheaded."""
-        if not self._walked:
-            self._walked = True
-            return await self._walk(api)
+        """The headers of events still without one (at most `LOOKUPS_PER_PASS`); a failed
+        lookup leaves its event without, and is not tried again."""
         events: list[dict[str, Any]] = []
         asking = list(self._wanted)[:LOOKUPS_PER_PASS]
         for event_id in asking:
@@ -63,12 +59,4 @@ class EventHeaders:
         # Still `missing` while asked: they count as had once the caller writes the answers.
         for event_id in asking:
             self._wanted.pop(event_id, None)
-        return events
-
-    async def _walk(self, api: RawApi) -> list[dict[str, Any]]:
-        events: list[dict[str, Any]] = []
-        with contextlib.suppress(OddsApiError):
-            for slug in await api.sport_slugs():
-                with contextlib.suppress(OddsApiError):
-                    events += await api.events_raw(slug)
         return events

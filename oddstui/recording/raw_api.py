@@ -49,17 +49,6 @@ class RawApi(ApiClient):
         body = await self._get_json("/events/live")
         return self._remembered(body if isinstance(body, list) else [])
 
-    async def sport_slugs(self) -> list[str]:
-        """GET /sports: each sport's slug."""
-        body = await self._get_json("/sports", keyed=False)
-        sports = body if isinstance(body, list) else []
-        return [s["slug"] for s in sports if isinstance(s, dict) and isinstance(s.get("slug"), str)]
-
-    async def events_raw(self, sport: str) -> list[dict[str, Any]]:
-        """GET /events?sport= as sent (the next 14 days, pending and live)."""
-        body = await self._get_json("/events", {"sport": sport})
-        return self._remembered(body if isinstance(body, list) else [])
-
     async def event_raw(self, event_id: int) -> dict[str, Any] | None:
         """GET /events/{id} as sent; None when the answer is not an event."""
         body = await self._get_json(f"/events/{event_id}")

@@ -66,6 +66,8 @@ class RecordingTap:
                     self.writer.manifest.bookmakers.append(bookie)
         self.writer.snapshot(events, odds)
         self.headers.written(events)
+        for record in odds:  # an event tracked but not live is in no list the tap has read
+            self.headers.seen(record["id"])
         if self._book is not None:
             self._book.install_snapshot(records, *args, **kwargs)
 

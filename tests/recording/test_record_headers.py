@@ -1,88 +1,87 @@
-"""A recording describes every event whose odds it holds, not only those live at its start, so
-a replay lists pending matches and matches created while recording (recording/headers.py)."""
+"""The desk's `--record` describes every event whose odds it records, not only the live ones: a
+pending match the desk follows (its Event screen asks the feed to keep its odds) gets its header
+from the service once (recording/headers.py), so a replay of the recording lists it."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from oddstui.api.errors import NotFound
-from oddstui.api.feed_url import FeedFilters
 from oddstui.api.rest import ApiClient
 from oddstui.recording import FeedMessage, Snapshot, open_recording
-from oddstui.recording.recorder import Recorder, RecordOptions
-from tests.api.feed_harness import timings, wait_until
-from tests.api.feed_service import FEED_KEY, FeedService
-from tests.recording.test_record_replay import recording, replay
+from oddstui.tui.launch import build_app
+from tests.recording.test_record_replay import replay
+from tests.tui.conftest import DEMO_KEY, start_service, wait_for
 
-pytestmark = [pytest.mark.timeout(180), pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FeedService]:
-    flags = ("--seed", "11", "--speed", "10", "--updates-per-second", "200")
-    with FeedService(tmp_path_factory.mktemp("headers-service"), *flags) as running_service:
-        yield running_service
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 
-async def test_every_recorded_event_has_a_header_and_the_replay_lists_it(
-    service: FeedService, tmp_path: Path
+def odds_and_header(folder: Path, event_id: int) -> tuple[bool, bool]:
+    """(the recording holds odds of the event, a snapshot describes it)."""
+    records = list(open_recording(folder).records())
+    odds = any(
+        (isinstance(r, FeedMessage) and r.seq is not None and r.message.get("id") == event_id)
+        or (isinstance(r, Snapshot) and any(o.get("id") == event_id for o in r.odds))
+        for r in records
+    )
+    header = any(
+        isinstance(r, Snapshot) and any(e.get("id") == event_id for e in r.events) for r in records
+    )
+    return odds, header
+
+
+async def test_a_followed_pending_match_is_described_and_the_replay_lists_it(
+    tmp_path: Path,
 ) -> None:
     folder = tmp_path / "rec"
-    options = RecordOptions(
-        out=folder,
-        base_url=service.base_url,
-        key=FEED_KEY,
-        markets=FeedFilters().markets,
-        events_every=600.0,  # no live refresh: the headers come from the walk and the lookups
-        timings=timings(),
-    )
-    recorder = Recorder(options)
-    async with recording(recorder):
-        await wait_until(lambda: recorder.tap is not None, timeout=60, what="the recorder's tap")
-        tap = recorder.tap
-        assert tap is not None
-        await wait_until(lambda: len(tap.headers.headed) > 0, timeout=60, what="the first headers")
-        await wait_until(lambda: tap.writer.records > 500, timeout=60, what="500 records")
-        await wait_until(lambda: tap.headers.missing == 0, timeout=60, what="every header")
-        # Every odds message applied so far named an event now described (the feed client runs
-        # on this loop: nothing was applied between the check and this line).
-        assert recorder.client is not None
-        last_seq = recorder.client.last_seq or 0
+    service = start_service("--seed", "11", "--speed", "10")
+    try:
+        answer = httpx.get(
+            service.base_url + "/events",
+            params={"apiKey": DEMO_KEY, "sport": "football", "status": "pending"},
+            timeout=30,
+        )
+        pending = [e for e in answer.json() if (e.get("bookmakerCount") or 0) >= 5]
+        assert pending, "no quoted football match ahead"
+        pending.sort(key=lambda e: e["date"])
+        followed = pending[min(5, len(pending) - 1)]  # kicks off in a world hour or so
+        app = build_app(service.base_url, DEMO_KEY, record=str(folder))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(lambda: app.hub.status.state == "live", pilot, timeout=60)
+            app.hub.track([followed["id"]])  # what its Event screen does
+            looked = [0.0, False]
 
-    everything = list(open_recording(folder).records())
-    snapshots = [r for r in everything if isinstance(r, Snapshot)]
-    described = {event["id"] for snapshot in snapshots for event in snapshot.events}
-    first = {int(event["id"]) for event in snapshots[0].events}
-    with_odds = {
-        record.message["id"]
-        for record in everything
-        if isinstance(record, FeedMessage) and record.seq is not None and record.seq <= last_seq
-    }
-    assert with_odds, "the feed carried odds"
-    assert with_odds <= described, sorted(with_odds - described)[:10]
-    later = with_odds - first
-    assert later, "some recorded odds are of events that were not live at the start"
+            def recorded_with_its_header() -> bool:
+                if time.monotonic() - looked[0] >= 1.0:  # the recording, read once a second
+                    looked[:] = [time.monotonic(), all(odds_and_header(folder, followed["id"]))]
+                return bool(looked[1])
 
-    pending = next(
-        event
-        for snapshot in snapshots
-        for event in snapshot.events
-        if event["id"] in later and event.get("status") == "pending"
-    )
-    with replay(folder, "--speed", "10") as base_url:
+            try:
+                await wait_for(recorded_with_its_header, pilot, timeout=60)
+            except AssertionError:
+                odds, header = odds_and_header(folder, followed["id"])
+                raise AssertionError(f"odds recorded: {odds}, header written: {header}") from None
+    finally:
+        service.stop()
+
+    with replay(folder, "--speed", "100") as base_url:
         async with ApiClient(base_url, "demo") as replay_api:
-            # The replay plays from the recording's start: wait until it has played the header.
-            for _ in range(600):
+            for _ in range(600):  # a replay plays from the recording's start
                 with contextlib.suppress(NotFound):
-                    await replay_api.event(pending["id"])
+                    await replay_api.event(followed["id"])
                     break
                 await asyncio.sleep(0.1)
-            listed = await replay_api.events(pending["sport"]["slug"], limit=5000)
-            assert pending["id"] in {event.id for event in listed}
-            found = await replay_api.event(pending["id"])
-            assert (found.home, found.away) == (pending["home"], pending["away"])
+            listed = await replay_api.events("football", limit=5000)
+            assert followed["id"] in {event.id for event in listed}
+            found = await replay_api.event(followed["id"])
+            assert (found.home, found.away, found.status) == (
+                followed["home"],
+                followed["away"],
+                "pending",
+            )
