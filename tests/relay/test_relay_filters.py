@@ -30,6 +30,21 @@ def inside(tap: Tap, low: int, high: int) -> list[dict[str, Any]]:
     return [m for m in tap.messages if low <= m.get("seq", -1) <= high]
 
 
+async def same_as_direct(service: FeedService, base: str, filters: FeedFilters) -> Tap:
+    """A client behind the relay gets the same messages as one on the service, with the markets
+    cut alike; returns the relayed tap."""
+    direct = Tap(service.base_url, OTHER_FEED_KEY, filters=filters)
+    relayed = Tap(base, DESK_KEYS[0], filters=filters)
+    async with tapping(direct), tapping(relayed):
+        await wait_until(lambda: len(relayed.odds) >= 100, 20, "traffic")
+        await wait_until(lambda: direct.last_seq >= relayed.last_seq, what="the direct tap")
+    low = max(direct.odds[0][0], relayed.odds[0][0])
+    high = min(direct.odds[-1][0], relayed.odds[-1][0])
+    assert len(inside(direct, low, high)) >= 50
+    assert inside(relayed, low, high) == inside(direct, low, high)
+    return relayed
+
+
 @pytest.mark.parametrize(
     "filters",
     [
@@ -43,16 +58,7 @@ async def test_filtered_clients_get_what_the_service_gives(
 ) -> None:
     process, base = await asyncio.to_thread(launch_relay, service.base_url, FEED_KEY, tmp_path)
     try:
-        direct = Tap(service.base_url, OTHER_FEED_KEY, filters=filters)
-        relayed = Tap(base, DESK_KEYS[0], filters=filters)
-        async with tapping(direct), tapping(relayed):
-            await wait_until(lambda: len(relayed.odds) >= 100, 20, "traffic")
-            await wait_until(lambda: direct.last_seq >= relayed.last_seq, what="the direct tap")
-        low = max(direct.odds[0][0], relayed.odds[0][0])
-        high = min(direct.odds[-1][0], relayed.odds[-1][0])
-        assert len(inside(direct, low, high)) >= 50
-        # The same messages, with the markets cut alike.
-        assert inside(relayed, low, high) == inside(direct, low, high)
+        await same_as_direct(service, base, filters)
     finally:
         terminate(process)
 
@@ -67,15 +73,7 @@ async def test_a_relay_that_never_walks_the_catalog_still_places_every_event(
         launch_relay, service.base_url, FEED_KEY, tmp_path, "--catalog-every", "0"
     )
     try:
-        direct = Tap(service.base_url, OTHER_FEED_KEY, filters=filters)
-        relayed = Tap(base, DESK_KEYS[0], filters=filters)
-        async with tapping(direct), tapping(relayed):
-            await wait_until(lambda: len(relayed.odds) >= 100, 20, "traffic")
-            await wait_until(lambda: direct.last_seq >= relayed.last_seq, what="the direct tap")
-        low = max(direct.odds[0][0], relayed.odds[0][0])
-        high = min(direct.odds[-1][0], relayed.odds[-1][0])
-        assert len(inside(direct, low, high)) >= 50
-        assert inside(relayed, low, high) == inside(direct, low, high)
+        relayed = await same_as_direct(service, base, filters)
         seqs = [seq for seq, *_ in relayed.odds]
         assert seqs == sorted(seqs)
     finally:
