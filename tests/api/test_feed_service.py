@@ -144,7 +144,7 @@ async def test_snapshot_race_buffers_and_applies_only_newer_messages(
             await assert_matches_service(client, book, api, ids, books)
 
 
-def wait(predicate: object, timeout: float = 10.0) -> None:
+def wait(predicate: object, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():  # type: ignore[operator]
         assert time.monotonic() < deadline, "timed out"

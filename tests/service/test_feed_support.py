@@ -51,7 +51,7 @@ class Feed:
         self.welcome: dict[str, Any] = {}
         self._buffer: list[dict[str, Any]] = []
 
-    async def next(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def next(self, timeout: float = 30.0) -> dict[str, Any]:
         """The next message; raises TimeoutError, or ConnectionClosed when the feed ends."""
         while not self._buffer:
             frame = await asyncio.wait_for(self.socket.recv(), timeout)
@@ -72,7 +72,7 @@ class Feed:
         return messages
 
     async def until(
-        self, done: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+        self, done: Callable[[dict[str, Any]], bool], timeout: float = 30.0
     ) -> list[dict[str, Any]]:
         """Messages up to and including the first for which `done` is true."""
         messages: list[dict[str, Any]] = []

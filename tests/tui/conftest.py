@@ -51,7 +51,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-async def wait_for(condition: Callable[[], object], pilot: object, timeout: float = 10.0) -> None:
+async def wait_for(condition: Callable[[], object], pilot: object, timeout: float = 30.0) -> None:
     """Let the app run until `condition()` is true; fail with the condition's name otherwise."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

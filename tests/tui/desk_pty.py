@@ -47,7 +47,7 @@ class DeskInPty:
     def text(self) -> str:
         return _ESCAPES.sub(b"", self.raw).decode("utf-8", "replace")
 
-    def read_until(self, needle: str, timeout: float = 20.0) -> bool:
+    def read_until(self, needle: str, timeout: float = 30.0) -> bool:
         """Read the desk's output until `needle` shows (True) or time is up / the desk ended."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and needle not in self.text:

@@ -57,7 +57,7 @@ async def open_modal(app: Any, pilot: Any) -> AlertRuleModal:
     await pilot.press("a")
     await wait_for(lambda: isinstance(app.screen, AlertRuleModal), pilot)
     modal = app.screen
-    await wait_for(lambda: modal.offered is not None, pilot, timeout=15)
+    await wait_for(lambda: modal.offered is not None, pilot, timeout=30)
     return modal
 
 
@@ -140,7 +140,7 @@ async def test_rules_are_listed_reopened_filled_edited_and_deleted(
         await wait_for(lambda: isinstance(app.screen, AlertRuleModal), pilot)
         modal = app.screen
         assert modal.query_one("#alert-threshold").value == "1.01"
-        await wait_for(lambda: modal.offered is not None, pilot, timeout=15)
+        await wait_for(lambda: modal.offered is not None, pilot, timeout=30)
         await fill(pilot, modal, threshold="900", side="away")
         await wait_for(lambda: isinstance(app.screen, AlertRulesScreen), pilot)
         edited = PriceRule(event["id"], "ML", "away", 900.0)

@@ -78,7 +78,7 @@ async def test_a_crossing_fires_once_names_the_event_and_stacks_in_the_status_ba
             latest = app.alerts.history[-1].alert.message
             return "⚑" in str(bar.render()) and latest[:12] in str(bar.render())
 
-        await wait_for(bar_shows_the_latest, pilot, timeout=5)
+        await wait_for(bar_shows_the_latest, pilot, timeout=30)
         assert not app._notifications, [n.message for n in app._notifications]
         assert "⚑" in screen_text(app).splitlines()[-2]  # the status bar, above the keys
 

@@ -63,7 +63,7 @@ async def test_a_red_card_alerts_once_naming_the_side_and_shows_in_the_live_tabl
             return key in table.row_keys and "■" in table.cell_text(key, "score")
 
         if board.events[alert.event_id].status == LIVE:  # it may have ended in the meantime
-            await wait_for(card_beside_the_score, pilot, timeout=10)
+            await wait_for(card_beside_the_score, pilot, timeout=30)
         carded = [k for k in table.row_keys if "■" in table.cell_text(k, "score")]
         for carded_key in carded:
             cards = board.events[int(carded_key)].red_cards

@@ -108,7 +108,7 @@ async def test_the_value_board_does_its_maths_with_the_lock_released(
         await until_a_bookmaker_has_value_bets(screen, table, pilot)
         reads = watch.reads
         await pilot.press("m")  # a fair price made here from a sharp book in the feed's book
-        await wait_for(lambda: watch.reads > reads, pilot, timeout=10)
+        await wait_for(lambda: watch.reads > reads, pilot, timeout=30)
         await wait_for(
             lambda: any(table.cell_text(key, "method") != "service" for key in table.row_keys),
             pilot,

@@ -14,7 +14,7 @@ from tests.tui.screen_text import screen_text
 async def test_search_jumps_to_the_chosen_event(fast_service: Service) -> None:
     app = build_app(fast_service.base_url, DEMO_KEY, with_feed=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(lambda: bool(app.hub.board.live_ids), pilot, timeout=15)
+        await wait_for(lambda: bool(app.hub.board.live_ids), pilot, timeout=30)
         # The match that kicked off last: the one least likely to end while the test runs.
         live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
         target = max(live, key=lambda event: (event.start is not None, event.start, event.id))

@@ -15,7 +15,7 @@ from oddstui.tui.desk.feed import DeskFeed, FeedChanges
 from tests.tui.conftest import DEMO_KEY, Service
 
 
-def wait(condition: object, timeout: float = 15.0) -> None:
+def wait(condition: object, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():  # type: ignore[operator]
         assert time.monotonic() < deadline, "timed out"

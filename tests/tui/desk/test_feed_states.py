@@ -21,11 +21,11 @@ async def test_offline_when_the_service_stops() -> None:
             await wait_for(lambda: app.hub.status.state == "live" and table.row_count > 0, pilot)
             assert not app.screen.has_class("-stale")
             service.stop()
-            await wait_for(lambda: "Offline:" in screen_text(app), pilot, timeout=15)
+            await wait_for(lambda: "Offline:" in screen_text(app), pilot, timeout=30)
             assert "● offline" in screen_text(app)
             assert app.screen.has_class("-stale")
             # The whole reason is there at 120 columns, wrapped, never cut off.
-            await wait_for(lambda: "cannot connect" in app.hub.status.detail, pilot, timeout=15)
+            await wait_for(lambda: "cannot connect" in app.hub.status.detail, pilot, timeout=30)
             await pilot.pause(0.3)
             reason = app.hub.status.detail.split(";")[0]  # without the changing countdown
             assert len(reason) > 60  # long enough that the banner needs a second line
@@ -44,7 +44,7 @@ async def test_stale_when_no_frames_arrive() -> None:
         timings = FeedTimings(stale_after=1.0)
         app = build_app(service.base_url, DEMO_KEY, feed_timings=timings)
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_for(lambda: "Stale:" in screen_text(app), pilot, timeout=15)
+            await wait_for(lambda: "Stale:" in screen_text(app), pilot, timeout=30)
             assert "● stale" in screen_text(app)
             assert app.screen.has_class("-stale")
     finally:
@@ -60,17 +60,17 @@ async def test_replaced_by_a_second_connection_and_taken_back() -> None:
             url = feed_url(service.base_url, DEMO_KEY, FeedFilters(), None)
             with connect(url) as other:
                 other.recv(timeout=5)  # its welcome
-                await wait_for(lambda: "Replaced:" in screen_text(app), pilot, timeout=10)
+                await wait_for(lambda: "Replaced:" in screen_text(app), pilot, timeout=30)
                 assert "● replaced" in screen_text(app)
                 assert app.screen.has_class("-stale")
             # The other client is gone, yet it never reconnects on its own.
             await ticks_pass(app, pilot)
             assert app.hub.status.state == "replaced"
             await pilot.press("r")
-            await wait_for(lambda: app.hub.status.state == "live", pilot, timeout=15)
+            await wait_for(lambda: app.hub.status.state == "live", pilot, timeout=30)
             # The hub's state changes first; the screen draws it on the change it publishes.
-            await wait_for(lambda: "Replaced:" not in screen_text(app), pilot, timeout=10)
-            await wait_for(lambda: "● live" in screen_text(app), pilot, timeout=10)
+            await wait_for(lambda: "Replaced:" not in screen_text(app), pilot, timeout=30)
+            await wait_for(lambda: "● live" in screen_text(app), pilot, timeout=30)
     finally:
         service.stop()
 
@@ -83,9 +83,9 @@ async def test_unreachable_service_is_a_state_and_one_notification() -> None:
         port = probe.getsockname()[1]
     app = build_app(f"http://127.0.0.1:{port}/v3", DEMO_KEY, start_mode="sports")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(lambda: "offline" in screen_text(app), pilot, timeout=10)
+        await wait_for(lambda: "offline" in screen_text(app), pilot, timeout=30)
         await pilot.press("2")
-        await wait_for(lambda: "Could not load" in screen_text(app), pilot, timeout=10)
+        await wait_for(lambda: "Could not load" in screen_text(app), pilot, timeout=30)
         errors = [n for n in app._notifications if n.severity == "error"]
         assert len(errors) == 1, [n.message for n in errors]
         assert "Traceback" not in screen_text(app)

@@ -104,7 +104,7 @@ async def test_an_id_naming_another_match_is_matched_again_or_gone(home: Path) -
             assert not app.hub.is_watched(elsewhere) and app.hub.watch.gone == {elsewhere}
             app.alerts.check(ChangeSet())  # the rules follow the match to its new id
             app.switch_mode("watchlist")
-            await wait_for(lambda: "gone" in screen_text(app), pilot, timeout=10)
+            await wait_for(lambda: "gone" in screen_text(app), pilot, timeout=30)
 
         await run_desk(second, home, found_again)
         saved = config.load_watchlist(home / "w.toml")

@@ -161,7 +161,7 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
         row, side = flashing[0]
         arrow = grid.cell(row, side).text[:1]
         assert ("up" if arrow == "▲" else "down") in grid.cell(row, side).roles
-        await wait_for(lambda: grid.cell(row, side).text[:1] not in ("▲", "▼"), pilot, timeout=10)
+        await wait_for(lambda: grid.cell(row, side).text[:1] not in ("▲", "▼"), pilot, timeout=30)
 
         # Markets (m / M) and lines ([ / ]) from the keyboard.
         await pilot.press("m")
@@ -189,7 +189,7 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
             quoted = [text for text in texts if text != "–"]
             return bool(quoted) and all(t[:1] in "+-" and t[1:].isdigit() for t in quoted)
 
-        await wait_for(american, pilot, timeout=5)
+        await wait_for(american, pilot, timeout=30)
 
         # `w` stars the event, saved at once.
         await pilot.press("w")

@@ -100,7 +100,7 @@ async def test_chart_shows_opening_and_current_of_a_real_event(
         )
         screen: EventScreen = app.screen  # type: ignore[assignment]
         grid = screen.query_one(PriceGrid)
-        await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=15)
+        await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=30)
         await pilot.press("j")
         bookmaker = grid.highlighted_key()
         assert bookmaker is not None and screen.market == "ML"
@@ -165,7 +165,7 @@ async def test_a_totals_chart_names_over_and_under(service: Service, home: Path)
             pilot,
         )
         screen: EventScreen = app.screen  # type: ignore[assignment]
-        await wait_for(lambda: len(screen.query_one(PriceGrid).row_keys) >= 2, pilot, timeout=15)
+        await wait_for(lambda: len(screen.query_one(PriceGrid).row_keys) >= 2, pilot, timeout=30)
         for _ in range(10):
             if screen.market == "Totals":
                 break

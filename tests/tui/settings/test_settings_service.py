@@ -61,7 +61,7 @@ async def test_odds_format_switch_changes_the_prices_shown(service: Service, hom
             lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(PriceGrid)), pilot
         )
         grid = app.screen.query_one(PriceGrid)
-        await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=15)
+        await wait_for(lambda: len(grid.row_keys) >= 2, pilot, timeout=30)
         shown = [text for text in price_cells(grid) if text not in NO_PRICE]
         odd = [text for text in shown if not DECIMAL.match(text)]
         assert shown and not odd, odd
@@ -77,7 +77,7 @@ async def test_odds_format_switch_changes_the_prices_shown(service: Service, hom
             texts = [text for text in price_cells(grid) if text not in NO_PRICE]
             return bool(texts) and all(AMERICAN.match(text) for text in texts)
 
-        await wait_for(american_everywhere, pilot, timeout=5)
+        await wait_for(american_everywhere, pilot, timeout=30)
     assert config.load_settings().odds_format == "american"
 
 

@@ -71,7 +71,7 @@ async def test_an_exchange_leg_is_marked_and_every_return_stays_on_screen(
             stakes, back = equal_returns(prices, TOTAL)
             return all(f"{stake:.2f}" in text for stake in stakes) and f"{back:.2f}" in text
 
-        await wait_for(shows_equal_returns, pilot, timeout=10)
+        await wait_for(shows_equal_returns, pilot, timeout=30)
         text = screen_text(app)
         legs = modal.legs
         assert len(legs) >= 2 and any(on_an_exchange(leg.bookmaker) for leg in legs)
