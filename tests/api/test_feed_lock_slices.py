@@ -26,7 +26,7 @@ from tests.api.feed_harness import (
 )
 from tests.api.feed_service import FEED_KEY, FeedService, service
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)
 __all__ = ["service"]
 
 

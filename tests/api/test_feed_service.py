@@ -35,7 +35,7 @@ from tests.api.feed_harness import (
 )
 from tests.api.feed_service import FEED_KEY, OTHER_FEED_KEY, FeedService, service
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)
 __all__ = ["service"]  # the module-scoped fixture, one service for this file
 
 

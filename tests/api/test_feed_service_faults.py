@@ -32,7 +32,7 @@ from tests.api.feed_service import (
     short_window,
 )
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)
 __all__ = ["service", "short_window"]  # module-scoped fixtures: one service each for this file
 
 

@@ -16,7 +16,7 @@ from tests.relay.relaying import DESK_KEYS, launch_relay
 from tests.relay.taps import Tap, tapping
 from tests.serving import terminate
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = pytest.mark.timeout(180)
 
 
 @pytest.fixture(scope="module")
