@@ -50,7 +50,7 @@ class NaiveEventScreen(LoggedEventScreen):
     def compose_grid(self) -> Iterator[Widget]:  # type: ignore[override]
         yield NaiveGrid(id="price-grid")
 
-    def set_columns(self, sides: tuple[str, ...]) -> None:
+    def set_columns(self, sides: tuple[str, ...], *, keep_rows: bool = False) -> None:
         grid = self.query_one(NaiveGrid)
         market, line, fmt = self.market, self.line, self.odds_format
         if market is None or line is None:

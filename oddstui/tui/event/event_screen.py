@@ -279,22 +279,27 @@ class EventScreen(BoardScreen):
         )
         self.panels = panels
         if shown != self._shown:
+            # Only markets beside the stepped one changed: the rows and their cursor stay.
+            old = self._shown
+            keep_rows = bool(old) and (shown[0], shown[2]) == (old[0], old[2])
             self._shown, self._sides = shown, view.sides
-            self.set_columns(view.sides)
+            self.set_columns(view.sides, keep_rows=keep_rows)
         self._show_coverage(None)
         self.rows = view.rows
         self.show_rows(view.rows, view.sides)
         self._show_bar(len(view.rows))
 
-    def set_columns(self, sides: tuple[str, ...]) -> None:
-        """A new data set (a market, line or sides changed): new columns, rows refilled."""
+    def set_columns(self, sides: tuple[str, ...], *, keep_rows: bool = False) -> None:
+        """A new data set (a market, line or sides changed): new columns, rows refilled, or
+        kept with `keep_rows` (see `PriceGrid.set_columns`)."""
         prices = self.query_one(PriceGrid)
         prices.fit_width(self.size.width - GRID_GUTTER)
         panels = self.panels
         if panels is None:
             prices.set_columns(grid_columns(list(sides), self.app.size.width))
             return
-        prices.set_columns(panel_columns(panels, self.app.size.width), panel_groups(panels))
+        columns, groups = panel_columns(panels, self.app.size.width), panel_groups(panels)
+        prices.set_columns(columns, groups, keep_rows=keep_rows)
 
     def on_resize(self) -> None:
         for prices in self.query(PriceGrid):  # none before compose

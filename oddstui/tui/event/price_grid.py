@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.color import Color
 from textual.containers import Horizontal, VerticalScroll
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -38,69 +38,13 @@ from oddstui.tui.event.grid_cells import (
     readable_on,
     safe_link,
 )
+from oddstui.tui.event.grid_views import GridColumnView, GridHeader
 from oddstui.tui.kit.columns import Column
 
 __all__ = ["Cell", "PriceGrid", "safe_link"]  # the cells' types, for callers
 
 #: The cell styles, named by the component classes that colour them (`price-grid--<role>`).
 ROLES = ("best", "up", "down", "value", "stale", "muted", "link")
-
-
-class GridColumnView(Widget):
-    """One column of the grid's rows: a cell per line, a blank cell before it as the gap."""
-
-    DEFAULT_CSS = """
-    GridColumnView { height: auto; }
-    """
-
-    def __init__(self, grid: PriceGrid, column: Column) -> None:
-        super().__init__()
-        self._grid = grid
-        self.column = column
-        self.styles.width = column.width + 1
-        self._strips: dict[int, Strip] = {}
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._grid.row_keys)
-
-    def forget(self, index: int | None = None) -> None:
-        """Drop cached lines (one, or all) so they are drawn again."""
-        if index is None:
-            self._strips.clear()
-        else:
-            self._strips.pop(index, None)
-
-    def repaint_cell(self, index: int) -> None:
-        self._strips.pop(index, None)
-        self.refresh(Region(0, index, self.column.width + 1, 1))
-
-    def render_line(self, y: int) -> Strip:
-        strip = self._strips.get(y)
-        if strip is None:
-            strip = self._strips[y] = self._grid.render_cell(self.column, y)
-        return strip
-
-
-class GridHeader(Widget):
-    """The column labels (outside the scrolled rows, so they stay in view)."""
-
-    DEFAULT_CSS = """
-    GridHeader { height: 1; width: auto; }
-    """
-
-    def __init__(self, grid: PriceGrid) -> None:
-        super().__init__()
-        self._grid = grid
-
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        marker = hidden_marker(len(self._grid.hidden_columns))
-        shown = sum(column.width + 1 for column in self._grid.shown_columns)
-        return shown + (len(marker) + 1 if marker else 0)
-
-    def render_line(self, y: int) -> Strip:
-        if self._grid.groups and y == 0:
-            return self._grid.render_groups(self.size.width)
-        return self._grid.render_header(self.size.width)
 
 
 class PriceGrid(Widget, can_focus=True):
@@ -206,24 +150,66 @@ class PriceGrid(Widget, can_focus=True):
         return list(self._rows)
 
     def set_columns(
-        self, columns: Sequence[Column], groups: Sequence[tuple[str, str]] = ()
+        self,
+        columns: Sequence[Column],
+        groups: Sequence[tuple[str, str]] = (),
+        *,
+        keep_rows: bool = False,
     ) -> None:
         """A new data set: these columns, and no rows; `groups` heads each market's columns
-        with its name when several stand side by side (a second header line)."""
-        self._columns = list(columns)
+        with its name when several stand side by side (a second header line).
+
+        With `keep_rows` (the rows are the same bookmakers, only some columns changed, as when
+        a market beside the stepped one moves its line or leaves), the rows, the cursor and the
+        columns that stay are kept as drawn: only the new columns are mounted and painted."""
+        columns = list(columns)
+        old = self._views
+        self._columns = columns
         self.groups = dict(groups)
-        self._rows, self._index, self._cells = [], {}, {}
-        self.cursor_row = 0
-        self._views = {column.key: GridColumnView(self, column) for column in self._columns}
+        if keep_rows:
+            keys = {column.key for column in columns}
+            for cells in self._cells.values():
+                for key in [key for key in cells if key not in keys]:
+                    del cells[key]
+        else:
+            self._rows, self._index, self._cells = [], {}, {}
+            self.cursor_row = 0
+        self._views = self._column_views(columns, old if keep_rows else {})
         self._shown = []
         self._fit()
         if self._composed:
-            strip = self.query_one(Horizontal)
-            strip.remove_children()
-            strip.mount(*self._views.values())
+            self._mount_views(list(old.values()))
             header = self.query_one(GridHeader)
             header.styles.height = 2 if self.groups else 1
             header.refresh(layout=True)
+
+    def _column_views(
+        self, columns: list[Column], old: dict[str, GridColumnView]
+    ) -> dict[str, GridColumnView]:
+        """A view per column: the old one where the column is unchanged and the kept columns
+        keep their order (the strip is not reordered), else a new one."""
+        kept = [old[c.key] for c in columns if c.key in old and old[c.key].column == c]
+        if kept != [view for view in old.values() if view in kept]:
+            kept = []
+        views = {view.column.key: view for view in kept}
+        return {
+            column.key: views.get(column.key) or GridColumnView(self, column) for column in columns
+        }
+
+    def _mount_views(self, old: list[GridColumnView]) -> None:
+        """Put the column views in the strip: the ones that stay are left where they are."""
+        strip = self.query_one(Horizontal)
+        new = list(self._views.values())
+        staying = set(new) & set(old)
+        strip.remove_children([view for view in old if view not in staying])
+        for index, view in enumerate(new):
+            if view in staying:
+                continue
+            following = next((v for v in new[index + 1 :] if v in staying), None)
+            if following is not None:
+                strip.mount(view, before=following)
+            else:
+                strip.mount(view)
 
     def sync_rows(self, rows: Mapping[str, Mapping[str, Cell]]) -> int:
         """Show exactly these rows, in this order; returns how many cells were written.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
+from oddstui.tui.event.grid_views import GridColumnView
 from oddstui.tui.event.price_grid import Cell, PriceGrid
 from oddstui.tui.kit.columns import Column
 from tests.tui.screen_text import screen_segments, screen_text
@@ -65,3 +66,36 @@ async def test_a_bookmaker_link_is_a_terminal_hyperlink_only_for_http() -> None:
             if segment.style is not None and segment.style.link
         }
         assert links == {"https://book.example/e/1"}
+
+
+async def test_a_changed_column_beside_keeps_the_rows_the_cursor_and_the_other_columns() -> None:
+    app = GridApp()
+    async with app.run_test(size=(60, 8)) as pilot:
+        grid = app.query_one(PriceGrid)
+        grid.sync_rows({"a": row("Alpha", "2.10", "3.40"), "b": row("Beta", "1.9", "4")})
+        grid.cursor_row = 1
+        await pilot.pause()
+        kept = {view.column.key: view for view in grid.query(GridColumnView)}
+        draw = Column("draw", "Draw", 9, justify="right")
+        grid.set_columns([*COLUMNS[:2], draw], keep_rows=True)  # `away` leaves, `draw` comes
+        await pilot.pause()
+        views = {view.column.key: view for view in grid.query(GridColumnView)}
+        assert list(views) == ["book", "home", "draw"]
+        assert views["book"] is kept["book"] and views["home"] is kept["home"]
+        assert grid.row_keys == ["a", "b"] and grid.cursor_row == 1
+        assert grid.cell_text("a", "home") == "2.10" and grid.cell_text("a", "away") == ""
+        written = grid.cells_written
+        cells = {
+            key: {**row(name, home, "-"), "draw": Cell(draw_price)}
+            for key, name, home, draw_price in (
+                ("a", "Alpha", "2.10", "3.3"),
+                ("b", "Beta", "1.9", "3.5"),
+            )
+        }
+        grid.sync_rows(cells)
+        assert grid.cells_written == written + 2  # the new column's cells only
+        await pilot.pause()
+        assert "3.3" in screen_text(app) and "3.40" not in screen_text(app)
+        # Without keep_rows a new data set starts with no rows.
+        grid.set_columns(COLUMNS)
+        assert grid.row_keys == [] and grid.cursor_row == 0
