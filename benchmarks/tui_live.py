@@ -2,10 +2,12 @@
 event, fed by the real service, with the patched grid and, at the same time, a naive DataTable.
 
     python benchmarks/tui_live.py [--seconds 30] [--updates-per-second 3000] [--speed 1]
-                                  [--size 200x50]
+                                  [--size 200x50] [--apart]
 
 `--size` sets the pty (120x40 by default): at 200x50 the Event screen shows several markets side
-by side, the naive grid still one.
+by side, the naive grid still one. `--apart` runs the two variants one after the other instead
+of at once: on a 2-core box the service (about 85 % of a core at 4,000 changes/s) and two apps
+side by side want more than two cores, so each app's paint then waits for a core.
 
 Steps:
 1. Start `oddstui serve --port 0` with the given odds-change rate (about half of the world's
@@ -222,6 +224,26 @@ def run_side_by_side(
     return {name: run.figures() for name, run in runs.items()}
 
 
+def run_apart(
+    base_url: str, event_id: int, seconds: float, size: tuple[int, int] = (COLUMNS, ROWS)
+) -> dict[str, Figures]:
+    """One variant after the other, each alone beside the service (on a 2-core box the service
+    and two apps side by side want more than the cores there are, so each app's paint waits
+    for a core as much as for its own work)."""
+    results = {}
+    for name, key, naive in (("patched", KEYS[0], False), ("naive", KEYS[1], True)):
+        run = AppRun(base_url, key, event_id, naive=naive, size=size)
+        try:
+            time.sleep(WARM_UP)
+            run.begin()
+            time.sleep(seconds)
+            run.finish()
+        finally:
+            run.stop()
+        results[name] = run.figures()
+    return results
+
+
 # --------------------------------------------------------------------------- the child: the app
 
 
@@ -253,6 +275,9 @@ def main() -> None:
     parser.add_argument("--updates-per-second", type=float, default=3000.0)
     parser.add_argument("--speed", type=float, default=1.0)
     parser.add_argument("--size", default=f"{COLUMNS}x{ROWS}", help="the pty, COLUMNSxROWS")
+    parser.add_argument(
+        "--apart", action="store_true", help="run the variants one after the other, not at once"
+    )
 
     args = parser.parse_args()
     try:
@@ -268,9 +293,11 @@ def main() -> None:
         print(f"service {base_url}: {rate:.0f} odds messages/s on the app's feed")
         print(
             f"Event screen of event {event_id}, pty {size[0]}x{size[1]}, {args.seconds:.0f} s, "
-            "both variants side by side (one key each)"
+            + ("one variant after the other" if args.apart else "both variants side by side")
+            + " (one key each)"
         )
-        results = run_side_by_side(base_url, event_id, args.seconds, (size[0], size[1]))
+        run = run_apart if args.apart else run_side_by_side
+        results = run(base_url, event_id, args.seconds, (size[0], size[1]))
     finally:
         service.send_signal(signal.SIGTERM)
         try:
