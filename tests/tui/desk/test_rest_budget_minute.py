@@ -38,7 +38,7 @@ def remaining(service: Service) -> int:
 async def test_a_busy_minute_costs_at_most_the_stated_requests(busy: Service, home: Path) -> None:
     app = build_app(busy.base_url, DEMO_KEY, config.Settings())
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(lambda: app.hub.live_loaded and app.hub.status.state == "live", pilot, 20)
+        await wait_for(lambda: app.hub.live_loaded and app.hub.status.state == "live", pilot, 30)
         # The start-up loads (sports, then leagues per sport) are done.
         board = app.hub.board
 
@@ -83,8 +83,8 @@ async def test_a_low_budget_slows_the_live_refresh_and_says_so(tmp_path: Path, h
     try:
         app = build_app(service.base_url, "lean", config.Settings())
         async with app.run_test(size=(160, 40)) as pilot:
-            await wait_for(lambda: app.hub.live_loaded, pilot, 20)
-            await wait_for(lambda: "budget low: refresh every" in status_line(app), pilot, 10)
+            await wait_for(lambda: app.hub.live_loaded, pilot, 30)
+            await wait_for(lambda: "budget low: refresh every" in status_line(app), pilot, 30)
             left = app.hub.api.budget.remaining
             assert left is not None and left < 150
             refreshes = app.hub.live_schedule.refreshes

@@ -53,7 +53,7 @@ async def test_lay_columns_margins_and_the_hidden_column_marker(
         )
         screen: EventScreen = app.screen  # type: ignore[assignment]
         grid = screen.query_one(PriceGrid)
-        await wait_for(lambda: len(grid.row_keys) >= 3 and screen.market == "ML", pilot, 15)
+        await wait_for(lambda: len(grid.row_keys) >= 3 and screen.market == "ML", pilot, 30)
         quote = parse_market({"name": "ML", "odds": [{k: str(v) for k, v in LAYS.items()}]})
         with app.hub.reading() as book:  # the feed's own lock, as the feed thread applies
             assert book is not None
@@ -62,8 +62,8 @@ async def test_lay_columns_margins_and_the_hidden_column_marker(
                     "updated", 1, None, event_id, "Smarkets", None, (quote,), time.monotonic()
                 )
             )
-        await wait_for(lambda: "Smarkets" in grid.row_keys, pilot, 5)
-        await wait_for(lambda: "layHome" in [c.key for c in grid.columns], pilot, 5)
+        await wait_for(lambda: "Smarkets" in grid.row_keys, pilot, 30)
+        await wait_for(lambda: "layHome" in [c.key for c in grid.columns], pilot, 30)
 
         # 80 wide: the lay and age columns do not fit, and the header says so.
         assert header(app).rstrip().endswith("+4 more ›")
@@ -75,6 +75,6 @@ async def test_lay_columns_margins_and_the_hidden_column_marker(
         assert float(grid.cell_text("Smarkets", "margin").rstrip("%")) < 5
 
         await pilot.resize_terminal(130, 30)
-        await wait_for(lambda: grid.hidden_columns == [], pilot, 5)
+        await wait_for(lambda: grid.hidden_columns == [], pilot, 30)
         assert "more ›" not in header(app) and "Lay 1" in header(app)
         assert grid.cell_text("Smarkets", "layHome") == "2.12"

@@ -253,7 +253,7 @@ async def test_value_and_dropping_boards_export_their_rows_as_data(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         table = screen.query_one(PatchTable)
-        await wait_for(lambda: screen.loaded_at is not None and table.row_count, pilot, 20)
+        await wait_for(lambda: screen.loaded_at is not None and table.row_count, pilot, 30)
         await pilot.press("p", "E")
         await wait_for(lambda: list(tmp_path.glob(f"oddstui-{slug}-*.json")), pilot)
         (path,) = tmp_path.glob(f"oddstui-{slug}-*.json")
