@@ -283,8 +283,8 @@ async def test_silent_half_open_link_goes_stale_then_reconnects_and_resumes() ->
             server, api, book, timings=fast, on_state_change=lambda s: states.append(s.state)
         )
         async with running(client):
-            await wait_until(lambda: FeedState.STALE in states, timeout=3, what="stale")
-            await wait_until(lambda: len(server.connections) == 2, timeout=5, what="reconnect")
+            await wait_until(lambda: FeedState.STALE in states, timeout=30, what="stale")
+            await wait_until(lambda: len(server.connections) == 2, timeout=30, what="reconnect")
             await wait_until(lambda: client.last_seq == 1011, what="replay")
             await wait_until(lambda: client.state is FeedState.LIVE, what="live")
             with client.lock:
