@@ -96,7 +96,7 @@ async def test_silent_half_open_link_goes_stale_then_recovers(service: FeedServi
         async with running(client):
             await streaming(client)
             proxy.blackhole()
-            await wait_until(lambda: client.state is FeedState.STALE, timeout=30, what="stale")
+            await wait_until(lambda: FeedState.STALE in watcher.states, timeout=30, what="stale")
             await wait_until(lambda: client.counters.reconnects == 1, what="reconnect")
             await streaming(client)
             await assert_matches_service(client, book, api, ids, books)
