@@ -139,3 +139,21 @@ def test_the_kept_match_lengths_are_what_the_engines_play_out() -> None:
     measured = {spec.slug: measured_duration(spec.slug) for spec in SPORTS}
     lines = "".join(f'    "{slug}": {value!r},\n' for slug, value in measured.items())
     assert measured == MEAN_DURATIONS, f"durations.py should read:\n{lines}"
+
+
+def test_a_span_asked_for_is_laid_out_at_once_while_the_background_goes_on() -> None:
+    background = World(seed=3, start=START, updates_per_second=1.0, background=True,
+                       real_clock=lambda: 0.0)
+    whole = World(seed=3, start=START, updates_per_second=1.0, real_clock=lambda: 0.0)
+    span = (START - 40 * DAY, START - 9 * DAY)  # old history: the background's last days
+
+    def settled_in_span(world: World) -> set[int]:
+        return {e.id for e in world.events.values()
+                if span[0] <= e.start <= span[1] and e.status in ("settled", "cancelled")}
+
+    expected = settled_in_span(whole)
+    assert len(expected) > 1000
+    assert len(settled_in_span(background)) < len(expected) / 10  # not laid out yet
+    background.lay_out_span(*span)
+    assert settled_in_span(background) == expected
+    assert not background.laid_out  # only what was asked for

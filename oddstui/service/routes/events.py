@@ -85,6 +85,7 @@ def historical(call: Call) -> list[dict[str, Any]]:
         raise BadRequest("from: must not be after to")
     if end - start > MAX_HISTORICAL_SPAN:
         raise BadRequest("to: the span from 'from' to 'to' must be at most 31 days")
+    world.lay_out_span(start, end)  # days still queued for the background are laid out now
     found = [
         e
         for e in world.events.values()

@@ -92,6 +92,19 @@ class Lifecycle(PriceMaking):
                 self._materialize(self._backlog_fixtures.popleft(), now)
         self._upcoming.sort()
 
+    def lay_out_span(self, start: float, end: float) -> None:
+        """Lay out at once the queued days with fixtures starting in [start, end], so that an
+        answer about those days never finds them half built while the background goes on."""
+        now = self._sim
+        while self._backlog_fixtures:  # the day being laid out: finish it first
+            self._materialize(self._backlog_fixtures.popleft(), now)
+        due = [task for task in self._backlog if _overlaps(task, start, end)]
+        if due:
+            self._backlog = deque(t for t in self._backlog if not _overlaps(t, start, end))
+            for task in due:
+                self._lay_out_task(task, now)
+        self._upcoming.sort()
+
     @property
     def laid_out(self) -> bool:
         """Whether every day of the world's span is laid out (building is done)."""
@@ -290,3 +303,9 @@ def _final_scores(spec: SportSpec, seed: int, rating: float, knockout: bool) -> 
             _FINAL_SCORES.clear()
         _FINAL_SCORES[key] = scores
     return Scores(scores.home, scores.away, dict(scores.periods), scores.red_cards)
+
+
+def _overlaps(task: Task, start: float, end: float) -> bool:
+    """Whether a queued task holds fixtures that may start in [start, end]."""
+    day, lo, hi = task
+    return max(lo, day * DAY) <= end and min(hi, (day + 1) * DAY) > start
