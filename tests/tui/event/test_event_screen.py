@@ -130,7 +130,9 @@ async def test_prices_best_flashes_markets_lines_format_and_star(
 ) -> None:
     service, _ = busy
     event = busiest_live(service)
-    app = app_for(service, home)
+    # No commission: the best is then the highest raw price (with one, an exchange's back price
+    # counts net of it, as tests/tui/event/test_exchange_grid.py checks).
+    app = app_for(service, home, exchange_commission=0.0)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_event(app, pilot, event["id"])
         grid = screen.query_one(PriceGrid)
