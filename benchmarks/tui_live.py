@@ -203,14 +203,11 @@ class AppRun:
         )
 
 
-def run_side_by_side(
-    base_url: str, event_id: int, seconds: float, size: tuple[int, int] = (COLUMNS, ROWS)
-) -> dict[str, Figures]:
-    """Both variants at once, each with its own key: the same world, the same moment."""
-    runs = {
-        "patched": AppRun(base_url, KEYS[0], event_id, naive=False, size=size),
-        "naive": AppRun(base_url, KEYS[1], event_id, naive=True, size=size),
-    }
+VARIANTS = (("patched", KEYS[0], False), ("naive", KEYS[1], True))
+
+
+def measure(runs: dict[str, AppRun], seconds: float) -> dict[str, Figures]:
+    """Warm the started apps up, measure them together for `seconds`, stop them."""
     try:
         time.sleep(WARM_UP)
         for run in runs.values():
@@ -224,23 +221,25 @@ def run_side_by_side(
     return {name: run.figures() for name, run in runs.items()}
 
 
+def run_side_by_side(
+    base_url: str, event_id: int, seconds: float, size: tuple[int, int] = (COLUMNS, ROWS)
+) -> dict[str, Figures]:
+    """Both variants at once, each with its own key: the same world, the same moment."""
+    return measure(
+        {name: AppRun(base_url, key, event_id, naive, size) for name, key, naive in VARIANTS},
+        seconds,
+    )
+
+
 def run_apart(
     base_url: str, event_id: int, seconds: float, size: tuple[int, int] = (COLUMNS, ROWS)
 ) -> dict[str, Figures]:
     """One variant after the other, each alone beside the service (on a 2-core box the service
     and two apps side by side want more than the cores there are, so each app's paint waits
     for a core as much as for its own work)."""
-    results = {}
-    for name, key, naive in (("patched", KEYS[0], False), ("naive", KEYS[1], True)):
-        run = AppRun(base_url, key, event_id, naive=naive, size=size)
-        try:
-            time.sleep(WARM_UP)
-            run.begin()
-            time.sleep(seconds)
-            run.finish()
-        finally:
-            run.stop()
-        results[name] = run.figures()
+    results: dict[str, Figures] = {}
+    for name, key, naive in VARIANTS:
+        results |= measure({name: AppRun(base_url, key, event_id, naive, size)}, seconds)
     return results
 
 

@@ -95,14 +95,15 @@ class Lifecycle(PriceMaking):
     def lay_out_span(self, start: float, end: float) -> None:
         """Lay out at once the queued days with fixtures starting in [start, end], so that an
         answer about those days never finds them half built while the background goes on."""
+        due = [task for task in self._backlog if _overlaps(task, start, end)]
+        if not due and not self._backlog_fixtures:
+            return  # the usual case once building is done: nothing to sort again
         now = self._sim
         while self._backlog_fixtures:  # the day being laid out: finish it first
             self._materialize(self._backlog_fixtures.popleft(), now)
-        due = [task for task in self._backlog if _overlaps(task, start, end)]
-        if due:
-            self._backlog = deque(t for t in self._backlog if not _overlaps(t, start, end))
-            for task in due:
-                self._lay_out_task(task, now)
+        self._backlog = deque(t for t in self._backlog if not _overlaps(t, start, end))
+        for task in due:
+            self._lay_out_task(task, now)
         self._upcoming.sort()
 
     @property
