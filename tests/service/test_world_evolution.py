@@ -231,6 +231,35 @@ def test_entries_per_real_second_follow_updates_per_second():
     assert 300 <= rate <= 500, rate
 
 
+def test_a_busy_in_play_world_still_moves_pre_match_prices():
+    # In-play work goes first, but a world whose live matches ask for more than the budget
+    # must not leave every pre-match price standing still.
+    clock = [0.0]
+    world = World(seed=2, start=START, speed=30.0, updates_per_second=400.0,
+                  real_clock=lambda: clock[0])
+    by_status: Counter[str] = Counter()
+    for _ in range(300):
+        clock[0] += 0.05
+        for entry in world.step():
+            if entry.type == "updated":
+                by_status[world.events[entry.event_id].status] += 1
+    assert by_status[LIVE] > by_status[PENDING] >= 0.1 * sum(by_status.values()), by_status
+
+
+def test_a_late_step_owes_at_most_a_quarter_second_of_updates():
+    # A machine slower than the asked rate makes each step late; had a late step owed all the
+    # updates of its gap, the next would be later still, and steps grew to seconds (the feed
+    # and every request wait meanwhile).
+    clock = [0.0]
+    world = World(seed=2, start=START, updates_per_second=400.0, real_clock=lambda: clock[0])
+    for _ in range(20):
+        clock[0] += 0.05
+        world.step()
+    clock[0] += 10.0
+    updated = [e for e in world.step() if e.type == "updated"]
+    assert 0 < len(updated) <= 400 * 0.25 * 1.2, len(updated)
+
+
 def test_replay_window_through_the_world():
     clock = [0.0]
     world = World(seed=2, start=START, replay_window=2.0, real_clock=lambda: clock[0])

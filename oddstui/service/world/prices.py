@@ -30,6 +30,7 @@ PRE_MATCH_DRIFT, IN_PLAY_DRIFT = 0.05, 0.04  # sd of one move of a true line, in
 MATERIAL_SWING = 0.08  # a relative change of a core market's price that most books suspend for
 LATE_IN_MATCH = 0.8  # share of the match played after which every score is material
 DIRTY_BACKLOG_SECONDS = 2.0  # keep about this many seconds of follow-up work queued
+PRE_MATCH_SHARE = 0.25  # of a step's update budget, kept from in-play follow-ups
 
 
 class PriceMaking(WorldState):
@@ -221,12 +222,17 @@ class PriceMaking(WorldState):
             self._touch(*key)
 
     def _follow_ups(self, now: float) -> None:
-        self._follow_heap(self._due_live, now)
+        """In-play work first, but never all of it: a busy in-play world would otherwise spend
+        the whole budget following its live matches, leave none for new moves, and every
+        pre-match price would stand still. What pre-match follow-ups leave goes to new moves."""
+        self._follow_heap(self._due_live, now, keep=self._budget * PRE_MATCH_SHARE)
         self._follow_heap(self._due_heap, now)
 
-    def _follow_heap(self, heap: list[tuple[float, int, str]], now: float) -> None:
+    def _follow_heap(self, heap: list[tuple[float, int, str]], now: float,
+                     keep: float = 0.0) -> None:
+        """Follow the due (event, book) pairs of `heap` while more than `keep` budget is left."""
         guard = int(self._budget * 3) + 10
-        while heap and heap[0][0] <= now and self._budget >= 1 and guard > 0:
+        while heap and heap[0][0] <= now and self._budget >= 1 + keep and guard > 0:
             guard -= 1
             at, event_id, bookie = heapq.heappop(heap)
             key = (event_id, bookie)

@@ -35,6 +35,10 @@ log = logging.getLogger(__name__)
 
 OPEN_PER_STEP = 2  # events kicking off soon whose quotes a step opens
 BACKFILL_PER_STEP = 0.02  # real seconds a step may spend laying out days in the background
+# A step does at most this many real seconds' worth of updates. A machine slower than the asked
+# rate then updates less, in short steps, instead of each late step owing more than the last
+# (steps of several seconds, during which the feed and every request wait).
+MOST_OWED_SECONDS = 0.25
 
 
 class World(Lifecycle, Reads):
@@ -154,7 +158,8 @@ class World(Lifecycle, Reads):
         self._sim = target
         self._put_away_cold()
         self._quoter.clear_step_cache()
-        self._budget += self.updates_per_second * dt / self.speed
+        self._budget = min(self._budget + self.updates_per_second * dt / self.speed,
+                           self.updates_per_second * MOST_OWED_SECONDS)
         self._add_new_events(target)
         self._forget_past(target)
         self._cancel_due(target)
