@@ -22,7 +22,13 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from oddstui.server.feed.params import FeedFilter
-from oddstui.server.feed.stall import CHECK_EVERY, STALL_LIMIT, DrainWatch, close_frame
+from oddstui.server.feed.stall import (
+    CHECK_EVERY,
+    STALL_LIMIT,
+    DrainWatch,
+    abort_if_held,
+    close_frame,
+)
 
 REPLACED = (4000, "replaced by a newer connection")
 SLOW_CONSUMER = (4008, "slow consumer")
@@ -145,7 +151,7 @@ class FeedConnection:
             if not transport.is_closing():
                 transport.write(close_frame(code, reason))
                 transport.close()  # sends what is buffered, then closes
-            self._abort = loop.call_later(self._close_timeout, transport.abort)
+            self._abort = loop.call_later(self._close_timeout, abort_if_held, transport)
         else:
             self._deadline = loop.call_later(self._close_timeout, self._writer.cancel)
 
@@ -174,7 +180,9 @@ class FeedConnection:
             if self._transport is not None and self._abort is None:
                 # Whatever way it ended, the socket is released even if the peer never reads.
                 loop = asyncio.get_running_loop()
-                self._abort = loop.call_later(self._close_timeout, self._transport.abort)
+                self._abort = loop.call_later(
+                    self._close_timeout, abort_if_held, self._transport
+                )
             self._frames.clear()
             self._queued = 0
 
@@ -213,3 +221,4 @@ class FeedConnection:
                 message = await self.socket.receive()
                 if message.get("type") == "websocket.disconnect":
                     return
+

@@ -93,3 +93,11 @@ def close_frame(code: int, reason: str) -> bytes:
     """A server's (unmasked) close frame, for a transport whose writes are paused."""
     payload = struct.pack("!H", code) + reason.encode()[:123]
     return bytes((0x88, len(payload))) + payload
+
+
+def abort_if_held(transport: asyncio.Transport) -> None:
+    """Abort a socket that still holds unsent bytes or was never closed. One that closed on its
+    own is left alone: asyncio's transport, once its buffer drained after `close()`, has let go
+    of its loop, and an abort then raises inside the loop's callback."""
+    if transport.get_write_buffer_size() > 0 or not transport.is_closing():
+        transport.abort()
