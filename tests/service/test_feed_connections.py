@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import signal
 import socket
+import struct
+import termios
 import time
 from collections.abc import Callable
 from typing import Any
@@ -51,14 +54,24 @@ def all_bookmakers(service: Service) -> list[str]:
     return [book["name"] for book in books if book["active"]]
 
 
+STALLED_BUFFER = 16384  # the receive buffer a stalled client asks for (the kernel doubles it)
+
+
 async def stalled_feed(service: Service, **params: Any) -> Feed:
     """A client that reads nothing: a tiny socket buffer, no compression, no client queue."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16384)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, STALLED_BUFFER)
     sock.connect((service.host, service.port))
     sock.setblocking(False)
     options = {"sock": sock, "compression": None, "max_queue": 1}
     return await open_feed(service, connect_options=options, **params)
+
+
+def unread_bytes(feed: Feed) -> int:
+    """Bytes waiting in the client's kernel receive buffer (Linux FIONREAD)."""
+    sock = feed.socket.transport.get_extra_info("socket")
+    raw = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+    return int(struct.unpack("i", raw)[0])
 
 
 async def test_a_client_that_stops_reading_is_closed_4008_without_stalling_others(

@@ -15,7 +15,13 @@ import httpx
 import pytest
 
 from tests.service.conftest import Service
-from tests.service.test_feed_connections import WIDE_MARKETS, all_bookmakers, stalled_feed
+from tests.service.test_feed_connections import (
+    STALLED_BUFFER,
+    WIDE_MARKETS,
+    all_bookmakers,
+    stalled_feed,
+    unread_bytes,
+)
 from tests.service.test_feed_support import (
     MARKETS,
     Feed,
@@ -82,7 +88,10 @@ async def test_a_client_that_stopped_reading_does_not_stop_the_others_closing_or
     select_bookmakers(busy, all_bookmakers(busy), key=keys[0])
     stalled = await stalled_feed(busy, key=keys[0], markets=WIDE_MARKETS)
     (healthy,) = await streaming(busy, keys[1:])
-    await healthy.collect_until(has_odds(10_000), timeout=90.0)  # the stalled one falls behind
+    # The stalled one falls behind: its receive buffer fills, and what the service writes to it
+    # from then on stays on the service's side while the healthy one streams on.
+    await healthy.collect_until(lambda _: unread_bytes(stalled) >= STALLED_BUFFER, timeout=90.0)
+    await healthy.collect_until(has_odds(200))
     busy.process.send_signal(signal.SIGTERM)
     assert await healthy.closed(timeout=30.0) == (1001, "service shutting down")
     await asyncio.to_thread(assert_clean_exit, busy, keys)
