@@ -157,3 +157,19 @@ def test_a_span_asked_for_is_laid_out_at_once_while_the_background_goes_on() -> 
     background.lay_out_span(*span)
     assert settled_in_span(background) == expected
     assert not background.laid_out  # only what was asked for
+
+
+def test_an_event_asked_for_by_id_is_laid_out_with_its_day() -> None:
+    background = World(seed=3, start=START, updates_per_second=1.0, background=True,
+                       real_clock=lambda: 0.0)
+    whole = World(seed=3, start=START, updates_per_second=1.0, real_clock=lambda: 0.0)
+    old = [e for e in whole.events.values() if START - 30 * DAY <= e.start <= START - 29 * DAY]
+    assert old, "the history keeps a share of every day"
+    unseen = [e for e in old if e.id not in background.events]
+    assert unseen, "the background has not reached that day yet"
+    asked = unseen[len(unseen) // 2]
+    laid = background.event_laid_out(asked.id)
+    assert laid is not None and laid.to_wire() == asked.to_wire()
+    assert all(e.id in background.events for e in old)  # its whole day came with it
+    assert not background.laid_out
+    assert background.event_laid_out(asked.id + 10**9) is None  # an id of no day's fixture

@@ -19,7 +19,7 @@ HISTORICAL_STATUSES = ("settled", "cancelled")
 
 
 def event_or_404(world: World, event_id: int, name: str = "eventId") -> Event:
-    event = world.events.get(event_id)
+    event = world.event_laid_out(event_id)
     if event is None:
         raise NotFound(f"{name}: no event with id {event_id}")
     return event

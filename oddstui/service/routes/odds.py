@@ -30,7 +30,7 @@ def odds_multi(call: Call) -> bytes:
     world = call.world
     books = bookmakers_or_400(world, call.q["bookmakers"])
     ids = call.q["eventIds"]
-    missing = [i for i in ids if i not in world.events]
+    missing = [i for i in ids if world.event_laid_out(i) is None]
     if missing:
         raise NotFound(f"eventIds: no event with id {', '.join(map(str, missing))}")
     body = call.svc.indexes.odds.records([world.events[i] for i in ids], books)

@@ -106,6 +106,16 @@ class Lifecycle(PriceMaking):
             self._lay_out_task(task, now)
         self._upcoming.sort()
 
+    def event_laid_out(self, event_id: int) -> Event | None:
+        """The event with this id, its day laid out at once if the background has not reached
+        it yet (an id from a listing of another process, or one asked for early)."""
+        event = self.events.get(event_id)
+        if event is None and not self.laid_out:
+            day = self._scheduler.day_of_id(event_id)
+            self.lay_out_span(day * DAY, (day + 1) * DAY)
+            event = self.events.get(event_id)
+        return event
+
     @property
     def laid_out(self) -> bool:
         """Whether every day of the world's span is laid out (building is done)."""

@@ -152,6 +152,11 @@ class Scheduler:
         out.sort(key=lambda f: (f.start, f.id))
         return out
 
+    def day_of_id(self, event_id: int) -> int:
+        """The UTC day (days since 1970) on which the fixture with this id kicks off, were
+        there one: ids count days from ID_EPOCH_DAY, `stride` ids a day."""
+        return ID_EPOCH_DAY + (event_id - FIRST_EVENT_ID) // self._stride
+
     def kept_in_history(self, event_id: int) -> bool:
         """Whether a fixture long past is kept as historical data (the rest are forgotten)."""
         return _hash(self.seed, event_id, 4) % HISTORY_KEEP == 0
