@@ -59,6 +59,11 @@ BUILT_IN_NOTE = (
 
 __all__ = ["COMMANDS", "BadInput", "run_batch"]
 
+PUBLIC_TIMEOUT = 10.0  # seconds a request to a named service may take
+# The built-in service was started for this command: its first answer about prices waits for
+# them to open, which a loaded machine slows; that is no network fault to give up on.
+BUILT_IN_TIMEOUT = 60.0
+
 
 def run_batch(args: argparse.Namespace) -> int:
     service: Any = None
@@ -75,7 +80,8 @@ def run_batch(args: argparse.Namespace) -> int:
                 return _fail(f"the built-in service did not start: {error}", 1)
             sys.stderr.write(BUILT_IN_NOTE + "\n")
             base_url, key = service.base_url, service.api_key
-        return asyncio.run(_run(args, base_url, key or ""))
+        timeout = BUILT_IN_TIMEOUT if service is not None else PUBLIC_TIMEOUT
+        return asyncio.run(_run(args, base_url, key or "", timeout))
     except (BadInput, ConfigError, RequestRejected, BadRequest, NotFound) as error:
         # 400 and 404: an event, market, bookmaker or sport the service does not know.
         return _fail(str(error), 2)
@@ -107,8 +113,8 @@ def _connection(args: argparse.Namespace) -> tuple[str | None, str | None]:
     return base, key
 
 
-async def _run(args: argparse.Namespace, base_url: str, key: str) -> int:
-    async with ApiClient(base_url, key) as api:
+async def _run(args: argparse.Namespace, base_url: str, key: str, timeout: float) -> int:
+    async with ApiClient(base_url, key, timeout=timeout) as api:
         if args.command == "live":
             emit(args, await api.live_events(args.sport), live_rows)
         elif args.command == "arbs":
