@@ -51,17 +51,32 @@ async def test_an_exchange_leg_is_marked_and_every_return_stays_on_screen(
                 None,
             )
 
-        await wait_for(exchange_row, pilot, timeout=30)
-        key = exchange_row()
-        assert key is not None
-        raw = {leg.bookmaker: leg.price for leg in board.arbs.rows[key].legs}
-        table.focus()
-        table.move_cursor(row=table.get_row_index(key))
-        await pilot.press("enter")
-        await wait_for(lambda: isinstance(app.screen, StakeTicketModal), pilot)
-        modal = app.screen
-        assert isinstance(modal, StakeTicketModal)
-        await wait_for(lambda: modal.plan is not None, pilot)
+        async def open_ticket() -> tuple[StakeTicketModal, dict[str, float]] | None:
+            """The ticket of an arbitrage with an exchange leg and the row's raw prices; None
+            when the board's refresh replaced the row between the move and the key press."""
+            await wait_for(exchange_row, pilot, timeout=30)
+            key = exchange_row()
+            assert key is not None
+            raw = {leg.bookmaker: leg.price for leg in board.arbs.rows[key].legs}
+            table.focus()
+            table.move_cursor(row=table.get_row_index(key))
+            await pilot.press("enter")
+            await wait_for(lambda: isinstance(app.screen, StakeTicketModal), pilot)
+            modal = app.screen
+            assert isinstance(modal, StakeTicketModal)
+            await wait_for(lambda: modal.plan is not None, pilot)
+            if {leg.bookmaker for leg in modal.legs} == set(raw):
+                return modal, raw
+            await pilot.press("escape")
+            await wait_for(lambda: app.screen is board, pilot)
+            return None
+
+        for _ in range(3):
+            if opened := await open_ticket():
+                break
+        else:
+            raise AssertionError("three times the row changed before its ticket opened")
+        modal, raw = opened
         # Unrounded stakes, so the screen shows the formula's own figures to the cent.
         modal.query_one("#step").value = ""  # type: ignore[attr-defined]
 
