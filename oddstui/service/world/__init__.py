@@ -52,6 +52,9 @@ Also provided:
 - In play only a subset of an event's books quotes (the others show no markets until the end;
   fewer still when `updates_per_second` is small for the `speed`). Soft books widen margins in
   play and follow moves after a latency, so value bets and brief arbitrages appear.
+- The update budget: `updates_per_second` a real second, of which in-play follow-ups leave a
+  quarter to pre-match work. A late step owes at most a quarter second of it, so a machine that
+  cannot make the rate asked for makes fewer updates, in short steps.
 - Journal (`journal.py`): `journal.seq`, `journal.replay_since(last_seq)` (compacted, or None
   outside the window), `journal.changed_since(ts)`; `JournalEntry(seq, event_id, bookie, type,
   timestamp)` with aliases `.kind` and `.ts`. `world.changed_since(ts, bookmakers=None)` filters.
