@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import Any
 
 import pytest
 
 from oddstui.service.world import World
+from oddstui.service.world.journal import JournalEntry
 from oddstui.service.world.model import CANCELLED, LIVE, PENDING, SETTLED, Event
 
 START = 1_800_000_000.0
@@ -217,32 +219,40 @@ def test_same_steps_same_world():
     assert runs[0] == runs[1]
 
 
+class HandClock:
+    """Real time a test moves by hand, for a world stepped as `World.run()` steps it."""
+
+    def __init__(self, **options: Any) -> None:
+        self.now = 0.0
+        self.world = World(seed=2, start=START, real_clock=lambda: self.now, **options)
+
+    def steps(self, count: int, every: float = 0.05) -> list[JournalEntry]:
+        """`count` steps `every` real seconds apart; the journal entries they wrote."""
+        entries: list[JournalEntry] = []
+        for _ in range(count):
+            self.now += every
+            entries += self.world.step()
+        return entries
+
+
 def test_entries_per_real_second_follow_updates_per_second():
-    clock = [0.0]
-    world = World(seed=2, start=START, updates_per_second=400.0, real_clock=lambda: clock[0])
-    for _ in range(20):
-        clock[0] += 0.05
-        world.step()
-    first = world.journal.seq
-    for _ in range(100):
-        clock[0] += 0.05
-        world.step()
-    rate = (world.journal.seq - first) / 5.0
+    hand = HandClock(updates_per_second=400.0)
+    hand.steps(20)
+    first = hand.world.journal.seq
+    hand.steps(100)
+    rate = (hand.world.journal.seq - first) / 5.0
     assert 300 <= rate <= 500, rate
 
 
 def test_a_busy_in_play_world_still_moves_pre_match_prices():
     # In-play work goes first, but a world whose live matches ask for more than the budget
     # must not leave every pre-match price standing still.
-    clock = [0.0]
-    world = World(seed=2, start=START, speed=30.0, updates_per_second=400.0,
-                  real_clock=lambda: clock[0])
-    by_status: Counter[str] = Counter()
-    for _ in range(300):
-        clock[0] += 0.05
-        for entry in world.step():
-            if entry.type == "updated":
-                by_status[world.events[entry.event_id].status] += 1
+    hand = HandClock(speed=30.0, updates_per_second=400.0)
+    by_status: Counter[str] = Counter(
+        hand.world.events[entry.event_id].status
+        for entry in hand.steps(300)
+        if entry.type == "updated"
+    )
     assert by_status[LIVE] > by_status[PENDING] >= 0.1 * sum(by_status.values()), by_status
 
 
@@ -250,22 +260,16 @@ def test_a_late_step_owes_at_most_a_quarter_second_of_updates():
     # A machine slower than the asked rate makes each step late; had a late step owed all the
     # updates of its gap, the next would be later still, and steps grew to seconds (the feed
     # and every request wait meanwhile).
-    clock = [0.0]
-    world = World(seed=2, start=START, updates_per_second=400.0, real_clock=lambda: clock[0])
-    for _ in range(20):
-        clock[0] += 0.05
-        world.step()
-    clock[0] += 10.0
-    updated = [e for e in world.step() if e.type == "updated"]
+    hand = HandClock(updates_per_second=400.0)
+    hand.steps(20)
+    updated = [e for e in hand.steps(1, every=10.0) if e.type == "updated"]
     assert 0 < len(updated) <= 400 * 0.25 * 1.2, len(updated)
 
 
 def test_replay_window_through_the_world():
-    clock = [0.0]
-    world = World(seed=2, start=START, replay_window=2.0, real_clock=lambda: clock[0])
-    for _ in range(60):
-        clock[0] += 0.05
-        world.step()
+    hand = HandClock(replay_window=2.0)
+    hand.steps(60)
+    world = hand.world
     assert world.journal.replay_since(world.journal.seq) == []
     assert world.journal.replay_since(0) is None  # older than two seconds
     recent = world.journal.replay_since(world.journal.seq - 20)

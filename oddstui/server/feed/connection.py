@@ -221,4 +221,3 @@ class FeedConnection:
                 message = await self.socket.receive()
                 if message.get("type") == "websocket.disconnect":
                     return
-
