@@ -7,14 +7,20 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from oddstui.api.redact import redact_url
-from oddstui.seed_markets import SEED_MARKETS
 
 CHANNELS = ("odds", "scores", "status")
 #: The most a feed may subscribe to (the seed's limit).
 MAX_MARKETS = 20
-#: What the desk subscribes to: the seed's names, then common names the service also offers,
-#: up to the limit.
-FEED_MARKETS = (*SEED_MARKETS, "ML HT", "Double Chance", "Draw No Bet", "Both Teams To Score")
+#: What the desk subscribes to, at the limit: every sport's main markets first, so that an
+#: ice-hockey match in overtime (quoted on "ML Incl OT" alone) or a tennis match's sets still
+#: show prices; then the seed's names most traded. Left out of the seed's 16: the quarter
+#: (1Q), corners at half-time and bookings handicap markets.
+FEED_MARKETS = (
+    *("ML", "Spread", "Totals", "ML Incl OT", "Sets Spread", "Sets Totals"),
+    *("Maps Spread", "Maps Totals", "Double Chance", "Draw No Bet", "Both Teams To Score"),
+    *("ML HT", "Spread HT", "Totals HT", "Team Total Home", "Team Total Away"),
+    *("Corners Spread", "Corners Totals", "Bookings Totals", "Player Props"),
+)
 
 
 @dataclass(frozen=True, slots=True)

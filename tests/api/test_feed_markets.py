@@ -7,8 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from oddstui.api.feed_url import FEED_MARKETS, MAX_MARKETS, SEED_MARKETS
+from oddstui.api.feed_url import FEED_MARKETS, MAX_MARKETS
 from oddstui.api.messages import OddsMessage
+from oddstui.api.rest import ApiClient
+from oddstui.tui.event.market_order import MAIN, SPORT_MAIN
 from tests.api.feed_harness import (
     RecordingBook,
     assert_matches_service,
@@ -55,9 +57,54 @@ class DropWatchingBook(RecordingBook):
         return list(held.markets) if held is not None else []
 
 
-def test_the_desk_subscribes_to_every_seed_market_within_the_limit() -> None:
-    assert set(SEED_MARKETS) <= set(FEED_MARKETS)
-    assert len(SEED_MARKETS) == 16 and len(set(FEED_MARKETS)) == len(FEED_MARKETS) <= MAX_MARKETS
+def test_the_desk_subscribes_to_every_sports_main_markets_within_the_limit() -> None:
+    mains = {name for names in SPORT_MAIN.values() for name in names} | set(MAIN)
+    assert mains - set(FEED_MARKETS) == set()
+    assert len(set(FEED_MARKETS)) == len(FEED_MARKETS) == MAX_MARKETS
+
+
+#: Main markets of a sport that the desk once left out of its subscription.
+ONCE_MISSING = {"ice-hockey": {"ML Incl OT"}, "tennis": {"Sets Spread", "Sets Totals"}}
+
+
+async def test_ice_hockey_and_tennis_in_play_show_their_own_main_markets(
+    fast: FeedService,
+) -> None:
+    """Ice hockey's "ML Incl OT" (all its books quote in overtime) and tennis's sets reach the
+    desk's book, on every live match where the service quotes them before and after."""
+    async with rest(fast) as api:
+        books = await selected(api)
+        live = [e.id for e in await api.live_events() if e.sport.slug in ONCE_MISSING][:20]
+        before = await once_missing_quoted(api, live, books)
+        assert {slug for slug, _ in before.values()} == set(ONCE_MISSING), "both are in play"
+        ids = list(before)
+        book = RecordingBook()
+        client = feed_client(fast.base_url, FEED_KEY, book, api, ids)
+        async with running(client):
+            await streaming(client)
+            with client.lock:
+                shown = {event_id: set(book.market_names(event_id)) for event_id in ids}
+            after = await once_missing_quoted(api, ids, books)
+            judged = {slug for slug, _ in after.values()}
+            assert judged == set(ONCE_MISSING), "a match of each is still quoted on them"
+            for event_id, (slug, markets) in after.items():
+                assert shown[event_id] & markets & before[event_id][1], f"{slug} {event_id}"
+            await assert_matches_service(client, book, api, ids, books)
+
+
+async def once_missing_quoted(
+    api: ApiClient, ids: list[int], books: list[str]
+) -> dict[int, tuple[str, set[str]]]:
+    """The events of `ids` whose books quote some of their sport's once-missing markets, with
+    the sport and those markets."""
+    quoted = {}
+    for event_id in ids:
+        record = await api.odds(event_id, books)
+        wanted = ONCE_MISSING[record.event.sport.slug]
+        names = {q.name for quotes in record.bookmakers.values() for q in quotes} & wanted
+        if names:
+            quoted[event_id] = (record.event.sport.slug, names)
+    return quoted
 
 
 async def test_a_market_the_service_withdraws_leaves_the_book(fast: FeedService) -> None:
