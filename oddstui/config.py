@@ -17,6 +17,8 @@ from typing import Any
 import platformdirs
 import tomli_w
 
+from oddstui.seed_markets import MAX_FEED_MARKETS
+
 #: A commission the trader has not set: the common base rate on an exchange's winnings.
 DEFAULT_COMMISSION = 0.05
 
@@ -73,6 +75,9 @@ class Settings:
     stale_prematch: float = 1800.0
     #: Markets the Event screen shows beside the one stepped through (None: the sport's main).
     event_markets: list[str] | None = None
+    #: Markets the desk's feed subscribes to, at most 20 (None: every sport's main and the
+    #: most traded, `FEED_MARKETS`).
+    feed_markets: list[str] | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # sections we keep but do not interpret
 
     def __repr__(self) -> str:
@@ -98,6 +103,7 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "stale_live": ((int, float), "a positive number of seconds"),
     "stale_prematch": ((int, float), "a positive number of seconds"),
     "event_markets": (list, "a list of market names"),
+    "feed_markets": (list, f"a list of 1 to {MAX_FEED_MARKETS} different market names"),
 }
 
 
@@ -117,6 +123,14 @@ def _validate(name: str, value: Any, path: Path) -> Any:
         bad = not 0 < value <= 1
     if not bad and name == "event_markets":
         bad = not all(isinstance(item, str) for item in value)
+    if not bad and name == "feed_markets":
+        names = [item.strip().casefold() for item in value if isinstance(item, str)]
+        bad = (
+            len(names) != len(value)
+            or not 0 < len(set(names)) == len(names) <= MAX_FEED_MARKETS
+            or not all(name.isprintable() and "," not in name for name in names)
+            or "" in names
+        )
     if not bad and name == "exchange_commission":
         bad = not 0 <= value < 1
     if bad:

@@ -20,3 +20,7 @@ SEED_MARKETS = (
     "Bookings Totals",
     "Player Props",
 )
+
+#: The most market names one feed subscription may carry (the seed: "Too many markets. Maximum
+#: 20 allowed.").
+MAX_FEED_MARKETS = 20

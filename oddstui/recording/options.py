@@ -6,8 +6,9 @@ import argparse
 import re
 
 from oddstui.api.feed_url import FeedFilters
+from oddstui.seed_markets import MAX_FEED_MARKETS
 
-MAX_MARKETS = 20  # the feed's limit
+MAX_MARKETS = MAX_FEED_MARKETS
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?", re.IGNORECASE)
 _UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhd]?)", re.IGNORECASE)

@@ -9,7 +9,6 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from oddstui.api.feed_url import FeedFilters
 from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
 from oddstui.api.models import OddsRecord
 from oddstui.recording.headers import PASS_EVERY, EventHeaders
@@ -141,10 +140,12 @@ class RecordingTap:
         return {**raw, "bookmakers": kept}
 
 
-def desk_tap(folder: str, base_url: str, api_key: str, book: Any) -> tuple[RawApi, RecordingTap]:
+def desk_tap(
+    folder: str, base_url: str, api_key: str, book: Any, markets: Sequence[str]
+) -> tuple[RawApi, RecordingTap]:
     """The desk's `--record DIR`: the REST client for its snapshots and a tap in front of its
-    book, writing into the new folder DIR (RecordingError when it cannot be one)."""
-    markets = FeedFilters().markets  # the desk's subscription
+    book (which the feed fills with `markets`), writing into the new folder DIR
+    (RecordingError when it cannot be one)."""
     writer = RecordingWriter(folder, source=base_url, markets=list(markets), bookmakers=[])
     api = RawApi(base_url, api_key)
     return api, RecordingTap(writer, api, markets, book)

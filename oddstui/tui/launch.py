@@ -30,7 +30,12 @@ def build_app(
     """The app wired to a service: one REST client and one feed connection (`record`: a new
     folder the feed is recorded into, `--record DIR`)."""
     api = ApiClient(base_url, api_key)
-    feed = open_feed(base_url, api_key, feed_timings, record) if with_feed and api_key else None
+    markets = settings.feed_markets if settings is not None else None
+    feed = (
+        open_feed(base_url, api_key, feed_timings, record, markets)
+        if with_feed and api_key
+        else None
+    )
     return OddsApp(
         api,
         feed,

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from oddstui.seed_markets import MAX_FEED_MARKETS
+
 ODDS, SCORES, STATUS = "odds", "scores", "status"
 CHANNELS = (ODDS, SCORES, STATUS)
 STATUS_FILTERS = ("live", "prematch")
 
-MAX_SPORTS, MAX_LEAGUES, MAX_EVENT_IDS, MAX_MARKETS = 10, 20, 50, 20
+MAX_SPORTS, MAX_LEAGUES, MAX_EVENT_IDS, MAX_MARKETS = 10, 20, 50, MAX_FEED_MARKETS
 
 # The seed's error table, word for word.
 TOO_MANY_SPORTS = "Too many sports. Maximum 10 allowed."

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_thread import FeedThread
+from oddstui.api.feed_url import FEED_MARKETS, FeedFilters
 from oddstui.api.messages import ReplayInfo
 from oddstui.api.models import Event, Scores
 from oddstui.api.rest import ApiClient
@@ -143,6 +144,7 @@ class DeskFeed(BookFeed):
         timings: FeedTimings | None = None,
         clock: Callable[[], float] = time.monotonic,
         record: str | None = None,
+        markets: Sequence[str] = FEED_MARKETS,
     ) -> None:
         book = OddsBook(clock=clock)
         api = ApiClient(base_url, api_key)
@@ -150,7 +152,7 @@ class DeskFeed(BookFeed):
         if record is not None:  # `--record DIR`: what the book is given is written too
             from oddstui.recording.tap import desk_tap
 
-            api, tap = desk_tap(record, base_url, api_key, book)
+            api, tap = desk_tap(record, base_url, api_key, book, markets)
         self._client = FeedClient(
             base_url,
             api_key,
@@ -159,6 +161,7 @@ class DeskFeed(BookFeed):
             timings=timings,
             clock=clock,
             keep_lines=tap is not None,
+            filters=FeedFilters(markets=tuple(markets)),
         )
         super().__init__(book, self._client.lock)
 
@@ -230,7 +233,14 @@ class DeskFeed(BookFeed):
 
 
 def open_feed(
-    base_url: str, api_key: str, timings: FeedTimings | None = None, record: str | None = None
+    base_url: str,
+    api_key: str,
+    timings: FeedTimings | None = None,
+    record: str | None = None,
+    markets: Sequence[str] | None = None,
 ) -> DeskFeed:
-    """The one feed of the app, run on its own thread (`record`: a folder to record it into)."""
-    return DeskFeed(base_url, api_key, timings=timings, record=record)
+    """The one feed of the app, run on its own thread (`record`: a folder to record it into;
+    `markets`: the trader's `feed_markets`, None for the desk's own)."""
+    return DeskFeed(
+        base_url, api_key, timings=timings, record=record, markets=markets or FEED_MARKETS
+    )

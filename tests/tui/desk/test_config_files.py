@@ -163,3 +163,18 @@ def test_the_stale_ages_are_read_and_checked(home: Path, name: str, bad: str) ->
     (home / "config.toml").write_text(f"{name} = {bad}\n")
     with pytest.raises(config.ConfigError, match=f"'{name}' must be a positive number of seconds"):
         config.load_settings()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ['"ML"', "[]", '["ML", 3]', '["ML", "ml"]', '["ML", ""]', '["ML,Totals"]', '["M\\u001bL"]']
+    + [str([f"Market {i}" for i in range(21)]).replace("'", '"')],
+)
+def test_the_feed_markets_are_read_and_checked(home: Path, bad: str) -> None:
+    assert config.load_settings().feed_markets is None
+    (home / "config.toml").write_text('feed_markets = ["ML", "Bookings Spread"]\n')
+    assert config.load_settings().feed_markets == ["ML", "Bookings Spread"]
+    (home / "config.toml").write_text(f"feed_markets = {bad}\n")
+    rule = "'feed_markets' must be a list of 1 to 20 different market names"
+    with pytest.raises(config.ConfigError, match=rule):
+        config.load_settings()

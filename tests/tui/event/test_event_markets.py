@@ -89,3 +89,28 @@ async def test_a_football_event_cycles_every_market_the_book_holds(
         line = screen.line
         assert line is not None and line[1], "a player prop's line carries its label"
         assert line[1] in str(screen.query_one("#market-bar").render())
+
+
+async def test_the_feed_markets_setting_chooses_what_the_desk_subscribes_to(
+    service: Service, home: Path
+) -> None:
+    """`Bookings Spread` is not among the desk's own 20; a trader who names it gets it, and
+    only what they named."""
+    event = richest_football(service)
+    chosen = {"ML", "Bookings Spread"}
+    settings = config.Settings(feed_markets=sorted(chosen))
+    app = build_app(service.base_url, DEMO_KEY, settings, watchlist_path=home / "watchlist.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.2)
+        app.open_event(event["id"])
+        await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
+        screen: EventScreen = app.screen
+
+        def held() -> set[str]:
+            return set(app.hub.read(lambda book: book.market_names(event["id"])))
+
+        # ML may be withdrawn for a while in play (a one-sided score): judge Bookings Spread.
+        await wait_for(lambda: "Bookings Spread" in held(), pilot, timeout=30)
+        assert held() <= chosen
+        await wait_for(lambda: "Bookings Spread" in screen._markets, pilot, timeout=30)
+        assert set(screen._markets) <= chosen
