@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.screen import Screen
+
 from oddstui.tui.browse.events import EventsScreen
 from oddstui.tui.browse.leagues import LeaguesScreen
 from oddstui.tui.browse.live import LiveScreen
@@ -13,6 +19,15 @@ from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, wait_for
 from tests.tui.screen_text import screen_text
+
+
+async def table_on(app: App[Any], pilot: Pilot[Any], kind: type[Screen[Any]]) -> PatchTable:
+    """The table of the screen a key opened, once that screen has mounted it (a loaded
+    machine may take a moment)."""
+    await wait_for(
+        lambda: isinstance(app.screen, kind) and bool(app.screen.query(PatchTable)), pilot
+    )
+    return app.screen.query_one(PatchTable)
 
 
 async def test_every_screen_is_reachable_by_keys(fast_service: Service) -> None:
@@ -27,8 +42,7 @@ async def test_every_screen_is_reachable_by_keys(fast_service: Service) -> None:
         await wait_for(live_rows, pilot)
 
         await pilot.press("1")
-        assert isinstance(app.screen, SportsScreen)
-        sports = app.screen.query_one(PatchTable)
+        sports = await table_on(app, pilot, SportsScreen)
 
         def all_sports() -> bool:
             return sports.row_count == 34
@@ -38,8 +52,7 @@ async def test_every_screen_is_reachable_by_keys(fast_service: Service) -> None:
         await wait_for(lambda: sports.cell_text("football", "upcoming").isdigit(), pilot)
         sports.move_cursor(row=sports.get_row_index("football"))
         await pilot.press("enter")
-        assert isinstance(app.screen, LeaguesScreen)
-        leagues = app.screen.query_one(PatchTable)
+        leagues = await table_on(app, pilot, LeaguesScreen)
 
         def leagues_listed() -> bool:
             return leagues.row_count > 1
@@ -47,9 +60,8 @@ async def test_every_screen_is_reachable_by_keys(fast_service: Service) -> None:
         await wait_for(leagues_listed, pilot)
         assert leagues.row_keys[0] == "*all*"
         await pilot.press("j", "enter")  # the first real league
-        assert isinstance(app.screen, EventsScreen)
-        assert app.screen.league is not None
-        events = app.screen.query_one(PatchTable)
+        events = await table_on(app, pilot, EventsScreen)
+        assert isinstance(app.screen, EventsScreen) and app.screen.league is not None
 
         def events_listed() -> bool:
             return events.row_count > 0
