@@ -232,7 +232,9 @@ async def test_the_dropping_board_by_drop_live_or_pre_match_by_bookmaker_and_one
         for _ in range(3):  # refetches move rows off the page: gone rows never overfill it
             fetched = screen.loaded_at
             await pilot.press("escape", "u")
-            await wait_for(lambda at=fetched: screen.loaded_at != at and screen.limit == 10, pilot)
+            await wait_for(
+                lambda at=fetched: screen.loaded_at != at and screen.limit == 10, pilot, timeout=60
+            )
             assert table.row_count <= 10
             shown = int(screen.summary().plain.split(" shown")[0].split()[-1])
             assert 0 < shown <= 10
