@@ -195,22 +195,28 @@ async def test_a_book_added_to_the_selection_is_loaded_without_waiting_for_a_mov
         async with running(client):
             await streaming(client)
             carried = client.filters.markets
-            added, quoted_before = await an_unselected_quote(api, ids, books, everyone, carried)
-            with client.lock:
-                assert not any(added in client.book.bookmakers(i) for i in quoted_before)
-            chosen = list((await api.select_bookmakers([*books, added])).bookmakers)
-            client.select_bookmakers(chosen)
-            await wait_until(lambda: client.counters.loads == 1, timeout=30, what="load")
-            with client.lock:
-                shown = {i for i in quoted_before if added in client.book.bookmakers(i)}
-            # A match can end, or be cancelled, while a loaded machine runs the test: judge
-            # the events the book quoted both before the selection and after the load.
-            after = await events_quoting(api, quoted_before, added, carried)
-            still = quoted_before & after
-            assert still, f"{added} stopped quoting every tracked event during the test"
-            assert still <= shown, f"{added} missing from events {sorted(still - shown)}"
+            judged = False
+            for loads in range(1, 4):  # a book whose every quoted match ends is not judged
+                added, quoted_before = await an_unselected_quote(api, ids, books, everyone, carried)
+                with client.lock:
+                    assert not any(added in client.book.bookmakers(i) for i in quoted_before)
+                books = list((await api.select_bookmakers([*books, added])).bookmakers)
+                client.select_bookmakers(books)
+                await wait_until(
+                    lambda n=loads: client.counters.loads == n, timeout=30, what="load"
+                )
+                with client.lock:
+                    shown = {i for i in quoted_before if added in client.book.bookmakers(i)}
+                # A match can end, or be cancelled, while a loaded machine runs the test: judge
+                # the events the book quoted both before the selection and after the load.
+                still = quoted_before & await events_quoting(api, quoted_before, added, carried)
+                if still:
+                    assert still <= shown, f"{added} missing from events {sorted(still - shown)}"
+                    judged = True
+                    break
+            assert judged, "each added book stopped quoting every tracked event during the test"
             await streaming(client)
-            await assert_matches_service(client, book, api, ids, chosen)
+            await assert_matches_service(client, book, api, ids, books)
 
 
 async def an_unselected_quote(
