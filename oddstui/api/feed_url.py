@@ -7,10 +7,8 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from oddstui.api.redact import redact_url
-from oddstui.seed_markets import MAX_FEED_MARKETS
 
 CHANNELS = ("odds", "scores", "status")
-MAX_MARKETS = MAX_FEED_MARKETS
 #: What the desk subscribes to, at the limit: every sport's main markets first, so that an
 #: ice-hockey match in overtime (quoted on "ML Incl OT" alone) or a tennis match's sets still
 #: show prices; then the seed's names most traded. Left out of the seed's 16: the quarter

@@ -8,7 +8,6 @@ import re
 from oddstui.api.feed_url import FeedFilters
 from oddstui.seed_markets import MAX_FEED_MARKETS
 
-MAX_MARKETS = MAX_FEED_MARKETS
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?", re.IGNORECASE)
 _UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([smhd]?)", re.IGNORECASE)
@@ -37,9 +36,9 @@ def markets(text: str) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
     if not names:
         raise argparse.ArgumentTypeError("--markets: give at least one market name, e.g. ML,Totals")
-    if len(names) > MAX_MARKETS:
+    if len(names) > MAX_FEED_MARKETS:
         raise argparse.ArgumentTypeError(
-            f"--markets: at most {MAX_MARKETS} (the feed's limit), got {len(names)}"
+            f"--markets: at most {MAX_FEED_MARKETS} (the feed's limit), got {len(names)}"
         )
     return names
 

@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from oddstui.api.feed_url import FEED_MARKETS, MAX_MARKETS
+from oddstui.api.feed_url import FEED_MARKETS
 from oddstui.api.messages import OddsMessage
 from oddstui.api.rest import ApiClient
+from oddstui.seed_markets import MAX_FEED_MARKETS
 from oddstui.tui.event.market_order import MAIN, SPORT_MAIN
 from tests.api.feed_harness import (
     RecordingBook,
@@ -60,7 +61,7 @@ class DropWatchingBook(RecordingBook):
 def test_the_desk_subscribes_to_every_sports_main_markets_within_the_limit() -> None:
     mains = {name for names in SPORT_MAIN.values() for name in names} | set(MAIN)
     assert mains - set(FEED_MARKETS) == set()
-    assert len(set(FEED_MARKETS)) == len(FEED_MARKETS) == MAX_MARKETS
+    assert len(set(FEED_MARKETS)) == len(FEED_MARKETS) == MAX_FEED_MARKETS
 
 
 #: Main markets of a sport that the desk once left out of its subscription.
