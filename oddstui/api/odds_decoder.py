@@ -128,6 +128,8 @@ def _markets(markets: list[_Market] | list[_LabelledMarket] | None) -> tuple[Mar
             lines: tuple[Line, ...] = ()
         elif isinstance(market, _Market):
             lines = _lines(market.odds)  # type: ignore[arg-type]
+        elif b'"label"' in bytes(market.odds):  # its labels are text: the next decode would fail
+            lines = _labelled_lines(_decode_texts(odds))  # type: ignore[arg-type]
         else:
             try:
                 lines = _lines(_decode_entries(odds))  # type: ignore[arg-type]

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oddstui.backtest.feeding import MarketLine, Touched
+from oddstui.backtest.feeding import BookFeeder, MarketLine, Touched
 from oddstui.book.alert_eval import Cooldown, fire
 from oddstui.book.alert_rules import ArbitrageRule, ArbLeg, LineKey, MatchState, PriceRule
 from oddstui.book.alert_watch import Alert, AlertRules, Throttle
-from oddstui.book.arbitrage import Arbitrage
+from oddstui.book.arbitrage import Arbitrage, best_prices
 from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 
@@ -53,12 +53,13 @@ class AlertRunner:
 
     def observe(
         self,
-        book: OddsBook,
+        feeder: BookFeeder,
         touched: Touched,
         arbitrages: Iterable[tuple[MarketLine, Arbitrage | None]],
         now: float,
     ) -> None:
         self._now = now
+        book = feeder.book
         found: list[Alert] = []
         for event_id in touched.events & self._watched:
             found += self._event_alerts(book, event_id)
@@ -71,9 +72,8 @@ class AlertRunner:
         else:  # the first record: every rule takes its baseline
             rules, self._baselined = list(self.rules.prices), True
         for rule in rules:
-            price, bookmaker = book.best(rule.event_id, rule.market, rule.line, [rule.side]).get(
-                rule.side, (None, "")
-            )
+            quotes = feeder.lines.quotes((rule.event_id, rule.market, rule.line))
+            price, bookmaker = best_prices(quotes, (rule.side,)).get(rule.side, (None, ""))
             alert = self.rules.observe_price(rule, price, bookmaker, title(book, rule.event_id))
             if alert is not None:
                 found.append(alert)

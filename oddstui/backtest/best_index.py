@@ -11,22 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from oddstui.backtest.feeding import MarketLine, Prices
+from oddstui.backtest.line_quotes import LineQuotes, MarketLine, Prices
 from oddstui.book.arbitrage import Arbitrage, best_prices, is_lay, market_arbitrage, required_sides
-from oddstui.book.oddsbook import OddsBook
 
 Best = dict[str, tuple[float, str]]
 """side -> (price, bookmaker)."""
 
 
 class BestIndex:
-    def __init__(self, book: OddsBook) -> None:
-        self._book = book
+    def __init__(self, lines: LineQuotes) -> None:
+        self._lines = lines
         self._best: dict[MarketLine, Best] = {}
 
     def rebuild(self, key: MarketLine) -> Best:
         """Read the line afresh from the book (after a snapshot)."""
-        quotes = self._book.quotes(*key)
+        quotes = self._lines.quotes(key)
         sides = {side for prices in quotes.values() for side in prices if not is_lay(side)}
         best = best_prices(quotes, sorted(sides))
         if best:
@@ -79,7 +78,7 @@ class BestIndex:
         return False
 
     def _rescan(self, key: MarketLine, side: str, best: Best) -> None:
-        found = best_prices(self._book.quotes(*key), (side,))
+        found = best_prices(self._lines.quotes(key), (side,))
         if side in found:
             best[side] = found[side]
         else:

@@ -1,4 +1,4 @@
-"""The backtest: a recording's records through the desk's book, rules and maths, in order."""
+"""The backtest: a recording's records through the books, the desk's rules and maths, in order."""
 
 from __future__ import annotations
 
@@ -45,11 +45,12 @@ def run_backtest(
     started = time.perf_counter()
     feeder = BookFeeder()
     book = feeder.book
-    book.complete_markets = complete_markets
+    lines = feeder.lines
+    lines.complete_markets = complete_markets
     arbitrages = ArbitrageTracker()
     values = ValueTracker(sharp, min_ev)
     alerts = AlertRunner(rules or AlertRules())
-    index = BestIndex(book)
+    index = BestIndex(lines)
     arbitrage_of = ArbitrageCheck()
     report = BacktestReport()
     now = float("-inf")
@@ -87,13 +88,13 @@ def run_backtest(
                 arbitrages.observe(key, arb, now)
                 found.append((key, arb))  # None too: an arbitrage that ended
             if fresh:
-                quotes = book.quotes(*key)
+                quotes = lines.quotes(key)
                 values.refresh_fair(key, quotes.get(sharp), has_draw)
                 values.check_line(key, quotes, in_play, now)
             elif bookmaker is not None:
                 values.check_bookmaker(key, bookmaker, touched.prices[key][1], in_play, now)
         if not alerts.idle:
-            alerts.observe(book, touched, found, now)
+            alerts.observe(feeder, touched, found, now)
     arbitrages.finish(now)
     values.finish()
     report.last_time = now if report.records else None

@@ -115,7 +115,8 @@ def test_a_message_touches_only_the_lines_it_changed() -> None:
     assert feeder.apply(change).lines == {(7, "Totals", (3.5, None))}
     gone = updated(3.0, 2, 7, "BookA", [ml(2.0, 1.9), totals((2.5, 1.9, 1.9))])
     assert feeder.apply(gone).lines == {(7, "Totals", (3.5, None))}
-    assert feeder.book.price(7, "BookA", "Totals", (3.5, None), "over") is None
+    assert feeder.lines.quotes((7, "Totals", (3.5, None))) == {}
+    assert feeder.lines.quotes((7, "Totals", (2.5, None))) == {"BookA": {"over": 1.9, "under": 1.9}}
 
 
 def test_malformed_messages_are_counted_and_skipped() -> None:
