@@ -5,8 +5,9 @@ selected, tapped by `oddstui record` with the desk's 20 markets) for `--seconds`
 `--recording PATH`, then runs the backtest's engine over the records `--repeat` times (records
 read into memory first, so the figure is the engine's: book, arbitrage scan, value maths, alert
 rules) and prints the median.
-For scale it also prints, over the same records, the desk's decoder alone (parse only) and the
-whole command's path (reading the zstandard segments + the engine).
+For scale it also prints, over the same records, the desk's decoder alone (parse only), and
+the whole command's path (reading the zstandard segments + the engine) with one worker and with
+the command's default (one a core, the events shared out among them).
 
     python benchmarks/backtest.py [--seconds 60] [--updates-per-second 2000] [--repeat 3]
                                   [--recording PATH] [--keep DIR]
@@ -35,6 +36,8 @@ from serving import start_serve, stop_serve  # noqa: E402
 
 from oddstui.api.messages import iter_frame  # noqa: E402
 from oddstui.backtest.engine import run_backtest  # noqa: E402
+from oddstui.backtest.parallel import backtest_recording, default_workers  # noqa: E402
+from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP  # noqa: E402
 from oddstui.book.alert_rules import ArbitrageRule, PriceRule  # noqa: E402
 from oddstui.book.alert_watch import AlertRules  # noqa: E402
 from oddstui.recording import FeedMessage, Snapshot, open_recording  # noqa: E402
@@ -129,13 +132,24 @@ def main() -> None:
             pass
     decoding = time.perf_counter() - started
     print(f"decoder alone:    {len(messages) / decoding:,.0f} msg/s (the desk's parse, no book)")
-    started = time.perf_counter()
-    run_backtest(recording.records(), rules, complete_markets=complete)
-    whole = time.perf_counter() - started
-    print(
-        f"whole command:    {len(messages) / whole:,.0f} msg/s (segments read and decoded: "
-        f"{len(records) / reading:,.0f} records/s alone)"
-    )
+    print(f"reading alone:    {len(records) / reading:,.0f} records/s (zstandard, JSON lines)")
+    for workers in sorted({1, default_workers()}):
+        runs = []
+        for _ in range(args.repeat):
+            started = time.perf_counter()
+            report = backtest_recording(
+                folder,
+                rules_for(records),
+                workers=workers,
+                sharp=DEFAULT_SHARP,
+                min_ev=DEFAULT_MIN_EV,
+            )
+            runs.append(len(messages) / (time.perf_counter() - started))
+        print(
+            f"whole command:    {statistics.median(runs):,.0f} msg/s with {workers} worker"
+            f"{'s' if workers > 1 else ''}, median of {len(runs)} (range {min(runs):,.0f}-"
+            f"{max(runs):,.0f}; segments read, events shared out, reports merged)"
+        )
     load = os.getloadavg()
     print(
         f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores "

@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 
 from oddstui import config
+from oddstui.backtest.partition import MAX_WORKERS
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP
 from oddstui.book.alert_rules_file import rules_from_toml
 from oddstui.book.alert_watch import AlertRules
@@ -46,6 +47,13 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_MIN_EV,
         help=f"smallest EV %% counted as a value bet (default {DEFAULT_MIN_EV})",
     )
+    backtest.add_argument(
+        "--workers",
+        metavar="N",
+        type=_workers,
+        help="processes that share the events out (default: one a core, at most "
+        f"{MAX_WORKERS}; 1 runs in this one)",
+    )
     backtest.add_argument("--json", action="store_true", help="print one JSON object")
     export = commands.add_parser(
         "export", help="write a recording's price ticks as Parquet (needs oddstui[parquet])"
@@ -54,6 +62,17 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     export.add_argument(
         "--parquet", metavar="DIR", required=True, help="folder to write ticks.parquet in"
     )
+
+
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        message = f"--workers must be a whole number, got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    if not 1 <= value <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"--workers must be 1 to {MAX_WORKERS}, got {text!r}")
+    return value
 
 
 def _non_negative(flag: str) -> Callable[[str], float]:
@@ -80,17 +99,16 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _backtest(args: argparse.Namespace) -> int:
-    from oddstui.backtest.engine import run_backtest
+    from oddstui.backtest.parallel import backtest_recording, default_workers
     from oddstui.backtest.report import to_json, to_table
 
     rules = load_alert_rules(args.alerts)
-    recording = open_recording(args.path)
-    report = run_backtest(
-        recording.records(),
+    report = backtest_recording(
+        args.path,
         rules,
+        workers=args.workers or default_workers(),
         sharp=args.sharp,
         min_ev=args.min_ev,
-        complete_markets=recording.manifest.complete_markets,
     )
     if args.json:
         sys.stdout.buffer.write(orjson.dumps(to_json(report)) + b"\n")

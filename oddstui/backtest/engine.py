@@ -10,6 +10,7 @@ from oddstui.backtest.alerts import AlertFiring, AlertRunner
 from oddstui.backtest.arbitrages import ArbitrageSeen, ArbitrageTracker
 from oddstui.backtest.best_index import ArbitrageCheck, Best, BestIndex
 from oddstui.backtest.feeding import BookFeeder
+from oddstui.backtest.partition import Share
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueBetSeen, ValueTracker
 from oddstui.book.alert_watch import AlertRules
 from oddstui.book.arbitrage import sport_has_draw
@@ -39,9 +40,11 @@ def run_backtest(
     sharp: str = DEFAULT_SHARP,
     min_ev: float = DEFAULT_MIN_EV,
     complete_markets: bool = False,
+    share: Share | None = None,
 ) -> BacktestReport:
     """`complete_markets`: the source said each odds message lists all its bookmaker's
-    markets (the manifest's `completeMarkets`), so a market a message leaves out is gone."""
+    markets (the manifest's `completeMarkets`), so a market a message leaves out is gone.
+    `share`: backtest only these events (`backtest.parallel` runs the shares side by side)."""
     started = time.perf_counter()
     feeder = BookFeeder()
     book = feeder.book
@@ -61,6 +64,11 @@ def run_backtest(
         if report.first_time is None:
             report.first_time = now
         report.records += 1
+        if share is not None:
+            mine = share.take(record)
+            if mine is None:
+                continue
+            record = mine
         touched = feeder.apply(record)
         for event_id, status in touched.status:
             if status == "live":

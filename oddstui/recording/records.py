@@ -16,6 +16,9 @@ class RecordingError(Exception):
         self.path = path
         self.what = what
 
+    def __reduce__(self) -> tuple[type[RecordingError], tuple[str, str]]:
+        return RecordingError, (self.path, self.what)  # raised in a worker, read in its parent
+
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:

@@ -111,7 +111,11 @@ def test_a_corrupt_line_is_one_line_exit_2_and_no_parquet(recording: Path, tmp_p
     (segment,) = recording.glob("*.jsonl.zst")
     with segment.open("ab") as file:  # a whole frame whose line is not JSON
         file.write(zstandard.ZstdCompressor().compress(b"not json\n"))
-    for command in (["backtest"], ["export", "--parquet", str(tmp_path / "out")]):
+    for command in (
+        ["backtest", "--workers", "1"],
+        ["backtest", "--workers", "2"],  # the error is met in a worker process
+        ["export", "--parquet", str(tmp_path / "out")],
+    ):
         assert segment.name in _one_line(oddstui(*command, str(recording), home=tmp_path))
     assert not list((tmp_path / "out").glob("*"))
 
@@ -119,6 +123,9 @@ def test_a_corrupt_line_is_one_line_exit_2_and_no_parquet(recording: Path, tmp_p
 def test_bad_flags_and_rules_are_one_line_exit_2(recording: Path, tmp_path: Path) -> None:
     line = _one_line(oddstui("backtest", str(recording), "--min-ev", "x", home=tmp_path))
     assert "--min-ev" in line
+    for workers in ("0", "9", "two"):
+        line = _one_line(oddstui("backtest", str(recording), "--workers", workers, home=tmp_path))
+        assert "--workers" in line and repr(workers) in line
     line = _one_line(oddstui("backtest", str(recording), "--alerts", "nope.toml", home=tmp_path))
     assert "nope.toml" in line
     broken = tmp_path / "broken.toml"

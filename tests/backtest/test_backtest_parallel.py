@@ -1,0 +1,100 @@
+"""A backtest shared out among processes finds what one pass finds: every arbitrage, value bet
+and alert, with the same counts."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oddstui.backtest.engine import BacktestReport, run_backtest
+from oddstui.backtest.parallel import merge
+from oddstui.backtest.partition import Share
+from oddstui.book.alert_rules import ArbitrageRule, PriceRule
+from oddstui.book.alert_watch import AlertRules
+from oddstui.recording.records import FeedMessage, Snapshot
+from tests.backtest.built import ml, snapshot, status, totals, updated, write_recording
+from tests.backtest.test_backtest_command import oddstui
+
+EVENTS = [11, 12, 13, 14, 15, 16, 17]
+BOOKS = ["BookA", "BookB", "BookC", "Pinnacle"]
+
+
+def _records(seed: int) -> list[Snapshot | FeedMessage]:
+    rng = random.Random(seed)
+    price = lambda: rng.choice([1.6, 1.8, 1.9, 2.0, 2.05, 2.1, 2.3, 2.6])  # noqa: E731
+    quotes = lambda: [ml(price(), price()), totals((2.5, price(), price()))]  # noqa: E731
+    records: list[Snapshot | FeedMessage] = [
+        snapshot(0.0, {event: {book: quotes() for book in BOOKS} for event in EVENTS})
+    ]
+    for step in range(1, 600):
+        event = rng.choice(EVENTS)
+        if rng.random() < 0.02:
+            records.append(status(float(step), event, "live"))
+        else:
+            records.append(updated(float(step), step, event, rng.choice(BOOKS), quotes()))
+    return records
+
+
+def _rules() -> AlertRules:
+    rules = AlertRules()
+    for event in EVENTS[:4]:
+        rules.add_price(PriceRule(event, "ML", "home", 2.2), asked=False)
+        rules.set_arbitrage(ArbitrageRule(event, 1.0))
+    return rules
+
+
+def _found(report: BacktestReport) -> dict[str, Any]:
+    return {
+        "arbitrages": sorted(repr(arb) for arb in report.arbitrages),
+        "value_bets": sorted(repr(bet) for bet in report.value_bets),
+        "alerts": sorted(repr(firing) for firing in report.alerts),
+        "titles": report.titles,
+        "counts": (report.records, report.messages, report.malformed, report.last_time),
+    }
+
+
+@pytest.mark.parametrize("shares", [2, 3])
+def test_shares_merged_find_what_one_pass_finds(shares: int) -> None:
+    records = _records(seed=shares)
+    whole = run_backtest(records, _rules())
+    assert whole.arbitrages and whole.value_bets and whole.alerts, "a world this loose has all"
+    parts = [run_backtest(records, _rules(), share=Share(i, shares)) for i in range(shares)]
+    assert all(part.arbitrages for part in parts), "every share holds events with arbitrages"
+    merged = merge(parts)
+    assert _found(merged) == _found(whole)
+    times = [arb.first_seen for arb in merged.arbitrages]
+    assert times == sorted(times)
+
+
+def test_the_command_with_two_workers_reports_what_one_worker_does(tmp_path: Path) -> None:
+    folder = tmp_path / "rec"
+    write_recording(folder, _records(seed=5))
+    rules = tmp_path / "rules.toml"
+    rules.write_text(
+        "".join(
+            f'[[price]]\nevent = {e}\nmarket = "ML"\nside = "home"\nthreshold = 2.2\n'
+            f"[[arbitrage]]\nevent = {e}\nmin_profit = 1.0\n"
+            for e in EVENTS[:4]
+        )
+    )
+    outputs = []
+    for workers in ("1", "2"):
+        done = oddstui(
+            "backtest",
+            str(folder),
+            "--json",
+            "--alerts",
+            str(rules),
+            "--workers",
+            workers,
+            home=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        outputs.append({key: sorted(map(json.dumps, report[key])) for key in report})
+    assert outputs[0]["arbitrages"] and outputs[0]["alerts"] and outputs[0]["value_bets"]
+    assert outputs[0] == outputs[1]
