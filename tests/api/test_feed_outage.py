@@ -23,7 +23,7 @@ from tests.api.feed_harness import (
 )
 from tests.api.feed_service import FEED_KEY, SERVICE_FLAGS, FeedService
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 OUTAGE = 60.0
 # Far above the 5 s the probe aims at, far below the backoff this client would wait without it.
 LIVE_BOUND = 20.0

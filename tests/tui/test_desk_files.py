@@ -10,6 +10,8 @@ import pytest
 from tests.tui.conftest import Service, start_service
 from tests.tui.desk_pty import DeskInPty
 
+pytestmark = pytest.mark.slow  # handed out first (tests/conftest.py)
+
 BAD_BYTES = b'x = "a\n\xff'  # the reproduction from issue 15: invalid UTF-8
 
 

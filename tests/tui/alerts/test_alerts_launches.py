@@ -21,7 +21,8 @@ from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
 LAUNCHES = 3
-pytestmark = pytest.mark.timeout(400)  # up to six launches of a desk on a loaded machine
+# Up to six launches of a desk on a loaded machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 
 
 @pytest.fixture(scope="module")

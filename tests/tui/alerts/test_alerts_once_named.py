@@ -22,6 +22,8 @@ from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, feed_moves_on, start_service, wait_for
 from tests.tui.screen_text import screen_text
 
+pytestmark = pytest.mark.slow  # handed out first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def service() -> Iterator[Service]:

@@ -20,6 +20,8 @@ from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
+pytestmark = pytest.mark.slow  # handed out first (tests/conftest.py)
+
 
 @pytest.fixture(scope="module")
 def quick_world() -> Iterator[Service]:

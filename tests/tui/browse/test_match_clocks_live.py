@@ -28,6 +28,8 @@ from oddstui.tui.desk.state import LIVE
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
+pytestmark = pytest.mark.slow  # handed out first (tests/conftest.py)
+
 WINDOW = 60.0
 MATCHES = 10
 

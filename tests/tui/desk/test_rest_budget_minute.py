@@ -14,6 +14,8 @@ from oddstui import config
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
+pytestmark = pytest.mark.slow  # handed out first (tests/conftest.py)
+
 #: The stated ceiling (README): the Live board spends at most this many requests a minute.
 MAX_PER_MINUTE = 8
 

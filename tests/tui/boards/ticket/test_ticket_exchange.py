@@ -4,6 +4,8 @@ the exchange price is shown net of commission, every leg's stake and return stay
 
 from __future__ import annotations
 
+import pytest
+
 from oddstui import config
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
@@ -11,6 +13,8 @@ from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, wait_for
 from tests.tui.screen_text import screen_text
+
+pytestmark = pytest.mark.slow  # handed out first (tests/conftest.py)
 
 COMMISSION = 0.05
 TOTAL = 100.0
