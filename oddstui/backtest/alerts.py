@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oddstui.backtest.feeding import BookFeeder, MarketLine, Touched
+from oddstui.backtest.feeding import BookFeeder, Touched
+from oddstui.backtest.line_quotes import MarketLine
 from oddstui.book.alert_eval import Cooldown, fire
 from oddstui.book.alert_rules import ArbitrageRule, ArbLeg, LineKey, MatchState, PriceRule
 from oddstui.book.alert_watch import Alert, AlertRules, Throttle

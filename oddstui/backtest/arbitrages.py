@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oddstui.backtest.feeding import MarketLine
+from oddstui.backtest.line_quotes import MarketLine
 from oddstui.book.arbitrage import Arbitrage
 from oddstui.book.state import LineKey
 

@@ -15,11 +15,9 @@ import orjson
 
 from oddstui.api.messages import OddsMessage, ScoreMessage, StatusMessage, Welcome, iter_frame
 from oddstui.api.models import parse_event, parse_odds_record
-from oddstui.backtest.line_quotes import LineChanges, LineQuotes, MarketLine, Prices
+from oddstui.backtest.line_quotes import LineChanges, LineQuotes, MarketLine
 from oddstui.book.oddsbook import OddsBook
 from oddstui.recording.records import FeedMessage, Gap, Snapshot
-
-__all__ = ["BookFeeder", "MarketLine", "Prices", "Touched"]
 
 
 @dataclass(slots=True)

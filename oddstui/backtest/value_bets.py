@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from oddstui.backtest.feeding import MarketLine
+from oddstui.backtest.line_quotes import MarketLine
 from oddstui.book.arbitrage import in_side_order, is_lay, required_sides
 from oddstui.book.fair import fair_probabilities
 from oddstui.book.state import LineKey
