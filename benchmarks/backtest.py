@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from serving import start_serve, stop_serve  # noqa: E402
 
 from oddstui.api.messages import iter_frame  # noqa: E402
-from oddstui.backtest.engine import run_backtest  # noqa: E402
+from oddstui.backtest.engine import collector_paused, run_backtest  # noqa: E402
 from oddstui.backtest.parallel import backtest_recording, default_workers  # noqa: E402
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP  # noqa: E402
 from oddstui.book.alert_rules import ArbitrageRule, PriceRule  # noqa: E402
@@ -105,7 +105,8 @@ def main() -> None:
         record(folder, args.seconds, args.updates_per_second)
     recording = open_recording(folder)
     started = time.perf_counter()
-    records = list(recording.records())
+    with collector_paused():  # as the command reads them
+        records = list(recording.records())
     reading = time.perf_counter() - started
     messages = [r for r in records if isinstance(r, FeedMessage)]
     markets = recording.manifest.markets or []

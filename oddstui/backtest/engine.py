@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from oddstui.backtest.alerts import AlertFiring, AlertRunner
@@ -46,6 +48,35 @@ def run_backtest(
     markets (the manifest's `completeMarkets`), so a market a message leaves out is gone.
     `share`: backtest only these events (`backtest.parallel` runs the shares side by side)."""
     started = time.perf_counter()
+    with collector_paused():
+        report = _backtest(records, rules, sharp, min_ev, complete_markets, share)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused: a backtest makes millions of objects that live
+    to its end and no reference cycles, and the collector's passes over them took a seventh of
+    the engine's time and two thirds of reading a recording (measured: 6,620 against 7,653
+    msg/s; 15,886 against 46,227 records/s)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _backtest(
+    records: Iterable[Record],
+    rules: AlertRules | None,
+    sharp: str,
+    min_ev: float,
+    complete_markets: bool,
+    share: Share | None,
+) -> BacktestReport:
     feeder = BookFeeder()
     book = feeder.book
     lines = feeder.lines
@@ -116,5 +147,4 @@ def run_backtest(
         state = book.event(event_id)
         if state is not None and state.header is not None:
             report.titles[event_id] = f"{state.header.home} v {state.header.away}"
-    report.seconds = time.perf_counter() - started
     return report

@@ -15,7 +15,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from oddstui.backtest.engine import BacktestReport, run_backtest
+from oddstui.backtest.engine import BacktestReport, collector_paused, run_backtest
 from oddstui.backtest.partition import MAX_WORKERS, Share
 from oddstui.book.alert_watch import AlertRules
 from oddstui.recording.reader import open_recording
@@ -49,13 +49,13 @@ def backtest_recording(
     # fork where there is one: a worker starts at once, without importing the project again.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context) as pool, collector_paused():
         futures = [
             pool.submit(_share, recording.folder, rules, sharp, min_ev, Share(index, workers))
             for index in range(workers)
         ]
-        reports = [future.result() for future in futures]
-    merged = merge(reports)
+        reports = [future.result() for future in futures]  # unpickled: many objects, no cycles
+        merged = merge(reports)
     merged.seconds = time.perf_counter() - started
     return merged
 
