@@ -19,6 +19,7 @@ from oddstui.tui.launch import build_app
 from oddstui.tui.settings.bookmakers import BookmakersScreen
 from oddstui.tui.settings.settings_screen import SettingsScreen
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+from tests.tui.live_picks import quoted_live
 from tests.tui.screen_text import screen_text
 
 AMERICAN = re.compile(r"^(?:[▲▼] ?)?[+-]\d+$")
@@ -38,11 +39,6 @@ def get(service: Service, path: str, **params: Any) -> Any:
     return response.json()
 
 
-def busiest_live(service: Service) -> int:
-    live = [e for e in get(service, "/events/live") if e["sport"]["slug"] == "football"]
-    return int(max(live, key=lambda event: event.get("bookmakerCount") or 0)["id"])
-
-
 NO_PRICE = ("", "-", "–")  # a side a bookmaker does not quote now (often, in play)
 
 
@@ -56,7 +52,7 @@ async def test_odds_format_switch_changes_the_prices_shown(service: Service, hom
     app = build_app(service.base_url, DEMO_KEY, config.Settings())
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause(0.2)
-        app.open_event(busiest_live(service))
+        app.open_event(quoted_live(service))  # not one near its end: its books would stop
         await wait_for(
             lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(PriceGrid)), pilot
         )
@@ -182,6 +178,8 @@ async def test_the_exchange_commission_is_set_in_percent_and_saved(
         field.value = "2.5"
         await wait_for(lambda: app.settings.exchange_commission == 0.025, pilot)
     assert config.load_settings().exchange_commission == 0.025
+
+
 async def test_settings_open_with_the_keys_working(service: Service, home: Path) -> None:
     app = build_app(service.base_url, DEMO_KEY, config.Settings(), with_feed=False)
     async with app.run_test(size=(80, 24)) as pilot:
