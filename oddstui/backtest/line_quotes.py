@@ -41,9 +41,6 @@ class LineQuotes:
         """bookmaker -> prices on one line; read only (it is the store's own)."""
         return self._lines.get(key, _NONE)
 
-    def markets(self, event_id: int, bookmaker: str) -> Mapping[str, MarketQuote]:
-        return self._markets.get((event_id, bookmaker), {})
-
     def lines_of(self, event_ids: Iterable[int]) -> set[MarketLine]:
         """Every line any bookmaker quotes on these events."""
         found: set[MarketLine] = set()

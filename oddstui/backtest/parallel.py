@@ -43,9 +43,11 @@ def backtest_recording(
     recording = open_recording(path)
     complete = recording.manifest.complete_markets
     if workers <= 1:
-        return run_backtest(
+        report = run_backtest(
             recording.records(), rules, sharp=sharp, min_ev=min_ev, complete_markets=complete
         )
+        report.seconds = time.perf_counter() - started  # from the same start as with workers
+        return report
     # fork where there is one: a worker starts at once, without importing the project again.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

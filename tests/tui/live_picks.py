@@ -10,7 +10,8 @@ from tests.tui.conftest import DEMO_KEY, Service
 
 
 def quoted_live(service: Service) -> int:
-    """A live match whose ML most books quote now (in play, most books stop quoting)."""
+    """Of the live matches whose ML two books or more quote now (in play, most books stop
+    quoting), the one least far on."""
 
     def get(path: str, **params: object) -> object:
         response = httpx.get(service.base_url + path, params={"apiKey": DEMO_KEY, **params})
