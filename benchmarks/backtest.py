@@ -78,13 +78,15 @@ def rules_for(records: list) -> AlertRules:
     """A price rule and an arbitrage rule on each of the first ten events, so the alert path
     runs too."""
     rules = AlertRules()
-    events = []
+    events: dict[int, None] = {}
     for record in records:
         if isinstance(record, Snapshot):
-            events += [raw["id"] for raw in record.odds]
+            events.update(dict.fromkeys(raw["id"] for raw in record.odds))
         elif isinstance(record, FeedMessage) and "bookie" in record.message:
-            events.append(int(record.message["id"]))
-    for event_id in list(dict.fromkeys(events))[:10]:
+            events[int(record.message["id"])] = None
+        if len(events) >= 10:
+            break
+    for event_id in list(events)[:10]:
         rules.add_price(PriceRule(event_id, "ML", "home", 2.5), asked=False)
         rules.set_arbitrage(ArbitrageRule(event_id, 0.5))
     return rules
@@ -110,7 +112,8 @@ def main() -> None:
     reading = time.perf_counter() - started
     messages = [r for r in records if isinstance(r, FeedMessage)]
     markets = recording.manifest.markets or []
-    lines = sum(len(m.get("odds") or ()) for r in messages for m in r.message.get("markets") or ())
+    parsed = (orjson.loads(r.text) if r.text else r.message for r in messages)  # not kept
+    lines = sum(len(m.get("odds") or ()) for p in parsed for m in p.get("markets") or ())
     print(
         f"recording:        {len(messages):,} messages, {len(records) - len(messages)} other "
         f"records; {len(markets)} markets, {len(recording.manifest.bookmakers)} bookmakers, "

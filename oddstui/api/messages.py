@@ -24,7 +24,7 @@ from oddstui.api.models import (
     parse_time,
 )
 from oddstui.api.models.fields import as_int, as_url
-from oddstui.api.odds_decoder import DecodeError, NotFast, decode_odds
+from oddstui.api.odds_decoder import NOT_FAST, decode_odds
 
 try:  # orjson decodes about three times faster; the standard library is the fallback.
     from orjson import loads as _loads
@@ -259,9 +259,6 @@ _PARSERS: dict[Any, Callable[[dict[str, Any], float], Message]] = {
     "relay": _relay,
 }
 
-# What sends a line from the fast decoder to the general path (MalformedRecord is a ValueError:
-# the general path then decides, and counts the line if it is malformed).
-_NOT_FAST = (DecodeError, NotFast, ValueError, OverflowError)
 # Anything a hostile or broken line can make the parsers raise; none of it may escape.
 _BAD_LINE = (ValueError, TypeError, KeyError, AttributeError, RecursionError, OverflowError)
 
@@ -308,7 +305,7 @@ def iter_frame(
             if fast is not None:
                 yield OddsMessage(*fast, received, line if keep_lines else "")
                 continue
-        except _NOT_FAST:
+        except NOT_FAST:
             if line.isspace():
                 continue
         try:

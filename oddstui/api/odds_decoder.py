@@ -70,8 +70,14 @@ class _LabelledOdds(_OddsHead, gc=False):
     markets: list[_LabelledMarket] | None = None
 
 
+class _OddsTexts(_OddsHead, gc=False):
+    markets: list[msgspec.Raw] | None = None
+
+
 _decode = msgspec.json.Decoder(_Odds, strict=False).decode
 _decode_labelled = msgspec.json.Decoder(_LabelledOdds, strict=False).decode
+_decode_with_texts = msgspec.json.Decoder(_OddsTexts, strict=False).decode
+_decode_market = msgspec.json.Decoder(_LabelledMarket, strict=False).decode
 _decode_entries = msgspec.json.Decoder(list[dict[str, _Finite]], strict=False).decode
 _decode_texts = msgspec.json.Decoder(list[dict[str, float | str]], strict=False).decode
 _NULL = msgspec.Raw(b"null")
@@ -80,6 +86,11 @@ DecodeError = msgspec.DecodeError  # ValidationError is a DecodeError
 
 class NotFast(Exception):
     """The line needs the general path."""
+
+
+NOT_FAST = (DecodeError, NotFast, ValueError, OverflowError)
+"""What sends a line from the fast path to the general path (MalformedRecord is a ValueError:
+the general path then decides, and counts the line if it is malformed)."""
 
 
 OddsFields = tuple[str, int, datetime | None, int, str, str | None, tuple[MarketQuote, ...]]
@@ -95,6 +106,40 @@ def decode_odds(line: str | bytes) -> OddsFields | None:
     # A label among the prices: markets are decoded one by one (the first path fails on it).
     labelled = ('"label"' in line) if isinstance(line, str) else (b'"label"' in line)
     raw: _Odds | _LabelledOdds = _decode_labelled(line) if labelled else _decode(line)
+    head = _head(raw)
+    if head is None:
+        return None
+    markets = _markets(raw.markets) if _has_markets(head[0]) else ()
+    return (*head, markets)
+
+
+OddsTexts = tuple[str, int, datetime | None, int, str, str | None, list[bytes]]
+"""`OddsFields` with each market's JSON text in place of its quote."""
+
+
+def decode_odds_texts(line: str | bytes) -> OddsTexts | None:
+    """`decode_odds`, with each market left as its JSON text, for `decode_market` to decode.
+
+    For a reader that keeps each market's last text: a market whose text has not changed is
+    the quote it already holds, and need not be decoded again. The same markets are judged, the
+    same way: a message `decode_odds` takes, this takes, and each of its markets' texts
+    `decode_market` takes. Raises as `decode_odds` does (and `decode_market` as well).
+    """
+    raw = _decode_with_texts(line)
+    head = _head(raw)
+    if head is None:
+        return None
+    texts = [bytes(text) for text in raw.markets or ()] if _has_markets(head[0]) else []
+    return (*head, texts)
+
+
+def decode_market(text: bytes) -> MarketQuote:
+    """One market of `decode_odds_texts`, as `decode_odds` decodes it. Raises NotFast or
+    DecodeError for what needs the general path."""
+    return _market(_decode_market(text))
+
+
+def _head(raw: _OddsHead) -> tuple[str, int, datetime | None, int, str, str | None] | None:
     kind = raw.type
     if kind not in _KINDS or not raw.bookie:
         return None
@@ -109,34 +154,36 @@ def decode_odds(line: str | bytes) -> OddsFields | None:
         raw.id,
         intern(raw.bookie),
         None if url is None else as_url(url),
-        _markets(raw.markets) if kind == "created" or kind == "updated" else (),
     )
 
 
+def _has_markets(kind: str) -> bool:
+    return kind == "created" or kind == "updated"
+
+
 def _markets(markets: list[_Market] | list[_LabelledMarket] | None) -> tuple[MarketQuote, ...]:
-    if not markets:
-        return ()
-    out = []
-    for market in markets:
-        name = market.name
-        if not name:
-            raise NotFast
-        stamp = market.updatedAt
-        updated = (TIME_CACHE.get(stamp) or parse_time(stamp, "updatedAt")) if stamp else None
-        odds = market.odds
-        if not odds or odds == _NULL:
-            lines: tuple[Line, ...] = ()
-        elif isinstance(market, _Market):
-            lines = _lines(market.odds)  # type: ignore[arg-type]
-        elif b'"label"' in bytes(market.odds):  # its labels are text: the next decode would fail
+    return tuple(_market(market) for market in markets) if markets else ()
+
+
+def _market(market: _Market | _LabelledMarket) -> MarketQuote:
+    name = market.name
+    if not name:
+        raise NotFast
+    stamp = market.updatedAt
+    updated = (TIME_CACHE.get(stamp) or parse_time(stamp, "updatedAt")) if stamp else None
+    odds = market.odds
+    if not odds or odds == _NULL:
+        lines: tuple[Line, ...] = ()
+    elif isinstance(market, _Market):
+        lines = _lines(market.odds)  # type: ignore[arg-type]
+    elif b'"label"' in bytes(market.odds):  # its labels are text: the next decode would fail
+        lines = _labelled_lines(_decode_texts(odds))  # type: ignore[arg-type]
+    else:
+        try:
+            lines = _lines(_decode_entries(odds))  # type: ignore[arg-type]
+        except msgspec.ValidationError:
             lines = _labelled_lines(_decode_texts(odds))  # type: ignore[arg-type]
-        else:
-            try:
-                lines = _lines(_decode_entries(odds))  # type: ignore[arg-type]
-            except msgspec.ValidationError:
-                lines = _labelled_lines(_decode_texts(odds))  # type: ignore[arg-type]
-        out.append(MarketQuote(intern(name), updated, lines))
-    return tuple(out)
+    return MarketQuote(intern(name), updated, lines)
 
 
 def _lines(entries: list[dict[str, float]]) -> tuple[Line, ...]:

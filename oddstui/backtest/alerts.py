@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from oddstui.backtest.feeding import BookFeeder, Touched
-from oddstui.backtest.line_quotes import MarketLine
+from oddstui.backtest.line_state import LineState
 from oddstui.book.alert_eval import Cooldown, fire
 from oddstui.book.alert_rules import ArbitrageRule, ArbLeg, LineKey, MatchState, PriceRule
 from oddstui.book.alert_watch import Alert, AlertRules, Throttle
@@ -56,7 +56,7 @@ class AlertRunner:
         self,
         feeder: BookFeeder,
         touched: Touched,
-        arbitrages: Iterable[tuple[MarketLine, Arbitrage | None]],
+        arbitrages: Iterable[tuple[LineState, Arbitrage | None]],
         now: float,
     ) -> None:
         self._now = now
@@ -67,7 +67,7 @@ class AlertRunner:
         if self._baselined:
             rules = [
                 rule
-                for event_id, market in {(key[0], key[1]) for key in touched.lines}
+                for event_id, market in touched.markets()
                 for rule in self._by_market.get((event_id, market), ())
             ]
         else:  # the first record: every rule takes its baseline
@@ -86,11 +86,12 @@ class AlertRunner:
     def _arbitrage_alerts(
         self,
         book: OddsBook,
-        arbitrages: Iterable[tuple[MarketLine, Arbitrage | None]],
+        arbitrages: Iterable[tuple[LineState, Arbitrage | None]],
         now: float,
     ) -> list[Alert]:
         changed: set[int] = set()
-        for (event_id, market, line), arb in arbitrages:
+        for state, arb in arbitrages:
+            event_id, market, line = state.key
             if event_id not in self._arb_rules:
                 continue
             held = self._arbs.setdefault(event_id, {})

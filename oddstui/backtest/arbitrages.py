@@ -7,37 +7,9 @@ are looked at again (`book.arbitrage`, the desk's own routine).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from oddstui.backtest.line_quotes import MarketLine
+from oddstui.backtest.findings import ArbitrageSeen, LegsKey
+from oddstui.backtest.line_state import LineState
 from oddstui.book.arbitrage import Arbitrage
-from oddstui.book.state import LineKey
-
-LegsKey = tuple[tuple[str, str], ...]
-"""((side, bookmaker), ...) in the legs' order."""
-
-
-@dataclass(slots=True)
-class ArbitrageSeen:
-    event_id: int
-    market: str
-    line: LineKey
-    legs: tuple[tuple[str, float, str], ...]
-    """(side, price, bookmaker) when the profit was best."""
-    first_seen: float
-    last_seen: float
-    """When it went (or the recording's end, when `open_at_end`)."""
-    best_profit: float
-    """Percent, (1/S - 1) · 100 on the total stake."""
-    open_at_end: bool = True
-
-    @property
-    def legs_key(self) -> LegsKey:
-        return tuple((side, book) for side, _, book in self.legs)
-
-    @property
-    def duration(self) -> float:
-        return self.last_seen - self.first_seen
 
 
 def legs_key(arb: Arbitrage) -> LegsKey:
@@ -47,37 +19,42 @@ def legs_key(arb: Arbitrage) -> LegsKey:
 class ArbitrageTracker:
     def __init__(self) -> None:
         self.seen: list[ArbitrageSeen] = []
-        self._open: dict[MarketLine, ArbitrageSeen] = {}
+        self._open: set[LineState] = set()
+        """The lines an arbitrage is open on (each holds it in `arbitrage`)."""
 
-    def observe(self, key: MarketLine, arb: Arbitrage | None, now: float) -> None:
+    def observe(self, state: LineState, arb: Arbitrage | None, now: float) -> None:
         """The line's arbitrage now (None: none), as `book.arbitrage` finds it."""
-        current = self._open.get(key)
+        current = state.arbitrage
         if arb is None:
             if current is not None:
-                self._close(key, current, now)
+                self._close(state, current, now)
             return
         profit = arb.profit_pct
         if current is not None and current.legs_key != legs_key(arb):
-            self._close(key, current, now)
+            self._close(state, current, now)
             current = None
         if current is None:
-            event_id, market, line = key
+            event_id, market, line = state.key
             current = ArbitrageSeen(event_id, market, line, _legs(arb), now, now, profit)
-            self._open[key] = current
+            state.arbitrage = current
+            self._open.add(state)
             self.seen.append(current)
         elif profit > current.best_profit:
             current.best_profit = profit
             current.legs = _legs(arb)
 
     def finish(self, end: float) -> None:
-        for arb in self._open.values():
-            arb.last_seen = end
+        for state in self._open:
+            if state.arbitrage is not None:
+                state.arbitrage.last_seen = end
+                state.arbitrage = None
         self._open.clear()
 
-    def _close(self, key: MarketLine, arb: ArbitrageSeen, now: float) -> None:
+    def _close(self, state: LineState, arb: ArbitrageSeen, now: float) -> None:
         arb.last_seen = now
         arb.open_at_end = False
-        del self._open[key]
+        state.arbitrage = None
+        self._open.discard(state)
 
 
 def _legs(arb: Arbitrage) -> tuple[tuple[str, float, str], ...]:

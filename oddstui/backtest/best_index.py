@@ -11,78 +11,59 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from oddstui.backtest.line_quotes import LineQuotes, MarketLine, Prices
+from oddstui.backtest.line_state import Best, LineState, Prices
 from oddstui.book.arbitrage import Arbitrage, best_prices, is_lay, market_arbitrage, required_sides
 
-Best = dict[str, tuple[float, str]]
-"""side -> (price, bookmaker)."""
+
+def rebuild(state: LineState) -> Best:
+    """Read the line's best prices afresh from its quotes (after a snapshot)."""
+    quotes = state.quotes
+    sides = {side for prices in quotes.values() for side in prices if not is_lay(side)}
+    best = state.best = best_prices(quotes, sorted(sides))
+    return best
 
 
-class BestIndex:
-    def __init__(self, lines: LineQuotes) -> None:
-        self._lines = lines
-        self._best: dict[MarketLine, Best] = {}
+def update(state: LineState, bookmaker: str, old: Prices | None, new: Prices | None) -> Best | None:
+    """`bookmaker`'s prices on the line went from `old` to `new` (None: it has no line), and
+    its quotes already say so. Returns the line's best prices, or None when they did not change
+    (most messages move prices that are not the best)."""
+    best = state.best
+    changed = False
+    if new:
+        for side, price in new.items():
+            if old is not None and old.get(side) == price:
+                continue  # this side did not move
+            if side[0] == "l" and is_lay(side):
+                continue
+            changed = _side(state, side, price, bookmaker) or changed
+    if old:
+        for side in old:
+            if (new is None or side not in new) and not is_lay(side):
+                changed = _side(state, side, None, bookmaker) or changed
+    return best if changed else None
 
-    def rebuild(self, key: MarketLine) -> Best:
-        """Read the line afresh from the book (after a snapshot)."""
-        quotes = self._lines.quotes(key)
-        sides = {side for prices in quotes.values() for side in prices if not is_lay(side)}
-        best = best_prices(quotes, sorted(sides))
-        if best:
-            self._best[key] = best
-        else:
-            self._best.pop(key, None)
-        return best
 
-    def update(
-        self, key: MarketLine, bookmaker: str, old: Prices | None, new: Prices | None
-    ) -> Best | None:
-        """`bookmaker`'s prices on the line went from `old` to `new` (None: it has no line).
-        Returns the line's best prices, or None when they did not change (most messages move
-        prices that are not the best)."""
-        best = self._best.get(key)
-        if best is None:
-            best = self._best[key] = {}
-        changed = False
-        if new:
-            for side, price in new.items():
-                if old is not None and old.get(side) == price:
-                    continue  # this side did not move
-                if side[0] == "l" and is_lay(side):
-                    continue
-                changed = self._side(key, best, side, price, bookmaker) or changed
-        if old:
-            for side in old:
-                if (new is None or side not in new) and not is_lay(side):
-                    changed = self._side(key, best, side, None, bookmaker) or changed
-        if not best:
-            del self._best[key]
-        return best if changed else None
-
-    def _side(
-        self, key: MarketLine, best: Best, side: str, price: float | None, bookmaker: str
-    ) -> bool:
-        """One side of `bookmaker` moved to `price` (None: gone); True when its best changed."""
-        held = best.get(side)
-        if held is not None and held[1] == bookmaker:
-            if price is not None and price >= held[0]:
-                best[side] = (price, bookmaker)
-                return price != held[0]
-            self._rescan(key, side, best)  # the holder got worse or left: who is best now?
-            return best.get(side) != held
-        if price is not None and (
-            held is None or price > held[0] or (price == held[0] and bookmaker < held[1])
-        ):
+def _side(state: LineState, side: str, price: float | None, bookmaker: str) -> bool:
+    """One side of `bookmaker` moved to `price` (None: gone); True when its best changed."""
+    best = state.best
+    held = best.get(side)
+    if held is not None and held[1] == bookmaker:
+        if price is not None and price >= held[0]:
             best[side] = (price, bookmaker)
-            return True
-        return False
-
-    def _rescan(self, key: MarketLine, side: str, best: Best) -> None:
-        found = best_prices(self._lines.quotes(key), (side,))
-        if side in found:
-            best[side] = found[side]
+            return price != held[0]
+        # The holder got worse or left: who is best now?
+        found = best_prices(state.quotes, (side,)).get(side)
+        if found is None:
+            del best[side]
         else:
-            best.pop(side, None)
+            best[side] = found
+        return found != held
+    if price is not None and (
+        held is None or price > held[0] or (price == held[0] and bookmaker < held[1])
+    ):
+        best[side] = (price, bookmaker)
+        return True
+    return False
 
 
 class ArbitrageCheck:

@@ -9,13 +9,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from oddstui.backtest.alerts import AlertFiring, AlertRunner
-from oddstui.backtest.arbitrages import ArbitrageSeen, ArbitrageTracker
-from oddstui.backtest.best_index import ArbitrageCheck, Best, BestIndex
+from oddstui.backtest.arbitrages import ArbitrageTracker
+from oddstui.backtest.best_index import ArbitrageCheck, rebuild, update
 from oddstui.backtest.feeding import BookFeeder
+from oddstui.backtest.findings import ArbitrageSeen, ValueBetSeen
+from oddstui.backtest.line_state import LineState
 from oddstui.backtest.partition import Share
-from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueBetSeen, ValueTracker
+from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueTracker
 from oddstui.book.alert_watch import AlertRules
-from oddstui.book.arbitrage import sport_has_draw
+from oddstui.book.arbitrage import Arbitrage, sport_has_draw
 from oddstui.recording.records import Record
 
 
@@ -84,10 +86,17 @@ def _backtest(
     arbitrages = ArbitrageTracker()
     values = ValueTracker(sharp, min_ev)
     alerts = AlertRunner(rules or AlertRules())
-    index = BestIndex(lines)
     arbitrage_of = ArbitrageCheck()
     report = BacktestReport()
     now = float("-inf")
+
+    def sport_and_play(event_id: int) -> tuple[bool, bool]:
+        """Whether the event's sport has a draw, and whether it is in play."""
+        state = book.event(event_id)
+        header = None if state is None else state.header
+        has_draw = sport_has_draw(header.sport.slug) if header is not None else True
+        return has_draw, state is not None and state.status == "live"
+
     for record in records:
         # Records are in the order the recorder applied them; a snapshot is stamped when
         # written, after messages received (and applied) while it loaded: time never goes back.
@@ -104,34 +113,33 @@ def _backtest(
         for event_id, status in touched.status:
             if status == "live":
                 values.kick_off(event_id)
-        found = []
+        found: list[tuple[LineState, Arbitrage | None]] = []
         bookmaker = touched.bookmaker
-        fresh = bookmaker is None or bookmaker == sharp
-        event_id = -1
-        has_draw = in_play = True
-        for key in touched.prices if bookmaker is not None else touched.lines:
-            if key[0] != event_id:  # an odds message's lines are all of one event
+        if touched.changes:  # one bookmaker's prices on one event's lines
+            has_draw, in_play = sport_and_play(touched.changes[0][0].key[0])
+            sharp_moved = bookmaker == sharp
+            for state, old, new in touched.changes:
+                best = update(state, bookmaker, old, new)  # type: ignore[arg-type]  # set
+                if best is not None:  # else the best prices, so the arbitrage, are as they were
+                    arb = arbitrage_of(state.key[1], best, has_draw)
+                    arbitrages.observe(state, arb, now)
+                    found.append((state, arb))  # None too: an arbitrage that ended
+                if sharp_moved:
+                    values.refresh_fair(state, has_draw)
+                    values.check_line(state, in_play, now)
+                else:
+                    values.check_bookmaker(state, bookmaker, new, in_play, now)  # type: ignore[arg-type]
+        event_id, has_draw, in_play = -1, True, False
+        for key in touched.lines:  # after a snapshot: each line read afresh
+            if key[0] != event_id:
                 event_id = key[0]
-                state = book.event(event_id)
-                header = None if state is None else state.header
-                has_draw = sport_has_draw(header.sport.slug) if header is not None else True
-                in_play = state is not None and state.status == "live"
-            market = key[1]
-            if bookmaker is None:
-                best: Best | None = index.rebuild(key)
-            else:
-                old, new = touched.prices[key]
-                best = index.update(key, bookmaker, old, new)
-            if best is not None:  # else the best prices, so the arbitrage, are as they were
-                arb = arbitrage_of(market, best, has_draw)
-                arbitrages.observe(key, arb, now)
-                found.append((key, arb))  # None too: an arbitrage that ended
-            if fresh:
-                quotes = lines.quotes(key)
-                values.refresh_fair(key, quotes.get(sharp), has_draw)
-                values.check_line(key, quotes, in_play, now)
-            elif bookmaker is not None:
-                values.check_bookmaker(key, bookmaker, touched.prices[key][1], in_play, now)
+                has_draw, in_play = sport_and_play(event_id)
+            state = lines.state(key)
+            arb = arbitrage_of(key[1], rebuild(state), has_draw)
+            arbitrages.observe(state, arb, now)
+            found.append((state, arb))
+            values.refresh_fair(state, has_draw)
+            values.check_line(state, in_play, now)
         if not alerts.idle:
             alerts.observe(feeder, touched, found, now)
     arbitrages.finish(now)
@@ -144,7 +152,7 @@ def _backtest(
     report.malformed = feeder.malformed
     named = {a.event_id for a in report.arbitrages} | {v.event_id for v in report.value_bets}
     for event_id in named:
-        state = book.event(event_id)
-        if state is not None and state.header is not None:
-            report.titles[event_id] = f"{state.header.home} v {state.header.away}"
+        event = book.event(event_id)
+        if event is not None and event.header is not None:
+            report.titles[event_id] = f"{event.header.home} v {event.header.away}"
     return report

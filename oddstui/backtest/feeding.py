@@ -1,10 +1,12 @@
 """A recording's records applied to the backtest's books, telling which lines each one touched.
 
-Feed messages go through the feed client's own decoder (`api.messages.iter_frame`), as on the
-desk. Odds go to a `LineQuotes`, which holds each line's quotes ready for the scans; events,
-statuses and scores to the desk's own `OddsBook`, and REST snapshots through it as well. What a
-record touched is worked out per line (the lines whose prices it changed or removed), so the
-scans after it look at those lines only.
+Feed messages go through the feed client's own decoders, as on the desk: an odds message
+through its fast path with each market left as text (`decode_odds_texts`, so that the line store
+decodes only the markets that changed), anything that path does not take through
+`api.messages.iter_frame`. Odds go to a `LineQuotes`, which holds each line's quotes ready for
+the scans; events, statuses and scores to the desk's own `OddsBook`, and REST snapshots through
+it as well. What a record touched is worked out per line (the lines whose prices it changed or
+removed), so the scans after it look at those lines only.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import orjson
 
 from oddstui.api.messages import OddsMessage, ScoreMessage, StatusMessage, Welcome, iter_frame
 from oddstui.api.models import parse_event, parse_odds_record
-from oddstui.backtest.line_quotes import LineChanges, LineQuotes, MarketLine
+from oddstui.api.odds_decoder import NOT_FAST, decode_odds_texts
+from oddstui.backtest.line_quotes import Change, LineQuotes
+from oddstui.backtest.line_state import MarketLine
 from oddstui.book.oddsbook import OddsBook
 from oddstui.recording.records import FeedMessage, Gap, Snapshot
 
@@ -24,15 +28,23 @@ from oddstui.recording.records import FeedMessage, Gap, Snapshot
 class Touched:
     """What one record changed: lines of prices, and events whose status or score moved."""
 
-    lines: set[MarketLine] = field(default_factory=set)
-    """Every line touched; with `bookmaker` None, each is to be looked at afresh."""
     bookmaker: str | None = None
     """The one bookmaker whose prices changed (an odds message); None after a snapshot."""
-    prices: LineChanges = field(default_factory=dict)
-    """With `bookmaker`: its prices on each touched line, before and after (None: no line)."""
+    changes: list[Change] = field(default_factory=list)
+    """With `bookmaker`: its prices on each line it changed, before and after."""
+    lines: set[MarketLine] = field(default_factory=set)
+    """Without: every line touched, each to be looked at afresh."""
     events: set[int] = field(default_factory=set)
     status: list[tuple[int, str]] = field(default_factory=list)
     """(event, new status) for each status message."""
+
+    def line_keys(self) -> set[MarketLine]:
+        """Every line touched."""
+        return {state.key for state, _, _ in self.changes} if self.changes else self.lines
+
+    def markets(self) -> set[tuple[int, str]]:
+        """(event, market) of every line touched."""
+        return {(key[0], key[1]) for key in self.line_keys()}
 
 
 class BookFeeder:
@@ -95,17 +107,27 @@ class BookFeeder:
         return touched
 
     def apply_message(self, record: FeedMessage) -> Touched:
+        text = record.text
+        if text:
+            try:
+                fast = decode_odds_texts(text)
+                if fast is not None:
+                    kind, _, _, event_id, bookmaker, _, markets = fast
+                    changes = self.lines.apply_texts(event_id, bookmaker, kind, markets)
+                    self.messages += 1
+                    return Touched(bookmaker, changes)
+            except NOT_FAST:
+                pass  # nothing was applied: the general path decides
         touched = Touched()
-        # The desk's own decoder reads the message from its text as stored (the fast path).
-        for message in iter_frame(record.text or orjson.dumps(record.message), record.time):
+        for message in iter_frame(text or orjson.dumps(record.message), record.time):
             if message is None:
                 self.malformed += 1
             elif type(message) is OddsMessage:
                 self.messages += 1
-                changed = self.lines.apply_odds(message)
                 touched.bookmaker = message.bookie
-                touched.prices.update(changed)
-                touched.lines.update(changed)
+                touched.changes += self.lines.apply_odds(
+                    message.event_id, message.bookie, message.kind, message.markets
+                )
             elif isinstance(message, ScoreMessage | StatusMessage):
                 self.messages += 1
                 self.book.apply(message)

@@ -3,83 +3,145 @@
 The desk's `OddsBook` keeps prices by bookmaker and market, as a desk reads them: a market at a
 time. A backtest reads a line across bookmakers after each change (best prices, value, alert
 rules), which `OddsBook.quotes` answers by visiting every bookmaker of the event. Here each
-line's quotes are kept as the messages move them: (event, market, line) -> bookmaker -> prices,
-the very mapping `OddsBook.quotes` returns. Odds messages apply with the book's own rules
-(merge by market name, `complete_markets`, `deleted` and `no_markets`); a test applies the same
-messages to an `OddsBook` and checks the two agree after every one.
+line's quotes are kept in its `LineState` as the messages move them: bookmaker -> prices, the
+very mapping `OddsBook.quotes` returns. Odds messages apply with the book's own rules (merge by
+market name, `complete_markets`, `deleted` and `no_markets`); a test applies the same messages
+to an `OddsBook` and checks the two agree after every one.
+
+Each bookmaker's market is kept with the JSON text it came in (`apply_texts`): a bookmaker
+sends all its markets in every message and changes about half of them, and a market whose text
+is the one held is not decoded or compared again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from oddstui.api.messages import OddsMessage
-from oddstui.api.models import MarketQuote
+from oddstui.api.models import Line, MarketQuote
+from oddstui.api.odds_decoder import decode_market
+from oddstui.backtest.line_state import LineState, MarketLine, Prices
 from oddstui.book.state import LineKey
 
-MarketLine = tuple[int, str, LineKey]
-"""(event id, market, line)."""
-Prices = dict[str, float]
-"""side -> price."""
-LineChanges = dict[MarketLine, tuple[Prices | None, Prices | None]]
-"""One bookmaker's prices on each line it changed: before and after (None: no line)."""
+Change = tuple[LineState, Prices | None, Prices | None]
+"""One bookmaker's prices on a line, before and after (None: it had or has no such line)."""
 
-_NONE: Mapping[str, Prices] = {}
+
+class _Held:
+    """One bookmaker's market as last applied."""
+
+    __slots__ = ("text", "lines", "states")
+
+    def __init__(
+        self, text: bytes | None, lines: tuple[Line, ...], states: tuple[LineState, ...] | None
+    ) -> None:
+        self.text = text
+        self.lines = lines
+        self.states = states
+        """Each line's state, in the lines' order; None when two lines share a key (the
+        later one is the quote, as in `OddsBook`): those are matched by key."""
+
+
+class _Bookmaker:
+    """One bookmaker's markets on one event."""
+
+    __slots__ = ("markets", "names")
+
+    def __init__(self) -> None:
+        self.markets: dict[str, _Held] = {}
+        self.names: dict[bytes, str] = {}
+        """The text each market came in -> its name, for the markets held with their text."""
 
 
 class LineQuotes:
     def __init__(self) -> None:
         self.complete_markets = False
         """Each odds message lists all its bookmaker's markets: a market left out is gone."""
-        self._markets: dict[tuple[int, str], dict[str, MarketQuote]] = {}
-        """(event, bookmaker) -> market name -> the quote last applied."""
-        self._lines: dict[MarketLine, dict[str, Prices]] = {}
+        self._states: dict[MarketLine, LineState] = {}
+        self._held: dict[tuple[int, str], _Bookmaker] = {}
         self._bookmakers: dict[int, set[str]] = {}
         """event -> the bookmakers it has held markets for."""
 
+    def state(self, key: MarketLine) -> LineState:
+        """The line's state, made when first asked for."""
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = LineState(key)
+        return state
+
     def quotes(self, key: MarketLine) -> Mapping[str, Prices]:
         """bookmaker -> prices on one line; read only (it is the store's own)."""
-        return self._lines.get(key, _NONE)
+        state = self._states.get(key)
+        return {} if state is None else state.quotes
 
     def lines_of(self, event_ids: Iterable[int]) -> set[MarketLine]:
         """Every line any bookmaker quotes on these events."""
         found: set[MarketLine] = set()
         for event_id in event_ids:
             for bookmaker in self._bookmakers.get(event_id, ()):
-                for name, quote in self._markets.get((event_id, bookmaker), {}).items():
-                    found.update((event_id, name, (line.hdp, line.label)) for line in quote.lines)
+                for name, held in self._held[(event_id, bookmaker)].markets.items():
+                    found.update((event_id, name, (line.hdp, line.label)) for line in held.lines)
         return found
 
-    def apply_odds(self, message: OddsMessage) -> LineChanges:
-        """Apply one odds message; what it changed of its bookmaker's prices, line by line."""
-        event_id = message.event_id
-        bookmaker = message.bookie
+    def apply_odds(
+        self, event_id: int, bookmaker: str, kind: str, markets: Iterable[MarketQuote]
+    ) -> list[Change]:
+        """Apply one odds message, decoded; what it changed of the bookmaker's prices."""
+        return self._apply(event_id, bookmaker, kind, [(None, quote) for quote in markets])
+
+    def apply_texts(
+        self, event_id: int, bookmaker: str, kind: str, texts: list[bytes]
+    ) -> list[Change]:
+        """`apply_odds` with each market as its JSON text (`decode_odds_texts`): only the texts
+        not held are decoded, all of them before anything is applied, so that a market
+        `decode_market` refuses (NotFast, DecodeError) leaves the store as it was."""
+        where = self._held.get((event_id, bookmaker))
+        names = {} if where is None else where.names
+        markets: list[tuple[bytes | None, MarketQuote | str]] = []
+        for text in texts:
+            name = names.get(text)
+            markets.append((text, decode_market(text) if name is None else name))
+        return self._apply(event_id, bookmaker, kind, markets)
+
+    def _apply(
+        self,
+        event_id: int,
+        bookmaker: str,
+        kind: str,
+        markets: list[tuple[bytes | None, MarketQuote | str]],
+    ) -> list[Change]:
+        """`markets`: (its text or None, its quote, or its name when its text is held)."""
+        changes: list[Change] = []
         where = (event_id, bookmaker)
-        changed: LineChanges = {}
-        held = self._markets.get(where)
-        if message.kind == "deleted" or message.kind == "no_markets":
+        held = self._held.get(where)
+        if kind == "deleted" or kind == "no_markets":
             if held:
-                for name, quote in held.items():
-                    _diff_lines(event_id, name, quote, None, changed)
-                held.clear()
-                self._store(bookmaker, changed)
-            return changed
+                for name in list(held.markets):
+                    self._remove(event_id, bookmaker, held, name, changes)
+            return changes
         if held is None:
-            held = self._markets[where] = {}
+            held = self._held[where] = _Bookmaker()
             self._bookmakers.setdefault(event_id, set()).add(bookmaker)
-        for quote in message.markets:
+        for text, quote in markets:
+            if isinstance(quote, str):
+                if held.markets[quote].text == text:
+                    continue  # its text is the one held: nothing changed
+                # The message listed the market twice and changed it in between; the text was
+                # decoded once already (a name comes with a text).
+                quote = decode_market(text)  # type: ignore[arg-type]
             name = quote.name
-            old = held.get(name)
-            held[name] = quote
-            if old is None or old.lines != quote.lines:  # lines compare in C
-                _diff_lines(event_id, name, old, quote, changed)
-        if self.complete_markets and len(held) > len(message.markets):
-            listed = {quote.name for quote in message.markets}
-            for name in [name for name in held if name not in listed]:
-                _diff_lines(event_id, name, held.pop(name), None, changed)
-        if changed:
-            self._store(bookmaker, changed)
-        return changed
+            before = held.markets.get(name)
+            if before is not None and before.text is not None:
+                del held.names[before.text]
+            after = self._diff(event_id, name, bookmaker, before, quote.lines, changes)
+            after.text = text
+            held.markets[name] = after
+            if text is not None:
+                held.names[text] = name
+        if self.complete_markets and len(held.markets) > len(markets):
+            listed = {quote if isinstance(quote, str) else quote.name for _, quote in markets}
+            for name in [name for name in held.markets if name not in listed]:
+                self._remove(event_id, bookmaker, held, name, changes)
+        return changes
 
     def replace_event(
         self, event_id: int, bookmakers: Mapping[str, Iterable[MarketQuote]]
@@ -87,62 +149,77 @@ class LineQuotes:
         """The event's prices are now exactly these (a snapshot); the lines that were or are."""
         before = self.lines_of((event_id,))
         for bookmaker in self._bookmakers.pop(event_id, ()):
-            del self._markets[(event_id, bookmaker)]
+            del self._held[(event_id, bookmaker)]
         for key in before:
-            self._lines.pop(key, None)
+            self.state(key).quotes.clear()
         for bookmaker, quotes in bookmakers.items():
-            held = self._markets[(event_id, bookmaker)] = {}
+            held = self._held[(event_id, bookmaker)] = _Bookmaker()
             self._bookmakers.setdefault(event_id, set()).add(bookmaker)
-            changed: LineChanges = {}
             for quote in quotes:
-                held[quote.name] = quote
-                _diff_lines(event_id, quote.name, None, quote, changed)
-            self._store(bookmaker, changed)
+                before_quote = held.markets.get(quote.name)
+                held.markets[quote.name] = self._diff(
+                    event_id, quote.name, bookmaker, before_quote, quote.lines, []
+                )
         return before | self.lines_of((event_id,))
 
-    def _store(self, bookmaker: str, changed: LineChanges) -> None:
-        lines = self._lines
-        for key, (_, prices) in changed.items():
-            if prices:
-                quotes = lines.get(key)
-                if quotes is None:
-                    lines[key] = {bookmaker: prices}
-                else:
-                    quotes[bookmaker] = prices
-            else:  # a line with no prices is no quote (as `OddsBook.quotes` has it)
-                quotes = lines.get(key)
-                if quotes is not None and quotes.pop(bookmaker, None) is not None and not quotes:
-                    del lines[key]
+    def _remove(
+        self, event_id: int, bookmaker: str, held: _Bookmaker, name: str, changes: list[Change]
+    ) -> None:
+        gone = held.markets.pop(name)
+        if gone.text is not None:
+            del held.names[gone.text]
+        self._diff(event_id, name, bookmaker, gone, (), changes)
+
+    def _diff(
+        self,
+        event_id: int,
+        name: str,
+        bookmaker: str,
+        before: _Held | None,
+        lines: tuple[Line, ...],
+        changes: list[Change],
+    ) -> _Held:
+        """The market's lines are now `lines`: each line whose prices moved gets them, and goes
+        into `changes`. Returns the market as held now."""
+        old_lines = () if before is None else before.lines
+        states = None if before is None else before.states
+        if states is not None and len(old_lines) == len(lines):
+            # The usual case: the same lines in the same order, some prices moved.
+            moved = []
+            for state, was, line in zip(states, old_lines, lines, strict=True):
+                if was.hdp != line.hdp or was.label != line.label:
+                    break
+                if was.prices != line.prices:
+                    moved.append((state, was.prices, line.prices))
+            else:
+                for state, was_prices, prices in moved:
+                    _quote(state, bookmaker, prices)
+                    changes.append((state, was_prices, prices))
+                return _Held(None, lines, states)
+        # Lines came, went or moved: matched by key, each keeping its state.
+        held_states = {} if states is None else {state.key[2]: state for state in states}
+        was_by_key: dict[LineKey, Prices | None]
+        was_by_key = {(line.hdp, line.label): line.prices for line in old_lines}
+        now_by_key = {(line.hdp, line.label): line.prices for line in lines}
+        state_of = self.state
+        now_states = []
+        for key, new in now_by_key.items():
+            state = held_states.get(key) or state_of((event_id, name, key))
+            now_states.append(state)
+            old = was_by_key.pop(key, None)
+            if old is None or old != new:
+                _quote(state, bookmaker, new)
+                changes.append((state, old, new))
+        for key, gone in was_by_key.items():
+            state = held_states.get(key) or state_of((event_id, name, key))
+            _quote(state, bookmaker, None)
+            changes.append((state, gone, None))
+        unique = len(now_by_key) == len(lines)
+        return _Held(None, lines, tuple(now_states) if unique else None)
 
 
-def _diff_lines(
-    event_id: int,
-    name: str,
-    old: MarketQuote | None,
-    new: MarketQuote | None,
-    changed: LineChanges,
-) -> None:
-    """The lines whose prices differ between two quotes of one market, into `changed`."""
-    old_lines = () if old is None else old.lines
-    new_lines = () if new is None else new.lines
-    if len(old_lines) == len(new_lines):  # the usual case: the same lines, some prices moved
-        found = []
-        for before, line in zip(old_lines, new_lines, strict=True):
-            if before.hdp != line.hdp or before.label != line.label:
-                break
-            if before.prices != line.prices:
-                found.append(((event_id, name, (line.hdp, line.label)), before.prices, line.prices))
-        else:
-            for where, was, now in found:
-                changed[where] = (was, now)
-            return
-    by_key = {(line.hdp, line.label): line for line in old_lines}
-    for line in new_lines:
-        key = (line.hdp, line.label)
-        before_line = by_key.pop(key, None)
-        if before_line is None:
-            changed[(event_id, name, key)] = (None, line.prices)
-        elif before_line.prices != line.prices:
-            changed[(event_id, name, key)] = (before_line.prices, line.prices)
-    for key, gone in by_key.items():
-        changed[(event_id, name, key)] = (gone.prices, None)
+def _quote(state: LineState, bookmaker: str, prices: Prices | None) -> None:
+    if prices:
+        state.quotes[bookmaker] = prices
+    elif bookmaker in state.quotes:  # a line with no prices is no quote (as `OddsBook.quotes`)
+        del state.quotes[bookmaker]

@@ -11,41 +11,15 @@ book's last fair price in the recording.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from oddstui.backtest.line_quotes import MarketLine
+from oddstui.backtest.findings import ValueBetSeen
+from oddstui.backtest.line_state import LineState, MarketLine
 from oddstui.book.arbitrage import in_side_order, is_lay, required_sides
 from oddstui.book.fair import fair_probabilities
-from oddstui.book.state import LineKey
-from oddstui.book.value import MIN_VALUE_EV, closing_line_value, ev_percent
+from oddstui.book.value import MIN_VALUE_EV, ev_percent
 
 DEFAULT_SHARP = "Pinnacle"
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
-
-
-@dataclass(slots=True)
-class ValueBetSeen:
-    event_id: int
-    market: str
-    line: LineKey
-    bookmaker: str
-    side: str
-    time: float
-    price: float
-    fair: float
-    """The sharp book's fair price of the side when the bet was taken."""
-    ev: float
-    in_play: bool
-    closing_fair: float | None = None
-    closed_at: str = ""
-    """"kick-off" or "last" (the sharp book's last fair price in the recording)."""
-
-    @property
-    def clv(self) -> float | None:
-        """Closing-line value in percent: d_taken / d_close_fair - 1."""
-        if self.closing_fair is None:
-            return None
-        return 100.0 * closing_line_value(self.price, self.closing_fair)
 
 
 class ValueTracker:
@@ -53,66 +27,56 @@ class ValueTracker:
         self.sharp = sharp
         self.min_ev = min_ev
         self.bets: list[ValueBetSeen] = []
-        self._open: dict[MarketLine, dict[tuple[str, str], ValueBetSeen]] = {}
-        self._last_fair: dict[MarketLine, dict[str, float]] = {}
-        self._fair_now: dict[MarketLine, dict[str, float]] = {}
+        self._priced: dict[MarketLine, LineState] = {}
+        """The lines the sharp book has had a fair price on."""
         # A cheap first test of EV >= min_ev (d/fair - 1), a little wide of the exact one.
         self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
 
-    def refresh_fair(
-        self, key: MarketLine, sharp: Mapping[str, float] | None, has_draw: bool
-    ) -> None:
-        """The sharp book's prices on the line now (None: it quotes none)."""
-        fair = self._fair(key[1], sharp, has_draw)
-        if fair is None:
-            self._fair_now.pop(key, None)
-        else:
-            self._fair_now[key] = self._last_fair[key] = fair
+    def refresh_fair(self, state: LineState, has_draw: bool) -> None:
+        """The sharp book's prices on the line moved (or were read afresh)."""
+        fair = self._fair(state.key[1], state.quotes.get(self.sharp), has_draw)
+        state.fair = fair
+        if fair is not None:
+            if state.last_fair is None:
+                self._priced[state.key] = state
+            state.last_fair = fair
 
-    def check_line(
-        self,
-        key: MarketLine,
-        quotes: Mapping[str, Mapping[str, float]],
-        in_play: bool,
-        now: float,
-    ) -> None:
-        """Every bookmaker's prices on the line against its fair price (bookmaker -> prices)."""
-        held = self._open.pop(key, {})
-        fair = self._fair_now.get(key)
+    def check_line(self, state: LineState, in_play: bool, now: float) -> None:
+        """Every bookmaker's prices on the line against its fair price."""
+        held = state.bets or {}
+        state.bets = None
+        fair = state.fair
         if fair is None:
             return
         found: dict[tuple[str, str], ValueBetSeen] = {}
-        for bookmaker, prices in quotes.items():
+        for bookmaker, prices in state.quotes.items():
             if bookmaker != self.sharp:
-                self._check(key, bookmaker, prices, fair, held, found, in_play, now)
+                self._check(state.key, bookmaker, prices, fair, held, found, in_play, now)
         if found:
-            self._open[key] = found
+            state.bets = found
 
     def check_bookmaker(
         self,
-        key: MarketLine,
+        state: LineState,
         bookmaker: str,
         prices: Mapping[str, float] | None,
         in_play: bool,
         now: float,
     ) -> None:
-        """Only `bookmaker`'s prices on the line changed."""
-        fair = self._fair_now.get(key)
-        held = self._open.get(key)
+        """Only `bookmaker`'s prices on the line changed, to `prices`."""
+        fair = state.fair
+        held = state.bets
         if fair is None or bookmaker == self.sharp or (not prices and not held):
             return
         if held is None:
             held = {}
         found: dict[tuple[str, str], ValueBetSeen] = {}
-        self._check(key, bookmaker, prices or {}, fair, held, found, in_play, now)
+        self._check(state.key, bookmaker, prices or {}, fair, held, found, in_play, now)
         for side in fair:
             held.pop((bookmaker, side), None)
         held.update(found)
-        if held:
-            self._open[key] = held
-        else:
-            self._open.pop(key, None)
+        state.bets = held or None
 
     def _check(
         self,
@@ -144,9 +108,10 @@ class ValueTracker:
 
     def kick_off(self, event_id: int) -> None:
         """The event went live: its lines' fair prices now are their closing prices."""
-        for key, fair in self._last_fair.items():
-            if key[0] == event_id and key not in self._kickoff_fair:
-                self._kickoff_fair[key] = fair
+        for key, state in self._priced.items():
+            last = state.last_fair
+            if key[0] == event_id and last is not None and key not in self._kickoff_fair:
+                self._kickoff_fair[key] = last
 
     def finish(self) -> None:
         for bet in self.bets:
@@ -155,7 +120,8 @@ class ValueTracker:
             if kickoff is not None and bet.side in kickoff:
                 bet.closing_fair, bet.closed_at = kickoff[bet.side], "kick-off"
                 continue
-            last = self._last_fair.get(key)
+            state = self._priced.get(key)
+            last = None if state is None else state.last_fair
             if last is not None and bet.side in last:
                 bet.closing_fair, bet.closed_at = last[bet.side], "last"
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 JsonObject = dict[str, Any]
 
@@ -29,17 +31,46 @@ class Snapshot:
     odds: tuple[JsonObject, ...]  # as /odds returns them, one per event
 
 
-@dataclass(frozen=True, slots=True)
 class FeedMessage:
     """One feed message exactly as received, with its receive time and its seq (None for the
-    seq-less score and status messages)."""
+    seq-less score and status messages).
 
-    time: float
-    seq: int | None
-    message: JsonObject
-    # The message's JSON text as stored, when the reader could cut it out of its line: a
-    # replay sends it on without encoding it again. Not part of equality.
-    text: str = field(default="", compare=False, repr=False)
+    Read from a recording, it holds the message's JSON text as stored, and parses it only when
+    `message` is first asked for: a replay sends the text on as it is, and a backtest decodes it
+    with the feed client's own decoder, so neither needs the dictionary. Equality compares time,
+    seq and message.
+    """
+
+    __slots__ = ("time", "seq", "text", "_message")
+
+    def __init__(
+        self, time: float, seq: int | None, message: JsonObject | None = None, text: str = ""
+    ) -> None:
+        if message is None and not text:
+            raise ValueError("a feed message needs its message or its text")
+        self.time = time
+        self.seq = seq
+        self.text = text
+        """The message's JSON text as stored ("" when made from a dictionary)."""
+        self._message = message
+
+    @property
+    def message(self) -> JsonObject:
+        if self._message is None:
+            # msgspec, not orjson: the reader checked the text with msgspec, which takes some
+            # JSON orjson does not (integers past 64 bits), and a message read must parse.
+            self._message = msgspec.json.decode(self.text)
+        return self._message
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FeedMessage):
+            return NotImplemented
+        return (self.time, self.seq, self.message) == (other.time, other.seq, other.message)
+
+    __hash__ = None  # type: ignore[assignment]  # its message is a dictionary
+
+    def __repr__(self) -> str:
+        return f"FeedMessage(time={self.time!r}, seq={self.seq!r}, message={self.message!r})"
 
 
 @dataclass(frozen=True, slots=True)

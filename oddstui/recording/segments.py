@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 import zstandard
 
@@ -77,7 +78,26 @@ class _decompressed:
             raise RecordingError(self._name, f"corrupt compressed data ({error})") from None
 
 
+class _MessageLine(msgspec.Struct, gc=False):
+    """A message record's line, its message left as text (checked as JSON, not parsed)."""
+
+    t: float
+    kind: str
+    message: msgspec.Raw
+    seq: int | None = None
+
+
+_decode_message_line = msgspec.json.Decoder(_MessageLine).decode
+
+
 def parse_record(line: bytes, name: str, number: int) -> Record:
+    try:
+        head = _decode_message_line(line)
+        text = bytes(head.message)
+        if head.kind == "message" and text[:1] == b"{":
+            return FeedMessage(head.t, head.seq, text=text.decode())
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        pass  # another kind of record, or a corrupt line: judged below
     try:
         raw = orjson.loads(line)
         kind = raw["kind"]
@@ -89,7 +109,7 @@ def parse_record(line: bytes, name: str, number: int) -> Record:
                 raise ValueError(
                     "message record needs an integer or null seq and an object message"
                 )
-            return FeedMessage(time, seq, message, _message_text(line))
+            return FeedMessage(time, seq, message)
         if kind == "snapshot":
             events, odds = raw["events"], raw["odds"]
             if not isinstance(events, list) or not isinstance(odds, list):
@@ -107,20 +127,6 @@ def parse_record(line: bytes, name: str, number: int) -> Record:
         raise RecordingError(name, f"corrupt line {number}: not JSON") from None
     except (KeyError, TypeError, ValueError) as error:
         raise RecordingError(name, f"corrupt line {number}: {_what(error)}") from None
-
-
-_KEY = b',"message":'
-
-
-def _message_text(line: bytes) -> str:
-    """The message's own text, cut out of a line laid out as the writer lays it out
-    (`{"t":…,"kind":"message","seq":…,"message":{…}}`: the message last); else ""."""
-    if not line.startswith(b'{"t":'):
-        return ""
-    start = line.find(_KEY)
-    if start < 0 or line[start + len(_KEY) : start + len(_KEY) + 1] != b"{" or line[-1:] != b"}":
-        return ""
-    return line[start + len(_KEY) : -1].decode()
 
 
 def _what(error: Exception) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from oddstui.recording.records import FeedMessage, Snapshot
 
 AT = "2026-11-21T10:00:00Z"
@@ -49,7 +51,12 @@ def updated(t: float, seq: int, event_id: int, bookie: str, markets: list[Any]) 
         "bookie": bookie,
         "markets": markets,
     }
-    return FeedMessage(t, seq, message)
+    return as_read(t, seq, message)
+
+
+def as_read(t: float, seq: int | None, message: dict[str, Any]) -> FeedMessage:
+    """The message as a recording's reader gives it: its JSON text, parsed only when asked."""
+    return FeedMessage(t, seq, text=orjson.dumps(message).decode())
 
 
 def status(t: float, event_id: int, value: str) -> FeedMessage:

@@ -6,12 +6,12 @@ import pytest
 
 from oddstui.backtest.engine import run_backtest
 from oddstui.backtest.feeding import BookFeeder
-from oddstui.backtest.value_bets import ValueBetSeen
+from oddstui.backtest.findings import ValueBetSeen
 from oddstui.book.alert_rules import ArbitrageRule, PriceRule
 from oddstui.book.alert_watch import AlertRules
 from oddstui.book.fair import fair_prices
 from oddstui.recording.records import Snapshot
-from tests.backtest.built import event, ml, snapshot, status, totals, updated
+from tests.backtest.built import as_read, event, ml, snapshot, status, totals, updated
 
 # Event 1 (tennis: two-way ML). No arbitrage at the start: best home 2.00 (A), away 1.95.
 START = snapshot(
@@ -112,16 +112,15 @@ def test_a_message_touches_only_the_lines_it_changed() -> None:
     touched = feeder.apply(start)
     assert (7, "Totals", (3.5, None)) in touched.lines and (7, "ML", (None, None)) in touched.lines
     change = updated(2.0, 1, 7, "BookA", [ml(2.0, 1.9), totals((2.5, 1.9, 1.9), (3.5, 2.6, 1.5))])
-    assert feeder.apply(change).lines == {(7, "Totals", (3.5, None))}
+    assert feeder.apply(change).line_keys() == {(7, "Totals", (3.5, None))}
     gone = updated(3.0, 2, 7, "BookA", [ml(2.0, 1.9), totals((2.5, 1.9, 1.9))])
-    assert feeder.apply(gone).lines == {(7, "Totals", (3.5, None))}
+    assert feeder.apply(gone).line_keys() == {(7, "Totals", (3.5, None))}
     assert feeder.lines.quotes((7, "Totals", (3.5, None))) == {}
     assert feeder.lines.quotes((7, "Totals", (2.5, None))) == {"BookA": {"over": 1.9, "under": 1.9}}
 
 
 def test_malformed_messages_are_counted_and_skipped() -> None:
-    bad = updated(2.0, 1, 1, "BookA", [ml(2.0, 1.9)])
-    bad.message["markets"] = "not a list"
+    bad = as_read(2.0, 1, {**updated(2.0, 1, 1, "BookA", []).message, "markets": "not a list"})
     report = run_backtest([START, bad, ARB_OPENS])
     assert report.malformed == 1 and len(report.arbitrages) == 1
 

@@ -1,0 +1,63 @@
+"""What a backtest finds: each arbitrage and each value bet, as its report lists them.
+
+Each line's `LineState` holds the ones open on it; the trackers (`arbitrages`, `value_bets`)
+open, update and close them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oddstui.book.state import LineKey
+from oddstui.book.value import closing_line_value
+
+LegsKey = tuple[tuple[str, str], ...]
+"""((side, bookmaker), ...) in the legs' order."""
+
+
+@dataclass(slots=True)
+class ArbitrageSeen:
+    event_id: int
+    market: str
+    line: LineKey
+    legs: tuple[tuple[str, float, str], ...]
+    """(side, price, bookmaker) when the profit was best."""
+    first_seen: float
+    last_seen: float
+    """When it went (or the recording's end, when `open_at_end`)."""
+    best_profit: float
+    """Percent, (1/S - 1) · 100 on the total stake."""
+    open_at_end: bool = True
+
+    @property
+    def legs_key(self) -> LegsKey:
+        return tuple((side, book) for side, _, book in self.legs)
+
+    @property
+    def duration(self) -> float:
+        return self.last_seen - self.first_seen
+
+
+@dataclass(slots=True)
+class ValueBetSeen:
+    event_id: int
+    market: str
+    line: LineKey
+    bookmaker: str
+    side: str
+    time: float
+    price: float
+    fair: float
+    """The sharp book's fair price of the side when the bet was taken."""
+    ev: float
+    in_play: bool
+    closing_fair: float | None = None
+    closed_at: str = ""
+    """"kick-off" or "last" (the sharp book's last fair price in the recording)."""
+
+    @property
+    def clv(self) -> float | None:
+        """Closing-line value in percent: d_taken / d_close_fair - 1."""
+        if self.closing_fair is None:
+            return None
+        return 100.0 * closing_line_value(self.price, self.closing_fair)
