@@ -77,7 +77,8 @@ class _OddsTexts(_OddsHead, gc=False):
 _decode = msgspec.json.Decoder(_Odds, strict=False).decode
 _decode_labelled = msgspec.json.Decoder(_LabelledOdds, strict=False).decode
 _decode_with_texts = msgspec.json.Decoder(_OddsTexts, strict=False).decode
-_decode_market = msgspec.json.Decoder(_LabelledMarket, strict=False).decode
+_decode_market = msgspec.json.Decoder(_Market, strict=False).decode
+_decode_labelled_market = msgspec.json.Decoder(_LabelledMarket, strict=False).decode
 _decode_entries = msgspec.json.Decoder(list[dict[str, _Finite]], strict=False).decode
 _decode_texts = msgspec.json.Decoder(list[dict[str, float | str]], strict=False).decode
 _NULL = msgspec.Raw(b"null")
@@ -136,7 +137,8 @@ def decode_odds_texts(line: str | bytes) -> OddsTexts | None:
 def decode_market(text: bytes) -> MarketQuote:
     """One market of `decode_odds_texts`, as `decode_odds` decodes it. Raises NotFast or
     DecodeError for what needs the general path."""
-    return _market(_decode_market(text))
+    labelled = b'"label"' in text  # as `decode_odds` chooses its decode, for one market
+    return _market(_decode_labelled_market(text) if labelled else _decode_market(text))
 
 
 def _head(raw: _OddsHead) -> tuple[str, int, datetime | None, int, str, str | None] | None:

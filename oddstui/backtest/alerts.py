@@ -60,6 +60,8 @@ class AlertRunner:
         now: float,
     ) -> None:
         self._now = now
+        if self._baselined and self._watched.isdisjoint(touched.event_ids()):
+            return  # nothing moved on a watched event (an arbitrage found is on a line touched)
         book = feeder.book
         found: list[Alert] = []
         for event_id in touched.events & self._watched:

@@ -9,10 +9,15 @@ tie rule: the bookmaker whose name sorts first). Lay prices are no sides to back
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from oddstui.backtest.line_state import Best, LineState, Prices
-from oddstui.book.arbitrage import Arbitrage, best_prices, is_lay, market_arbitrage, required_sides
+from oddstui.book.arbitrage import (
+    Arbitrage,
+    best_prices,
+    find_arbitrage,
+    in_side_order,
+    is_lay,
+    required_sides,
+)
 
 
 def rebuild(state: LineState) -> Best:
@@ -67,11 +72,16 @@ def _side(state: LineState, side: str, price: float | None, bookmaker: str) -> b
 
 
 class ArbitrageCheck:
-    """The desk's `market_arbitrage` over a line's best prices, called only when the best
-    prices of the market's required sides sum below 1 (most lines, most of the time, do not)."""
+    """The desk's arbitrage of a line (`market_arbitrage`), from the line's best prices, and
+    only when the best prices of the market's required sides sum below 1 (most lines, most of
+    the time, do not).
+
+    `market_arbitrage` over every bookmaker's quotes finds the required sides from the sides
+    quoted, takes the best price of each, in the market's order, and asks `find_arbitrage`; the
+    best prices already hold all of that, so they go to `find_arbitrage` directly."""
 
     def __init__(self) -> None:
-        self._required: dict[tuple[str, bool, frozenset[str]], frozenset[str] | None] = {}
+        self._required: dict[tuple[str, bool, frozenset[str]], tuple[str, ...] | None] = {}
 
     def __call__(self, market: str, best: Best, has_draw: bool) -> Arbitrage | None:
         if len(best) < 2:
@@ -80,7 +90,8 @@ class ArbitrageCheck:
         try:
             required = self._required[key]
         except KeyError:
-            required = self._required[key] = required_sides(market, has_draw, best)
+            sides = required_sides(market, has_draw, best)
+            required = self._required[key] = None if sides is None else in_side_order(sides)
         if required is None:
             return None
         total = 0.0
@@ -91,13 +102,4 @@ class ArbitrageCheck:
             total += 1.0 / held[0]
         if total >= 1.0:
             return None
-        return market_arbitrage(market, as_quotes(best), has_draw)
-
-
-def as_quotes(best: Best) -> Mapping[str, Mapping[str, float]]:
-    """The best prices as bookmaker -> side -> price: `market_arbitrage` over them finds what it
-    finds over every bookmaker's quotes (the sides seen and the best per side are the same)."""
-    quotes: dict[str, dict[str, float]] = {}
-    for side, (price, bookmaker) in best.items():
-        quotes.setdefault(bookmaker, {})[side] = price
-    return quotes
+        return find_arbitrage({side: best[side] for side in required})

@@ -42,6 +42,10 @@ class Touched:
         """Every line touched."""
         return {state.key for state, _, _ in self.changes} if self.changes else self.lines
 
+    def event_ids(self) -> set[int]:
+        """Every event whose prices, status or score the record touched."""
+        return {key[0] for key in self.line_keys()} | self.events
+
     def markets(self) -> set[tuple[int, str]]:
         """(event, market) of every line touched."""
         return {(key[0], key[1]) for key in self.line_keys()}

@@ -69,14 +69,25 @@ class ValueTracker:
         held = state.bets
         if fair is None or bookmaker == self.sharp or (not prices and not held):
             return
+        if prices and not held:  # the usual case: no bet open on the line, and most often none
+            floor = self._floor  # made: `_check`'s first test, on every side
+            for side, fair_price in fair.items():
+                price = prices.get(side)
+                if price is not None and price >= fair_price * floor:
+                    break
+            else:
+                return
         if held is None:
             held = {}
         found: dict[tuple[str, str], ValueBetSeen] = {}
         self._check(state.key, bookmaker, prices or {}, fair, held, found, in_play, now)
-        for side in fair:
-            held.pop((bookmaker, side), None)
-        held.update(found)
-        state.bets = held or None
+        if held:
+            for side in fair:
+                held.pop((bookmaker, side), None)
+            held.update(found)
+            state.bets = held or None
+        else:
+            state.bets = found or None
 
     def _check(
         self,

@@ -128,17 +128,18 @@ def best_prices(
     """
     best: dict[str, tuple[float, str]] = {}
     for side in sides:
+        held: tuple[float, str] | None = None
         for bookmaker, book in quotes.items():
             price = book.get(side)
-            if price is None or not _usable(price):
+            if price is None:
                 continue
-            current = best.get(side)
-            if (
-                current is None
-                or price > current[0]
-                or (price == current[0] and bookmaker < current[1])
-            ):
-                best[side] = (float(price), bookmaker)
+            # A float is judged in place (NaN fails both tests); anything else by `_usable`.
+            if not (1.0 < price < math.inf if type(price) is float else _usable(price)):
+                continue
+            if held is None or price > held[0] or (price == held[0] and bookmaker < held[1]):
+                held = (float(price), bookmaker)
+        if held is not None:
+            best[side] = held
     return best
 
 

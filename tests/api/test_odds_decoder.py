@@ -1,16 +1,26 @@
-"""The fast decoder of odds messages agrees with the general path on every line it takes."""
+"""The fast decoder of odds messages agrees with the general path on every line it takes, and
+so does its form that leaves each market as text to decode on its own (the backtest's)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oddstui.api.messages import _PARSERS, OddsMessage, parse_frame
 from oddstui.api.models import Line
-from oddstui.api.odds_decoder import DecodeError, NotFast, decode_odds
+from oddstui.api.odds_decoder import (
+    NOT_FAST,
+    DecodeError,
+    NotFast,
+    decode_market,
+    decode_odds,
+    decode_odds_texts,
+)
 
 # Odds messages as the services send them, and now and then something the fast decoder must
 # leave to the general path: a suspended or missing price, text where a number goes, an id
@@ -101,7 +111,21 @@ def _fast(line: str) -> OddsMessage | None:
     return None if fast is None else OddsMessage(*fast, 5.0)
 
 
-def test_the_fast_decoder_agrees_with_the_general_path() -> None:
+def _fast_by_market(line: str) -> OddsMessage | None:
+    try:
+        fast = decode_odds_texts(line)
+        if fast is None:
+            return None
+        *head, texts = fast
+        return OddsMessage(*head, tuple(decode_market(text) for text in texts), 5.0)  # type: ignore[arg-type]
+    except NOT_FAST:
+        return None
+
+
+@pytest.mark.parametrize("fast_path", [_fast, _fast_by_market])
+def test_the_fast_decoder_agrees_with_the_general_path(
+    fast_path: Callable[[str], OddsMessage | None],
+) -> None:
     compared: list[bool] = []  # one entry per example that reached the comparison
 
     @settings(max_examples=1500, database=None)
@@ -111,7 +135,7 @@ def test_the_fast_decoder_agrees_with_the_general_path() -> None:
     def check(case: tuple[bool, dict[str, Any]]) -> None:
         plain, message = case
         line = json.dumps(message)
-        fast = _fast(line)
+        fast = fast_path(line)
         if plain:
             assert fast is not None, "the fast path declined a plain odds message"
         if fast is not None:
