@@ -38,6 +38,9 @@ def update(state: LineState, bookmaker: str, old: Prices | None, new: Prices | N
         for side, price in new.items():
             if old is not None and old.get(side) == price:
                 continue  # this side did not move
+            held = best.get(side)
+            if held is not None and price < held[0] and held[1] != bookmaker:
+                continue  # worse than the best, held by another: the usual case
             if side[0] == "l" and is_lay(side):
                 continue
             changed = _side(state, side, price, bookmaker) or changed

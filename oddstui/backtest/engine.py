@@ -115,11 +115,11 @@ def _backtest(
                 values.kick_off(event_id)
         found: list[tuple[LineState, Arbitrage | None]] = []
         bookmaker = touched.bookmaker
-        if touched.changes:  # one bookmaker's prices on one event's lines
-            has_draw, in_play = sport_and_play(touched.changes[0][0].key[0])
+        if bookmaker is not None and touched.event_id is not None:  # an odds message
+            has_draw, in_play = sport_and_play(touched.event_id)
             sharp_moved = bookmaker == sharp
             for state, old, new in touched.changes:
-                best = update(state, bookmaker, old, new)  # type: ignore[arg-type]  # set
+                best = update(state, bookmaker, old, new)
                 if best is not None:  # else the best prices, so the arbitrage, are as they were
                     arb = arbitrage_of(state.key[1], best, has_draw)
                     arbitrages.observe(state, arb, now)
@@ -128,7 +128,7 @@ def _backtest(
                     values.refresh_fair(state, has_draw)
                     values.check_line(state, in_play, now)
                 else:
-                    values.check_bookmaker(state, bookmaker, new, in_play, now)  # type: ignore[arg-type]
+                    values.check_bookmaker(state, bookmaker, new, in_play, now)
         event_id, has_draw, in_play = -1, True, False
         for key in touched.lines:  # after a snapshot: each line read afresh
             if key[0] != event_id:

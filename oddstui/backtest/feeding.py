@@ -30,6 +30,8 @@ class Touched:
 
     bookmaker: str | None = None
     """The one bookmaker whose prices changed (an odds message); None after a snapshot."""
+    event_id: int | None = None
+    """With `bookmaker`: the event of its prices (a feed message is one message)."""
     changes: list[Change] = field(default_factory=list)
     """With `bookmaker`: its prices on each line it changed, before and after."""
     lines: set[MarketLine] = field(default_factory=set)
@@ -44,7 +46,9 @@ class Touched:
 
     def event_ids(self) -> set[int]:
         """Every event whose prices, status or score the record touched."""
-        return {key[0] for key in self.line_keys()} | self.events
+        if self.event_id is not None:
+            return self.events | {self.event_id}
+        return {key[0] for key in self.lines} | self.events
 
     def markets(self) -> set[tuple[int, str]]:
         """(event, market) of every line touched."""
@@ -119,7 +123,7 @@ class BookFeeder:
                     kind, _, _, event_id, bookmaker, _, markets = fast
                     changes = self.lines.apply_texts(event_id, bookmaker, kind, markets)
                     self.messages += 1
-                    return Touched(bookmaker, changes)
+                    return Touched(bookmaker, event_id, changes)
             except NOT_FAST:
                 pass  # nothing was applied: the general path decides
         touched = Touched()
@@ -129,6 +133,7 @@ class BookFeeder:
             elif type(message) is OddsMessage:
                 self.messages += 1
                 touched.bookmaker = message.bookie
+                touched.event_id = message.event_id
                 touched.changes += self.lines.apply_odds(
                     message.event_id, message.bookie, message.kind, message.markets
                 )

@@ -192,9 +192,13 @@ class LineQuotes:
                 if was.prices != line.prices:
                     moved.append((state, was.prices, line.prices))
             else:
-                for state, was_prices, prices in moved:
-                    _quote(state, bookmaker, prices)
-                    changes.append((state, was_prices, prices))
+                for change in moved:
+                    state, _, prices = change
+                    if prices:  # `_quote`, inline: this runs for nearly every change
+                        state.quotes[bookmaker] = prices
+                    elif bookmaker in state.quotes:
+                        del state.quotes[bookmaker]
+                    changes.append(change)
                 return _Held(None, lines, states)
         # Lines came, went or moved: matched by key, each keeping its state.
         held_states = {} if states is None else {state.key[2]: state for state in states}

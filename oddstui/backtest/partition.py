@@ -12,6 +12,7 @@ Each share still sees every record's time, so its clock is the recording's.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -93,14 +94,24 @@ class _Id(msgspec.Struct, gc=False):
 
 
 _decode_id = msgspec.json.Decoder(_Id).decode
+# How an odds message begins, as the services send it: its id is then a top-level key (the text
+# is JSON, checked when read), found without reading the rest of the message.
+_ODDS_HEAD = re.compile(
+    r'\{"type":"[a-z_]+","seq":\d+,(?:"timestamp":"[^"\\]*",)?'  # only scalars before the id
+    r'"id":("?)(\d+)\1[,}]'
+)
 
 
 def _event_id(message: FeedMessage) -> Any:
     """The message's event id as `_key` has it, read from its text without parsing the rest
     into objects."""
-    if not message.text:
+    text = message.text
+    if not text:
         return _key(message.message.get("id"))
+    head = _ODDS_HEAD.match(text)
+    if head is not None:
+        return int(head[2])
     try:
-        return _key(_decode_id(message.text).id)
+        return _key(_decode_id(text).id)
     except msgspec.DecodeError:
         return None  # not an object: share 0 counts it as malformed

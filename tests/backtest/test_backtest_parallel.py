@@ -71,6 +71,21 @@ def test_shares_merged_find_what_one_pass_finds(shares: int) -> None:
     assert times == sorted(times)
 
 
+def test_the_shares_are_dealt_by_work_not_by_id() -> None:
+    # By id modulo 2, the three busy matches (even ids, four books each) would all be share
+    # 0's. Dealt by work, the busiest share applies well under all of them.
+    busy, quiet = [2, 4, 6], [1, 3, 5]
+    books = {e: {b: [ml(2.0, 1.9)] for b in (BOOKS if e in busy else BOOKS[:1])} for e in busy}
+    books |= {e: {BOOKS[0]: [ml(2.0, 1.9)]} for e in quiet}
+    records: list[Snapshot | FeedMessage] = [snapshot(0.0, books)]
+    for step in range(1, 400):
+        event = busy[step % 3] if step % 10 else quiet[step % 3]
+        records.append(updated(float(step), step, event, BOOKS[0], [ml(2.0 + step / 1000, 1.9)]))
+    applied = [run_backtest(records, share=Share(i, 2)).messages for i in range(2)]
+    assert sum(applied) == 399
+    assert max(applied) <= 0.7 * 399, applied
+
+
 def test_the_command_with_two_workers_reports_what_one_worker_does(tmp_path: Path) -> None:
     folder = tmp_path / "rec"
     write_recording(folder, _records(seed=5))
