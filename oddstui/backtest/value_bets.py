@@ -10,7 +10,7 @@ book's last fair price in the recording.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from oddstui.backtest.findings import ValueBetSeen
 from oddstui.backtest.line_state import LineState, MarketLine
@@ -32,6 +32,8 @@ class ValueTracker:
         # A cheap first test of EV >= min_ev (d/fair - 1), a little wide of the exact one.
         self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
+        self._sides: dict[tuple[str, bool, frozenset[str]], tuple[str, ...] | None] = {}
+        """(market, has draw, sides the sharp book quotes) -> `_fair_sides`."""
 
     def refresh_fair(self, state: LineState, has_draw: bool) -> None:
         """The sharp book's prices on the line moved (or were read afresh)."""
@@ -50,7 +52,14 @@ class ValueTracker:
         if fair is None:
             return
         found: dict[tuple[str, str], ValueBetSeen] = {}
+        floor = self._floor
         for bookmaker, prices in state.quotes.items():
+            for side, fair_price in fair.items():  # `_check`'s first test, inline: most fail it
+                price = prices.get(side)
+                if price is not None and price >= fair_price * floor:
+                    break
+            else:
+                continue
             if bookmaker != self.sharp:
                 self._check(state.key, bookmaker, prices, fair, held, found, in_play, now)
         if found:
@@ -141,13 +150,25 @@ class ValueTracker:
     ) -> dict[str, float] | None:
         if not sharp:
             return None
-        seen = {side for side in sharp if not is_lay(side)}
-        required = required_sides(market, has_draw, seen)
-        if required is None or not required <= seen:
+        key = (market, has_draw, frozenset(sharp))
+        try:
+            sides = self._sides[key]
+        except KeyError:
+            sides = self._sides[key] = _fair_sides(market, has_draw, sharp)
+        if sides is None:
             return None
-        sides = in_side_order(required)
         try:
             probabilities = fair_probabilities([float(sharp[s]) for s in sides], "shin")
         except ValueError:
             return None
         return {s: 1.0 / p for s, p in zip(sides, probabilities, strict=True) if p > 0}
+
+
+def _fair_sides(market: str, has_draw: bool, quoted: Iterable[str]) -> tuple[str, ...] | None:
+    """The sides a fair line of the market needs, in the market's order, when the sharp book
+    quotes them all; else None."""
+    seen = {side for side in quoted if not is_lay(side)}
+    required = required_sides(market, has_draw, seen)
+    if required is None or not required <= seen:
+        return None
+    return in_side_order(required)
