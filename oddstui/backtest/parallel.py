@@ -49,17 +49,22 @@ def backtest_recording(
         )
         report.seconds = time.perf_counter() - started  # from the same start as with workers
         return report
+    messages = recording.manifest.event_messages()
+
+    def share(index: int) -> Share:
+        return Share(index, workers, messages)
+
     # fork where there is one: a worker starts at once, without importing the project again.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers - 1, mp_context=context) as pool, collector_paused():
         futures = [
-            pool.submit(_share, recording.folder, rules, sharp, min_ev, Share(index, workers))
+            pool.submit(_share, recording.folder, rules, sharp, min_ev, share(index))
             for index in range(1, workers)
         ]
         # This process takes the first share itself: one process less to start, and one report
         # less to send back. Its own copy of the rules: the others are sent theirs as it runs.
-        reports = [_share(recording.folder, deepcopy(rules), sharp, min_ev, Share(0, workers))]
+        reports = [_share(recording.folder, deepcopy(rules), sharp, min_ev, share(0))]
         reports += [future.result() for future in futures]  # unpickled: many objects, no cycles
         merged = merge(reports)
     merged.seconds = time.perf_counter() - started

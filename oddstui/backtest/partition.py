@@ -2,21 +2,24 @@
 
 Everything a backtest works out belongs to one event (its lines' best prices, arbitrages and
 value bets, the alert rules on it), so the events can be shared out. The wall time is the
-busiest share's, so the events are dealt to keep the shares' messages even: each event goes,
-when first seen, to the share with the least work so far. The events of a snapshot are dealt
-heaviest first, by how many bookmakers quote them (the rate of an event's messages follows its
-bookmakers); a share's work is then counted one a message. Every process reads every record
-in the same order and deals the same way, so they agree on who owns what without talking.
-Each share still sees every record's time, so its clock is the recording's.
+busiest share's, so the events are dealt to keep the shares' messages even:
+
+- The manifest counts each event's messages (`Manifest.event_messages`): those events are dealt
+  before anything is read, the busiest first, each to the share with the fewest messages so far.
+- An event it does not count (a recording from before it counted) is dealt when first seen, to
+  the share with the least work so far: a snapshot's events the busiest first, by how many
+  bookmakers quote them (an event's messages follow its bookmakers); then the messages of those
+  events count as their share's work as they come.
+
+Every process deals the same way over the same records, so they agree on who owns what without
+talking. Each share still sees every record's time, so its clock is the recording's.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any
+from collections.abc import Mapping
 
-import msgspec
-
+from oddstui.recording.event_ids import as_event_id, message_event_id
 from oddstui.recording.records import FeedMessage, JsonObject, Record, Snapshot
 
 MAX_WORKERS = 8
@@ -24,29 +27,38 @@ MAX_WORKERS = 8
 
 
 class Share:
-    """Share `index` of `count`: `take` gives the part of each record that is its."""
+    """Share `index` of `count`: `take` gives the part of each record that is its.
+    `messages`: event id -> its messages in the recording, where known."""
 
-    def __init__(self, index: int, count: int) -> None:
+    def __init__(self, index: int, count: int, messages: Mapping[int, int] | None = None) -> None:
         if not 0 <= index < count:
             raise ValueError(f"share {index} of {count} does not exist")
         self.index = index
         self.count = count
-        self._owner: dict[Any, int] = {}
-        """event id -> the share that owns it."""
+        self._messages = dict(messages or {})
+        self._owner: dict[int | None, int] = {None: 0}
+        """event id -> its share. A message with no readable event id goes to share 0, so it
+        is still applied, or counted as malformed, once."""
         self._work = [0] * count
-        """Each share's work so far: messages, and the bookmakers of the events dealt it."""
+        """Each share's work so far: the messages it was dealt, and its work as it comes."""
+        self._deal(self._messages)
 
-    def __reduce__(self) -> tuple[type[Share], tuple[int, int]]:
-        return Share, (self.index, self.count)  # a fresh share: none dealt yet
+    def __reduce__(self) -> tuple[type[Share], tuple[int, int, dict[int, int]]]:
+        return Share, (self.index, self.count, self._messages)  # as dealt before any record
 
     def take(self, record: Record) -> Record | None:
         """The part of `record` that is this share's, or None."""
         if isinstance(record, FeedMessage):
-            owner = self._owner_of(_event_id(record), 0)
-            self._work[owner] += 1
+            event_id = _event_id(record)
+            owner = self._owner.get(event_id)
+            if owner is None:
+                owner = self._owner_of(event_id, 0)
+            if event_id not in self._messages:
+                self._work[owner] += 1  # not dealt by its count: its messages are its work
             return record if owner == self.index else None
         if isinstance(record, Snapshot):
-            self._deal(record.odds)
+            weights = {_event_key(raw): _bookmakers(raw) for raw in record.odds}
+            self._deal({event_id: w for event_id, w in weights.items() if event_id is not None})
             return Snapshot(
                 record.time,
                 tuple(raw for raw in record.events if self._mine(raw)),
@@ -54,64 +66,36 @@ class Share:
             )
         return record  # a gap
 
-    def _deal(self, odds: tuple[JsonObject, ...]) -> None:
-        weights: dict[Any, int] = {}
-        for raw in odds:
-            event_id = _key(raw.get("id"))
-            if event_id not in self._owner:
-                bookmakers = raw.get("bookmakers")
-                weights[event_id] = len(bookmakers) if isinstance(bookmakers, dict) else 0
-        for event_id in sorted(weights, key=lambda e: -weights[e]):  # stable: ties keep order
+    def _deal(self, weights: Mapping[int, int]) -> None:
+        """The events not dealt yet, the heaviest first (ties in the order given)."""
+        new = [event_id for event_id in weights if event_id not in self._owner]
+        for event_id in sorted(new, key=lambda e: -weights[e]):
             self._owner_of(event_id, weights[event_id])
 
     def _mine(self, raw: JsonObject) -> bool:
-        return self._owner_of(_key(raw.get("id")), 0) == self.index
+        return self._owner_of(_event_key(raw), 0) == self.index
 
-    def _owner_of(self, event_id: Any, weight: int) -> int:
-        """The event's share; an event not seen before goes to the share with least work (a
-        record with no readable event id to share 0, so it is still applied, or counted as
-        malformed, once)."""
+    def _owner_of(self, event_id: int | None, weight: int) -> int:
+        """The event's share: dealt now, with `weight`, to the share with least work, when it
+        has none yet."""
         owner = self._owner.get(event_id)
         if owner is None:
             work = self._work
-            owner = 0 if event_id is None else work.index(min(work))
-            self._owner[event_id] = owner
+            owner = self._owner[event_id] = work.index(min(work))
             work[owner] += weight
         return owner
 
 
-def _key(event_id: object) -> Any:
-    """An event id as a dictionary key: the same event is the same key whether its id came as
-    a number or as text; None for none readable."""
-    try:
-        return int(event_id)  # type: ignore[call-overload]
-    except (TypeError, ValueError, OverflowError):
-        return None
+def _event_key(raw: JsonObject) -> int | None:
+    return as_event_id(raw.get("id"))
 
 
-class _Id(msgspec.Struct, gc=False):
-    id: Any = None
+def _bookmakers(raw: JsonObject) -> int:
+    bookmakers = raw.get("bookmakers")
+    return len(bookmakers) if isinstance(bookmakers, dict | list) else 0
 
 
-_decode_id = msgspec.json.Decoder(_Id).decode
-# How an odds message begins, as the services send it: its id is then a top-level key (the text
-# is JSON, checked when read), found without reading the rest of the message.
-_ODDS_HEAD = re.compile(
-    r'\{"type":"[a-z_]+","seq":\d+,(?:"timestamp":"[^"\\]*",)?'  # only scalars before the id
-    r'"id":("?)(\d+)\1[,}]'
-)
-
-
-def _event_id(message: FeedMessage) -> Any:
-    """The message's event id as `_key` has it, read from its text without parsing the rest
-    into objects."""
-    text = message.text
-    if not text:
-        return _key(message.message.get("id"))
-    head = _ODDS_HEAD.match(text)
-    if head is not None:
-        return int(head[2])
-    try:
-        return _key(_decode_id(text).id)
-    except msgspec.DecodeError:
-        return None  # not an object: share 0 counts it as malformed
+def _event_id(message: FeedMessage) -> int | None:
+    if message.text:
+        return message_event_id(message.text)
+    return as_event_id(message.message.get("id"))

@@ -35,6 +35,9 @@ class SegmentInfo:
     first_time: str | None = None
     last_time: str | None = None
     records: int = 0
+    events: dict[int, int] = field(default_factory=dict)
+    """event id -> the feed messages about it in the segment (as of the manifest's writing: the
+    last second of a killed recorder may be missing)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +47,7 @@ class SegmentInfo:
             "firstTime": self.first_time,
             "lastTime": self.last_time,
             "records": self.records,
+            "events": {str(event_id): count for event_id, count in self.events.items()},
         }
 
 
@@ -74,6 +78,15 @@ class Manifest:
     complete_markets: bool = False
     segments: list[SegmentInfo] = field(default_factory=list)
     gaps: list[GapInfo] = field(default_factory=list)
+
+    def event_messages(self) -> dict[int, int]:
+        """event id -> its feed messages in the recording (a recording from before segments
+        counted them counts none)."""
+        total: dict[int, int] = {}
+        for segment in self.segments:
+            for event_id, count in segment.events.items():
+                total[event_id] = total.get(event_id, 0) + count
+        return total
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -110,6 +123,7 @@ def parse_manifest(path: str, data: Any) -> Manifest:
                 first_time=s.get("firstTime"),
                 last_time=s.get("lastTime"),
                 records=int(s.get("records", 0)),
+                events=_event_counts(s.get("events", {})),
             )
             for s in data["segments"]
         ]
@@ -148,4 +162,16 @@ def _file_name(value: Any) -> str:
     # A segment lives in the recording's folder: no paths out of it.
     if not isinstance(value, str) or not value or "/" in value or "\\" in value or value[0] == ".":
         raise ValueError(f"segment file {value!r}")
+    return value
+
+
+def _event_counts(value: Any) -> dict[int, int]:
+    if not isinstance(value, dict):
+        raise ValueError(f"events {value!r} is not an object")
+    return {int(event_id): _count(count) for event_id, count in value.items()}
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{value!r} is not a count")
     return value

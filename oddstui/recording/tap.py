@@ -77,7 +77,8 @@ class RecordingTap:
             self.headers.written(events)
 
     def apply_odds(self, message: OddsMessage) -> None:
-        self.writer.message_line(message.seq, message.line, self._offset + message.received)
+        received = self._offset + message.received
+        self.writer.message_line(message.seq, message.line, received, message.event_id)
         self.headers.seen(message.event_id)
         if message.bookie not in self._bookmakers:  # the desk learns them as they come
             self._bookmakers.add(message.bookie)
@@ -90,7 +91,8 @@ class RecordingTap:
             self.apply_odds(message)
             return
         if isinstance(message, ScoreMessage | StatusMessage):
-            self.writer.message_line(None, message.line, self._offset + message.received)
+            received = self._offset + message.received
+            self.writer.message_line(None, message.line, received, message.event_id)
         if self._book is not None:
             self._book.apply(message)
 

@@ -11,6 +11,7 @@ from typing import Any, BinaryIO
 import orjson
 import zstandard
 
+from oddstui.recording.event_ids import as_event_id, message_event_id
 from oddstui.recording.manifest import (
     MANIFEST_NAME,
     GapInfo,
@@ -81,16 +82,21 @@ class RecordingWriter:
             self._open_gap.resumed_seq = seq
             self._open_gap = None
         self._append({"t": self._now(t), "kind": "message", "seq": seq, "message": message}, seq)
+        self._count(message.get("id") if isinstance(message, dict) else None)
 
-    def message_line(self, seq: int | None, line: str, t: float | None = None) -> None:
+    def message_line(
+        self, seq: int | None, line: str, t: float | None = None, event_id: int | None = None
+    ) -> None:
         """A message given as the JSON text it arrived as (one object, no newline): written as
-        it is, without parsing it again."""
+        it is, without parsing it again. `event_id`: the event it is about, as parsed (read
+        from `line` when not given)."""
         if seq is not None and self._open_gap is not None:
             self._open_gap.resumed_seq = seq
             self._open_gap = None
         now = self._now(t)
         head = orjson.dumps({"t": now, "kind": "message", "seq": seq})
         self._append_line(head[:-1] + b',"message":' + line.encode() + b"}\n", now, seq)
+        self._count(message_event_id(line) if event_id is None else event_id)
 
     def gap(self, after_seq: int | None, reason: str, t: float | None = None) -> None:
         now = self._now(t)
@@ -125,6 +131,14 @@ class RecordingWriter:
     # -- inside ----------------------------------------------------------------------------
     def _now(self, t: float | None) -> float:
         return self._clock() if t is None else t
+
+    def _count(self, event_id: object) -> None:
+        """One more message about the event in the open segment (a backtest shares events out
+        among its processes by these counts)."""
+        key = as_event_id(event_id)
+        if key is not None and self._segment is not None:
+            events = self._segment.events
+            events[key] = events.get(key, 0) + 1
 
     def _append(self, record: dict[str, Any], seq: int | None) -> None:
         self._append_line(orjson.dumps(record) + b"\n", record["t"], seq)

@@ -86,6 +86,22 @@ def test_the_shares_are_dealt_by_work_not_by_id() -> None:
     assert max(applied) <= 0.7 * 399, applied
 
 
+def test_the_manifests_counts_deal_events_seen_only_in_the_feed() -> None:
+    # No snapshot: each match is first seen in the feed, all at the start, when no share has
+    # work yet. The two busy ones come first and third, and would both be share 0's.
+    events = [1, 2, 3, 4]
+    counts = {1: 180, 2: 20, 3: 180, 4: 20}
+    plan = [e for e in events for _ in range(counts[e] - 1)]  # after one each
+    random.Random(1).shuffle(plan)
+    records = [updated(0.0, 0, e, BOOKS[0], [ml(2.0, 1.9)]) for e in events]
+    records += [
+        updated(float(step), step, e, BOOKS[0], [ml(2.0 + step / 1000, 1.9)])
+        for step, e in enumerate(plan, start=1)
+    ]
+    applied = [run_backtest(records, share=Share(i, 2, counts)).messages for i in range(2)]
+    assert applied == [200, 200]
+
+
 def test_the_command_with_two_workers_reports_what_one_worker_does(tmp_path: Path) -> None:
     folder = tmp_path / "rec"
     write_recording(folder, _records(seed=5))

@@ -83,6 +83,44 @@ def test_round_trip_keeps_every_record_in_order(tmp_path: Path) -> None:
     assert manifest.ended is not None and manifest.source == "http://127.0.0.1:1/v3"
 
 
+def test_the_manifest_counts_each_events_messages_by_segment(tmp_path: Path) -> None:
+    write_sample(tmp_path)  # event 7: five messages in the first hour; then five, a score, one
+    clock = Clock()
+    writer = RecordingWriter(
+        tmp_path / "more", source="x", markets=None, bookmakers=[], clock=clock
+    )
+    writer.message(1, {**odds_message(1, "1.5"), "id": "8"})  # an id as text is the same event
+    writer.message_line(2, orjson.dumps(odds_message(2, "1.6")).decode())  # read from the text
+    writer.message_line(3, orjson.dumps({**odds_message(3, "1.7"), "id": 9}).decode(), None, 8)
+    writer.message(None, {"type": "score", "scores": {}})  # no event: not counted
+    writer.close()
+    assert [s.events for s in open_recording(tmp_path).manifest.segments] == [{7: 5}, {7: 7}]
+    assert open_recording(tmp_path).manifest.event_messages() == {7: 12}
+    assert open_recording(tmp_path / "more").manifest.event_messages() == {8: 2, 7: 1}
+
+
+def test_a_bad_event_count_in_the_manifest_is_named(tmp_path: Path) -> None:
+    write_sample(tmp_path)
+    manifest = tmp_path / "manifest.json"
+    for bad in ({"7": -1}, {"7": "five"}, {"seven": 5}, [7]):
+        data = orjson.loads(manifest.read_bytes())
+        data["segments"][0]["events"] = bad
+        manifest.write_bytes(orjson.dumps(data))
+        with pytest.raises(RecordingError, match="bad manifest field") as caught:
+            open_recording(tmp_path)
+        assert caught.value.path == str(manifest)
+
+
+def test_a_manifest_from_before_event_counts_reads_as_none_counted(tmp_path: Path) -> None:
+    write_sample(tmp_path)
+    manifest = tmp_path / "manifest.json"
+    data = orjson.loads(manifest.read_bytes())
+    for segment in data["segments"]:
+        del segment["events"]
+    manifest.write_bytes(orjson.dumps(data))
+    assert open_recording(tmp_path).manifest.event_messages() == {}
+
+
 def test_killed_recorder_reads_up_to_the_last_whole_record(tmp_path: Path) -> None:
     write_sample(tmp_path, close=False)  # no closing frame: as if killed after a flush
     segment = tmp_path / open_recording(tmp_path).manifest.segments[-1].file
