@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from oddstui.backtest.engine import BacktestReport
 from oddstui.book.clean_text import clean
 from oddstui.book.state import LineKey
-
-
-def iso(unix: float) -> str:
-    stamp = datetime.fromtimestamp(unix, UTC).isoformat(timespec="milliseconds")
-    return stamp.replace("+00:00", "Z")
+from oddstui.recording.manifest import iso
 
 
 def _line(line: LineKey) -> dict[str, Any]:

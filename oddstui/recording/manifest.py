@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from oddstui.recording.records import RecordingError
@@ -14,6 +16,28 @@ MANIFEST_NAME = "manifest.json"
 
 
 def iso(unix: float) -> str:
+    """ISO-8601 UTC to the millisecond: `datetime.isoformat(timespec="milliseconds")`, with the
+    formatting of each whole second kept (a backtest's report writes a time for each of its
+    tens of thousands of findings, most of them in the same seconds)."""
+    if not 0 <= unix < _FAR:
+        return _iso(unix)
+    fraction, whole = math.modf(unix)
+    micros = round(fraction * 1e6)  # as `datetime.fromtimestamp` rounds: half to even
+    second = int(whole)
+    if micros >= 1_000_000:
+        second, micros = second + 1, micros - 1_000_000
+    return f"{_second(second)}.{micros // 1000:03d}Z"  # milliseconds cut, as isoformat cuts
+
+
+_FAR = 253_402_300_799.0  # 9999-12-31T23:59:59Z
+
+
+@lru_cache(maxsize=4096)
+def _second(unix: int) -> str:
+    return datetime.fromtimestamp(unix, UTC).isoformat()[:19]
+
+
+def _iso(unix: float) -> str:
     stamp = datetime.fromtimestamp(unix, UTC).isoformat(timespec="milliseconds")
     return stamp.replace("+00:00", "Z")
 
