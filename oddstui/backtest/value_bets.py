@@ -45,14 +45,22 @@ class ValueTracker:
             state.last_fair = fair
 
     def check_line(self, state: LineState, in_play: bool, now: float) -> None:
-        """Every bookmaker's prices on the line against its fair price."""
+        """Every bookmaker's prices on the line against its fair price. The line's best prices
+        (`best_index`) must be up to date."""
         held = state.bets or {}
         state.bets = None
         fair = state.fair
         if fair is None:
             return
-        found: dict[tuple[str, str], ValueBetSeen] = {}
         floor = self._floor
+        best = state.best  # every bookmaker's best price of each side, the sharp book's too
+        for side, fair_price in fair.items():
+            held_best = best.get(side)
+            if held_best is not None and held_best[0] >= fair_price * floor:
+                break
+        else:
+            return  # no price of any bookmaker passes value's first test
+        found: dict[tuple[str, str], ValueBetSeen] = {}
         for bookmaker, prices in state.quotes.items():
             for side, fair_price in fair.items():  # `_check`'s first test, inline: most fail it
                 price = prices.get(side)
