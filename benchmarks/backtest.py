@@ -6,8 +6,11 @@ selected, tapped by `oddstui record` with the desk's 20 markets) for `--seconds`
 read into memory first, so the figure is the engine's: book, arbitrage scan, value maths, alert
 rules) and prints the median.
 For scale it also prints, over the same records, the desk's decoder alone (parse only), and
-the whole command's path (reading the zstandard segments + the engine) with one worker and with
-the command's default (one a core, the events shared out among them).
+the whole command, `oddstui backtest PATH --json` run in a fresh process with the same rules,
+with one worker and with the command's default (one a core, the events shared out among them):
+messages over the seconds its report says the backtest took (reading the segments, the engine,
+the shares' reports merged), and over the process's wall time (with Python's start and the
+JSON report written).
 
     python benchmarks/backtest.py [--seconds 60] [--updates-per-second 2000] [--repeat 3]
                                   [--recording PATH] [--keep DIR]
@@ -36,8 +39,7 @@ from serving import start_serve, stop_serve  # noqa: E402
 
 from oddstui.api.messages import iter_frame  # noqa: E402
 from oddstui.backtest.engine import collector_paused, run_backtest  # noqa: E402
-from oddstui.backtest.parallel import backtest_recording, default_workers  # noqa: E402
-from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP  # noqa: E402
+from oddstui.backtest.parallel import default_workers  # noqa: E402
 from oddstui.book.alert_rules import ArbitrageRule, PriceRule  # noqa: E402
 from oddstui.book.alert_watch import AlertRules  # noqa: E402
 from oddstui.recording import FeedMessage, Snapshot, open_recording  # noqa: E402
@@ -74,10 +76,23 @@ def select_every_bookmaker(base: str) -> None:
         http.put("bookmakers/selected/select", params=params).raise_for_status()
 
 
-def rules_for(records: list) -> AlertRules:
-    """A price rule and an arbitrage rule on each of the first ten events, so the alert path
-    runs too."""
-    rules = AlertRules()
+def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float]:
+    """`oddstui backtest PATH --json --workers N` in a fresh process: the seconds its report
+    says the backtest took, and the process's wall time."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "oddstui", "backtest", str(folder), "--json"]
+        + ["--workers", str(workers), "--alerts", str(rules)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    wall = time.perf_counter() - started
+    return orjson.loads(done.stdout)["summary"]["seconds"], wall
+
+
+def first_events(records: list) -> list[int]:
+    """The first ten events the recording names: the alert rules go on them."""
     events: dict[int, None] = {}
     for record in records:
         if isinstance(record, Snapshot):
@@ -86,10 +101,29 @@ def rules_for(records: list) -> AlertRules:
             events[int(record.message["id"])] = None
         if len(events) >= 10:
             break
-    for event_id in list(events)[:10]:
+    return list(events)[:10]
+
+
+def rules_for(events: list[int]) -> AlertRules:
+    """A price rule and an arbitrage rule on each event, so the alert path runs too."""
+    rules = AlertRules()
+    for event_id in events:
         rules.add_price(PriceRule(event_id, "ML", "home", 2.5), asked=False)
         rules.set_arbitrage(ArbitrageRule(event_id, 0.5))
     return rules
+
+
+def rules_file(events: list[int]) -> Path:
+    """`rules_for` as an alerts file, for the command."""
+    path = Path(tempfile.mkdtemp()) / "alerts.toml"
+    path.write_text(
+        "".join(
+            f'[[price]]\nevent = {e}\nmarket = "ML"\nside = "home"\nthreshold = 2.5\n'
+            f"[[arbitrage]]\nevent = {e}\nmin_profit = 0.5\n"
+            for e in events
+        )
+    )
+    return path
 
 
 def main() -> None:
@@ -119,11 +153,11 @@ def main() -> None:
         f"records; {len(markets)} markets, {len(recording.manifest.bookmakers)} bookmakers, "
         f"{lines / max(len(messages), 1):.1f} lines a message"
     )
-    rules = rules_for(records)
+    events = first_events(records)
     complete = recording.manifest.complete_markets
     runs = []
-    for _ in range(args.repeat):
-        report = run_backtest(records, rules, complete_markets=complete)
+    for _ in range(args.repeat):  # fresh rules each run: a rule keeps its baseline
+        report = run_backtest(records, rules_for(events), complete_markets=complete)
         runs.append(len(messages) / report.seconds)
     print(
         f"backtest engine:  {statistics.median(runs):,.0f} msg/s, median of {len(runs)} "
@@ -137,22 +171,19 @@ def main() -> None:
     decoding = time.perf_counter() - started
     print(f"decoder alone:    {len(messages) / decoding:,.0f} msg/s (the desk's parse, no book)")
     print(f"reading alone:    {len(records) / reading:,.0f} records/s (zstandard, JSON lines)")
+    rules_path = rules_file(events)
     for workers in sorted({1, default_workers()}):
-        runs = []
+        rates, walls = [], []
         for _ in range(args.repeat):
-            started = time.perf_counter()
-            report = backtest_recording(
-                folder,
-                rules_for(records),
-                workers=workers,
-                sharp=DEFAULT_SHARP,
-                min_ev=DEFAULT_MIN_EV,
-            )
-            runs.append(len(messages) / (time.perf_counter() - started))
+            seconds, wall = run_command(folder, workers, rules_path)
+            rates.append(len(messages) / seconds)
+            walls.append(len(messages) / wall)
         print(
-            f"whole command:    {statistics.median(runs):,.0f} msg/s with {workers} worker"
-            f"{'s' if workers > 1 else ''}, median of {len(runs)} (range {min(runs):,.0f}-"
-            f"{max(runs):,.0f}; segments read, events shared out, reports merged)"
+            f"whole command:    {statistics.median(rates):,.0f} msg/s with {workers} worker"
+            f"{'s' if workers > 1 else ''}, median of {len(rates)} (range {min(rates):,.0f}-"
+            f"{max(rates):,.0f}; segments read, events shared out, reports merged); "
+            f"{statistics.median(walls):,.0f} msg/s of wall time, with Python's start and the "
+            "JSON report"
         )
     load = os.getloadavg()
     print(
