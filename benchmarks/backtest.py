@@ -86,6 +86,7 @@ def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float]:
         check=True,
         capture_output=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,  # `python -m` puts the working folder first on the path
     )
     wall = time.perf_counter() - started
     return orjson.loads(done.stdout)["summary"]["seconds"], wall
