@@ -123,7 +123,11 @@ def varied(kept: list[Any], count: int) -> list[Any]:
         source = kept[i % len(kept)]
         made.append(
             SimpleNamespace(
-                seq=i + 1, line=PRICE.sub(price, source.line), bookie=source.bookie, received=0.0
+                seq=i + 1,
+                line=PRICE.sub(price, source.line),
+                bookie=source.bookie,
+                event_id=source.event_id,
+                received=0.0,
             )
         )
     return made
