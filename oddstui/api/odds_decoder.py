@@ -122,9 +122,9 @@ def decode_odds_texts(line: str | bytes) -> OddsTexts | None:
     """`decode_odds`, with each market left as its JSON text, for `decode_market` to decode.
 
     For a reader that keeps each market's last text: a market whose text has not changed is
-    the quote it already holds, and need not be decoded again. The same markets are judged, the
-    same way: a message `decode_odds` takes, this takes, and each of its markets' texts
-    `decode_market` takes. Raises as `decode_odds` does (and `decode_market` as well).
+    the quote it already holds, and need not be decoded again. Like `decode_odds`, it is only a
+    shortcut: what it and `decode_market` take, they take as the general path would (a property
+    test holds them to it), and they raise as `decode_odds` does for anything else.
     """
     raw = _decode_with_texts(line)
     head = _head(raw)

@@ -1,9 +1,8 @@
 """The best back price per side of each line, kept up to date one bookmaker's change at a time.
 
-Rescanning every bookmaker of a line after each message is what keeps a backtest far below
-20,000 messages/s (hundreds of bookmakers quote a line). A message changes one bookmaker's
-prices: a side's best moves only when that bookmaker beats it or was the one holding it and got
-worse; only then is the side read again from the book, with the desk's own `best_prices` (its
+A message changes one bookmaker's prices, so the line's other quotes need not be read again:
+a side's best moves only when that bookmaker beats it or was the one holding it and got worse;
+only then is the side read again from the line's quotes, with the desk's own `best_prices` (its
 tie rule: the bookmaker whose name sorts first). Lay prices are no sides to back: left out.
 """
 

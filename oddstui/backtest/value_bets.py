@@ -86,9 +86,9 @@ class ValueTracker:
         held = state.bets
         if fair is None or bookmaker == self.sharp or (not prices and not held):
             return
-        if prices and not held:  # the usual case: no bet open on the line, and most often none
-            floor = self._floor  # made: `_check`'s first test, on every side
-            for side, fair_price in fair.items():
+        if prices and not held:  # the usual case: no bet open on the line, and none made
+            floor = self._floor
+            for side, fair_price in fair.items():  # `_check`'s first test, inline: most fail it
                 price = prices.get(side)
                 if price is not None and price >= fair_price * floor:
                     break
