@@ -94,6 +94,7 @@ async def test_a_row_that_moved_between_sorts_takes_its_place_without_another_ch
         screen.hide_suspects = False
         await wait_for(lambda: table.row_count > 5 and not screen.order_pending, pilot, 30)
         screen._next_fetch = time.monotonic() + 600  # no refetch puts the old price back
+        await wait_for(lambda: not screen._fetching, pilot, timeout=30)  # nor one under way
         rows = screen.arbs.rows
         live = [key for key in table.row_keys if rows[key].vanished_at is None]
         last, top = live[-1], live[0]
@@ -119,6 +120,8 @@ async def test_a_vanished_highlighted_row_keeps_the_cursor_dimmed_until_the_trad
         screen.hide_suspects = False
         await wait_for(lambda: table.row_count > 5 and screen.bookmakers, pilot, timeout=30)
         screen._next_fetch = time.monotonic() + 600  # the next answer is the one given below
+        # A fetch already under way lands first: its rows would move the highlighted one.
+        await wait_for(lambda: not screen._fetching, pilot, timeout=30)
         await pilot.press("j", "j")
         held, index = table.highlighted_key(), table.cursor_row
         assert held is not None and index == 2
