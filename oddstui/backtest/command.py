@@ -99,6 +99,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _backtest(args: argparse.Namespace) -> int:
+    from oddstui.backtest.engine import collector_paused
     from oddstui.backtest.parallel import backtest_recording, default_workers
     from oddstui.backtest.report import to_json, to_table
 
@@ -110,10 +111,11 @@ def _backtest(args: argparse.Namespace) -> int:
         sharp=args.sharp,
         min_ev=args.min_ev,
     )
-    if args.json:
-        sys.stdout.buffer.write(orjson.dumps(to_json(report)) + b"\n")
-    else:
-        sys.stdout.write(to_table(report))
+    with collector_paused():  # the report's tens of thousands of findings hold no cycles
+        if args.json:
+            sys.stdout.buffer.write(orjson.dumps(to_json(report)) + b"\n")
+        else:
+            sys.stdout.write(to_table(report))
     return 0
 
 
