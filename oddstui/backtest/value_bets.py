@@ -62,13 +62,7 @@ class ValueTracker:
             return  # no price of any bookmaker passes value's first test
         found: dict[tuple[str, str], ValueBetSeen] = {}
         for bookmaker, prices in state.quotes.items():
-            for side, fair_price in fair.items():  # `_check`'s first test, inline: most fail it
-                price = prices.get(side)
-                if price is not None and price >= fair_price * floor:
-                    break
-            else:
-                continue
-            if bookmaker != self.sharp:
+            if bookmaker != self.sharp and _may_be_value(prices, fair, floor):
                 self._check(state.key, bookmaker, prices, fair, held, found, in_play, now)
         if found:
             state.bets = found
@@ -86,14 +80,8 @@ class ValueTracker:
         held = state.bets
         if fair is None or bookmaker == self.sharp or (not prices and not held):
             return
-        if prices and not held:  # the usual case: no bet open on the line, and none made
-            floor = self._floor
-            for side, fair_price in fair.items():  # `_check`'s first test, inline: most fail it
-                price = prices.get(side)
-                if price is not None and price >= fair_price * floor:
-                    break
-            else:
-                return
+        if prices and not held and not _may_be_value(prices, fair, self._floor):
+            return  # the usual case: no bet open on the line, and none made
         if held is None:
             held = {}
         found: dict[tuple[str, str], ValueBetSeen] = {}
@@ -170,6 +158,15 @@ class ValueTracker:
         except ValueError:
             return None
         return {s: 1.0 / p for s, p in zip(sides, probabilities, strict=True) if p > 0}
+
+
+def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: float) -> bool:
+    """`ValueTracker._check`'s first test, on each side: most prices fail it."""
+    for side, fair_price in fair.items():
+        price = prices.get(side)
+        if price is not None and price >= fair_price * floor:
+            return True
+    return False
 
 
 def _fair_sides(market: str, has_draw: bool, quoted: Iterable[str]) -> tuple[str, ...] | None:
