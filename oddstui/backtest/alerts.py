@@ -17,7 +17,7 @@ from oddstui.backtest.line_state import LineState
 from oddstui.book.alert_eval import Cooldown, fire
 from oddstui.book.alert_rules import ArbitrageRule, ArbLeg, LineKey, MatchState, PriceRule
 from oddstui.book.alert_watch import Alert, AlertRules, Throttle
-from oddstui.book.arbitrage import Arbitrage, best_prices
+from oddstui.book.arbitrage import Arbitrage, best_prices, is_lay
 from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 
@@ -75,8 +75,11 @@ class AlertRunner:
         else:  # the first record: every rule takes its baseline
             rules, self._baselined = list(self.rules.prices), True
         for rule in rules:
-            quotes = feeder.lines.quotes((rule.event_id, rule.market, rule.line))
-            price, bookmaker = best_prices(quotes, (rule.side,)).get(rule.side, (None, ""))
+            line = feeder.lines.state((rule.event_id, rule.market, rule.line))
+            # The line's best prices are kept as its quotes move (`best_index`); lay sides are
+            # not among them.
+            best = best_prices(line.quotes, (rule.side,)) if is_lay(rule.side) else line.best
+            price, bookmaker = best.get(rule.side, (None, ""))
             alert = self.rules.observe_price(rule, price, bookmaker, title(book, rule.event_id))
             if alert is not None:
                 found.append(alert)

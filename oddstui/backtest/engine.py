@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from oddstui.backtest.alerts import AlertFiring, AlertRunner
 from oddstui.backtest.arbitrages import ArbitrageTracker
 from oddstui.backtest.best_index import ArbitrageCheck, rebuild, update
-from oddstui.backtest.feeding import BookFeeder
+from oddstui.backtest.feeding import BookFeeder, sport_and_status
 from oddstui.backtest.findings import ArbitrageSeen, ValueBetSeen
 from oddstui.backtest.line_state import LineState
 from oddstui.backtest.partition import Share
@@ -91,11 +91,10 @@ def _backtest(
     now = float("-inf")
 
     def sport_and_play(event_id: int) -> tuple[bool, bool]:
-        """Whether the event's sport has a draw, and whether it is in play."""
-        state = book.event(event_id)
-        header = None if state is None else state.header
-        has_draw = sport_has_draw(header.sport.slug) if header is not None else True
-        return has_draw, state is not None and state.status == "live"
+        """Whether the event's sport has a draw (so it does until known), and whether it is in
+        play."""
+        sport, status = sport_and_status(book, event_id)
+        return (True if sport is None else sport_has_draw(sport)), status == "live"
 
     for record in records:
         # Records are in the order the recorder applied them; a snapshot is stamped when

@@ -91,14 +91,14 @@ class BookFeeder:
                 self.malformed += 1
         priced = {record.event.id for record in records}
         ids = priced | {event.id for event in events}
-        was = {event_id: _sport_and_status(book, event_id) for event_id in ids}
+        was = {event_id: sport_and_status(book, event_id) for event_id in ids}
         book.install_snapshot(records, received=snapshot.time)
         book.update_events(events, received=snapshot.time)
         book.take_changes()
         touched = Touched()
         moved = set()
         for event_id, (sport, status) in was.items():
-            now_sport, now_status = _sport_and_status(book, event_id)
+            now_sport, now_status = sport_and_status(book, event_id)
             if now_sport != sport:
                 moved.add(event_id)
             if now_status != status and now_status:
@@ -148,7 +148,8 @@ class BookFeeder:
         return touched
 
 
-def _sport_and_status(book: OddsBook, event_id: int) -> tuple[str | None, str]:
+def sport_and_status(book: OddsBook, event_id: int) -> tuple[str | None, str]:
+    """The event's sport slug (None while the book has no header for it) and its status."""
     state = book.event(event_id)
     if state is None:
         return None, ""
