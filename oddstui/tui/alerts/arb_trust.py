@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from oddstui.book.arbitrage import Arbitrage
 from oddstui.book.oddsbook import OddsBook
-from oddstui.tui.kit.marks import suspicion
+from oddstui.book.suspect import suspicion
 
 QuoteTimes = tuple[float | None, ...]
 

@@ -16,11 +16,12 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from oddstui.book.suspect import DEFAULT_SUSPECT_PROFIT
 from oddstui.tui.boards.order import SORT_WORDS, Rank, arrange, next_sort_key
 from oddstui.tui.kit.board_screen import BoardScreen
 from oddstui.tui.kit.export import cell_records
 from oddstui.tui.kit.export_action import export_and_say, export_bindings
-from oddstui.tui.kit.marks import DEFAULT_SUSPECT_PROFIT, SUSPECT_MARK
+from oddstui.tui.kit.marks import SUSPECT_MARK
 from oddstui.tui.kit.patch_table import PatchTable
 
 PAUSED_MARK = "⏸ PAUSED · p resumes"

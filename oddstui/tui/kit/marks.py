@@ -1,41 +1,4 @@
-"""What a board row says about itself beyond its numbers: is it suspect, and what each leg is.
+"""The mark a board shows next to a suspect row (the rule itself is `book.suspect`)."""
 
-No textual here. A large arbitrage or edge right after a goal is nearly always one bookmaker
-that has not moved yet: its leg was quoted before the match changed, and it will be gone (or
-the bet voided) before the trader can place it; a leg older than the stale settings is no
-price to trade either. Such rows are marked, and hidden by default (`h` shows them).
-"""
-
-from __future__ import annotations
-
-from collections.abc import Iterable
-
-#: Profit (or EV) in percent above which a row is marked unless the settings say otherwise.
-DEFAULT_SUSPECT_PROFIT = 15.0
 #: The mark shown next to a suspect row's profit.
 SUSPECT_MARK = "⚠"
-
-
-def suspicion(
-    profit: float | None,
-    quoted: Iterable[float | None],
-    changed_at: float | None,
-    threshold: float | None,
-    oldest: float | None = None,
-    stale_after: float | None = None,
-) -> str:
-    """Why a row is suspect, in a few words, or "" when it is not.
-
-    `quoted` are the times its legs were quoted and `changed_at` the time of the match's last
-    score or status change, both on the service's clock (None when unknown); `threshold` the
-    profit above which any row is suspect (None: never on profit alone); `oldest` the oldest
-    leg's age and `stale_after` the age (seconds) past which a price is stale.
-    """
-    quoted = list(quoted)
-    if changed_at is not None and any(t is not None and t < changed_at for t in quoted):
-        return "a leg was quoted before the last score or status change"
-    if stale_after is not None and oldest is not None and oldest > stale_after:
-        return f"a leg is older than {stale_after:g}s (stale)"
-    if threshold is not None and profit is not None and profit > threshold:
-        return f"profit above {threshold:g}%"
-    return ""

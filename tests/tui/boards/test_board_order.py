@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from oddstui.book.suspect import suspicion
 from oddstui.tui.boards.order import SORT_KEYS, GoneRows, Rank, arrange, next_sort_key
 from oddstui.tui.kit.leg_words import leg_label, line_text
-from oddstui.tui.kit.marks import suspicion
 
 
 def test_live_rows_by_profit_then_gone_rows_newest_gone_first() -> None:

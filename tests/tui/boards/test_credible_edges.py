@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from oddstui.api.models import ArbitrageBet, ArbitrageLeg
 from oddstui.book.service_clock import ServiceClock
+from oddstui.book.suspect import suspicion
 from oddstui.config import Settings
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRows
-from oddstui.tui.kit.marks import suspicion
 from oddstui.tui.kit.service_clock import service_time, stale_after
 
 

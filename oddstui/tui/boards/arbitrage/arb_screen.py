@@ -18,6 +18,7 @@ from textual.widgets import DataTable
 from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.oddsbook import ChangeKey, OddsBook
+from oddstui.book.suspect import suspicion
 from oddstui.tui.boards.arbitrage.arb_cells import (
     ARB_COLUMNS,
     arb_counts,
@@ -46,7 +47,6 @@ from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
 from oddstui.tui.desk.state import LIVE, ChangeSet
 from oddstui.tui.kit.board_table import BoardTable, visible_keys
 from oddstui.tui.kit.columns import Column
-from oddstui.tui.kit.marks import suspicion
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format
 from oddstui.tui.kit.service_clock import book_clock, service_time, stale_after

@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input
 
 from oddstui.api.models import ValueBet
+from oddstui.book.suspect import suspicion
 from oddstui.tui.boards.board_cells import age_text, percent_text
 from oddstui.tui.boards.filters import parse_number
 from oddstui.tui.boards.order import Rank
@@ -22,7 +23,6 @@ from oddstui.tui.boards.value.value_rows import (
 )
 from oddstui.tui.desk.state import LIVE
 from oddstui.tui.kit.columns import Column
-from oddstui.tui.kit.marks import suspicion
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import odds_format, price_text
 from oddstui.tui.kit.service_clock import hub_service_time, stale_after
