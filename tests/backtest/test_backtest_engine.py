@@ -142,3 +142,22 @@ def test_a_kick_off_seen_in_an_events_snapshot_closes_the_bets_taken_before() ->
     home = next(b for b in report.value_bets if (b.bookmaker, b.side) == ("BookA", "home"))
     close = fair_prices([2.05, 1.80], "shin")
     assert home.closed_at == "kick-off" and home.closing_fair == pytest.approx(close[0])
+
+
+def test_an_arbitrage_keeps_its_best_profit_when_it_rises_then_falls() -> None:
+    rises = updated(102.0, 5, 1, "BookB", [ml(1.70, 2.20)])  # same legs, more profit
+    falls = updated(103.0, 6, 1, "BookB", [ml(1.70, 2.15)])  # same legs, less
+    report = run_backtest([START, ARB_OPENS, rises, falls, ARB_GOES])
+    (arb,) = report.arbitrages
+    assert arb.best_profit == pytest.approx((1 / (1 / 2.00 + 1 / 2.20) - 1) * 100)
+    assert arb.legs == (("home", 2.00, "BookA"), ("away", 2.20, "BookB"))
+
+
+def test_a_second_live_status_keeps_the_fair_price_of_the_kick_off() -> None:
+    """The closing line is the sharp price when the match went live, not at a later `live`."""
+    again = status(114.0, 1, "live")
+    report = run_backtest([*RECORDS, again])
+    home = next(b for b in report.value_bets if (b.bookmaker, b.side) == ("BookA", "home"))
+    close = fair_prices([2.05, 1.80], "shin")  # at 110, not the in-play 1.95/1.90 of 112
+    assert home.closed_at == "kick-off"
+    assert home.closing_fair == pytest.approx(close[0])

@@ -82,3 +82,9 @@ def test_lay_prices_never_change_a_margin(
     assert back_margin(with_lays, [*names, *lay_names], commission) == back_margin(
         prices, names, commission
     )
+
+
+def test_a_one_sided_quote_has_no_margin() -> None:
+    """A hold needs every side of a line: one back price alone says nothing about the margin."""
+    assert back_margin({"home": 2.0}, ["home"]) is None
+    assert back_margin({"home": 2.0, "away": 2.0}, ["home", "away"]) == pytest.approx(0.0)

@@ -79,3 +79,34 @@ def test_closing_line_value_against_the_fair_close() -> None:
     assert closing_line_value(2.1, 2.0) == pytest.approx(0.05)
     assert closing_fair_price({"home": 1.9}, "home") is None  # one side: no fair price
     assert closing_fair_price({"home": 1.9, "away": 1.9}, "draw") is None
+
+
+@pytest.mark.parametrize(
+    ("hdp", "home", "away", "result"),
+    [
+        (-1.5, 1, 2, WON),  # away +1.5 and won outright
+        (-1.5, 2, 1, WON),  # away +1.5 lost by one: the handicap covers it
+        (-1.5, 3, 1, LOST),  # away +1.5 lost by two
+        (1.5, 1, 2, LOST),  # away -1.5 won by one only
+        (1.5, 1, 3, WON),  # away -1.5 won by two
+        (-1.0, 2, 1, VOID),  # away +1 lost by one: a push
+    ],
+)
+def test_the_away_side_of_a_spread_takes_the_home_line_negated(
+    hdp: float, home: int, away: int, result: float
+) -> None:
+    """`hdp` is the home side's handicap; the away side plays the opposite number."""
+    assert settle_leg("Spread", hdp, "away", FinalScore(home, away), has_draw=False) == result
+
+
+def test_a_quarter_spread_splits_the_away_side_on_the_negated_line() -> None:
+    # Home +0.25 (away -0.25) on a draw: the home side half wins, the away side half loses.
+    level = FinalScore(1, 1)
+    assert settle_leg("Spread", 0.25, "home", level, has_draw=False) == HALF_WON
+    assert settle_leg("Spread", 0.25, "away", level, has_draw=False) == HALF_LOST
+
+
+def test_a_price_of_one_is_no_closing_price() -> None:
+    """1.0 pays nothing back: it is not a price, so a line left with one side has no fair close."""
+    assert closing_fair_price({"home": 1.0, "away": 2.0}, "away") is None
+    assert closing_fair_price({"home": 1.0, "away": 2.0}, "home") is None
