@@ -161,3 +161,14 @@ def test_a_second_live_status_keeps_the_fair_price_of_the_kick_off() -> None:
     close = fair_prices([2.05, 1.80], "shin")  # at 110, not the in-play 1.95/1.90 of 112
     assert home.closed_at == "kick-off"
     assert home.closing_fair == pytest.approx(close[0])
+
+
+def test_a_new_set_of_legs_is_a_new_arbitrage() -> None:
+    """BookC takes the best away price from BookB: the first arbitrage ends, another begins."""
+    book_c = updated(103.0, 5, 1, "BookC", [ml(1.60, 2.15)])
+    report = run_backtest([START, ARB_OPENS, book_c, ARB_GOES])
+    first, second = report.arbitrages
+    assert first.legs == (("home", 2.00, "BookA"), ("away", 2.10, "BookB"))
+    assert (first.first_seen, first.last_seen) == (101.0, 103.0)
+    assert second.legs == (("home", 2.00, "BookA"), ("away", 2.15, "BookC"))
+    assert second.first_seen == 103.0

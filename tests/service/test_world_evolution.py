@@ -358,7 +358,7 @@ def test_changed_since_lists_recent_pairs():
     assert recent and all(e.timestamp >= mark for e in recent)
     assert len({(e.event_id, e.bookie) for e in recent}) == len(recent)
     only = world.changed_since(mark, ["Pinnacle"])
-    assert all(e.bookie == "Pinnacle" for e in only)
+    assert only and all(e.bookie == "Pinnacle" for e in only)
 
 
 def test_far_off_quotes_put_away_come_back_identical():

@@ -117,7 +117,7 @@ def test_a_move_flashes_for_a_few_seconds_then_ages() -> None:
     untrusted = price_rows.grid_rows(
         book, EVENT, "ML", (None, None), sides, 102.0, stale_after=STALE, trusted=False
     )
-    assert all(row.stale for row in untrusted)
+    assert untrusted and all(row.stale for row in untrusted)
 
 
 def test_cells_in_each_odds_format_with_arrows_roles_and_links() -> None:
