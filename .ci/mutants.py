@@ -90,7 +90,8 @@ def check_share(mutants: list[Mutant]) -> list[tuple[Mutant, bool, str]]:
         for tests in sorted({m.tests for m in mutants}):
             baseline = run_tests(folder, tests)
             if baseline.returncode != 0:
-                raise SystemExit(f"the unmutated tests fail: {' '.join(tests)}: {last_line(baseline)}")
+                failing = " ".join(tests)
+                raise SystemExit(f"the unmutated tests fail: {failing}: {last_line(baseline)}")
         for mutant in mutants:
             target = folder / mutant.file
             text = target.read_text()

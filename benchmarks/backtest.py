@@ -35,6 +35,7 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from measure import emit  # noqa: E402
 from serving import start_serve, stop_serve  # noqa: E402
 
 from oddstui.api.messages import iter_frame  # noqa: E402
@@ -179,6 +180,7 @@ def main() -> None:
             seconds, wall = run_command(folder, workers, rules_path)
             rates.append(len(messages) / seconds)
             walls.append(len(messages) / wall)
+        emit(f"oddstui backtest, whole command, {workers} worker(s)", msg_per_s=rates)
         print(
             f"whole command:    {statistics.median(rates):,.0f} msg/s with {workers} worker"
             f"{'s' if workers > 1 else ''}, median of {len(rates)} (range {min(rates):,.0f}-"

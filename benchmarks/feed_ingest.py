@@ -29,6 +29,7 @@ import tracemalloc
 from pathlib import Path
 
 import msgspec
+from measure import emit
 from serving import start_serve, stop_serve
 
 from oddstui.api.feed import FeedClient
@@ -285,6 +286,12 @@ def main() -> None:
     print(f"per message:       {cpu / max(applied, 1) * 1e6:.1f} us of CPU")
     print(f"peak RSS:          {rss_after:.0f} MiB (before ingest {rss_before:.0f} MiB)")
     print(f"traced peak:       {traced_peak / 2**20:.1f} MiB allocated during ingest")
+    emit(
+        f"client ingest, parse + apply ({source})",
+        msg_per_cpu_s=applied / cpu,
+        us_per_msg=cpu / max(applied, 1) * 1e6,
+        lines_per_msg=lines_per_message(frames),
+    )
     del traced_book
 
 

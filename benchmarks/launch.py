@@ -36,7 +36,7 @@ import termios
 import time
 from pathlib import Path
 
-from measure import percentile
+from measure import emit, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>78]")
@@ -73,7 +73,8 @@ def time_serve(cpu: list[float]) -> float:
     launched = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "oddstui", "serve", "--port", "0"],
-        stdout=subprocess.PIPE, env=environment(tempfile.mkdtemp(prefix="oddstui-launch-")),
+        stdout=subprocess.PIPE,
+        env=environment(tempfile.mkdtemp(prefix="oddstui-launch-")),
     )
     assert process.stdout is not None
     try:
@@ -142,8 +143,10 @@ def time_desk() -> tuple[float, float]:
 
 def report(name: str, values: list[float]) -> None:
     runs = ", ".join(f"{v:.2f}" for v in values)
-    print(f"{name}: p50 {percentile(values, 0.5):.2f} s, max {max(values):.2f} s ({runs})",
-          flush=True)
+    print(
+        f"{name}: p50 {percentile(values, 0.5):.2f} s, max {max(values):.2f} s ({runs})", flush=True
+    )
+    emit(name, seconds=values)
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
-"""What the benchmarks share: percentiles, and reading a pty's output with its arrival times."""
+"""What the benchmarks share: percentiles, reading a pty's output with its arrival times, and
+the one line of headline figures that `run_all.py` reads."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 
@@ -28,3 +30,11 @@ def drain_pty(master: int, received: list[tuple[float, int]], dump: str = "") ->
         if dump:
             with open(dump, "ab") as out:
                 out.write(chunk)
+
+
+def emit(row: str, **figures: float | list[float]) -> None:
+    """The headline figures of one row of `docs/benchmarks.md`, as one `FIGURES {json}` line:
+    a figure is one value or the values of the benchmark's own repeated runs (`run_all.py`
+    takes the median and range over every value of every run). The benchmark's own report is
+    the text it prints around it."""
+    print("FIGURES " + json.dumps({"row": row, **figures}), flush=True)

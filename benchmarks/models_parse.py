@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from measure import emit
+
 from oddstui.api.models import parse_markets, parse_odds_record
 
 MARKETS: list[dict[str, Any]] = [
@@ -80,6 +82,7 @@ def main() -> None:
     print(f"market lists (3 markets, 4 lines): {markets:12,.0f} /s")
     print(f"odds records (12 books x 3 markets): {records:10,.0f} /s")
     print(f"/odds/multi bodies (10 records, json.loads + parse): {multi:8,.0f} /s")
+    emit("wire models: odds records parsed", per_s=records)
 
 
 if __name__ == "__main__":

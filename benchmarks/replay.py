@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import psutil
+from measure import emit
 from websockets.asyncio.client import connect
 
 from oddstui.recording.writer import RecordingWriter
@@ -198,6 +199,8 @@ def run(folder: Path, clients: int, last: int, expected: int) -> None:
         f" a core): {expected / cpu:,.0f} messages per CPU second"
         f"{'' if clients == 1 else ' (each sent to every client)'}"
     )
+    emit(f"oddstui replay at full speed, {clients} client(s)", msg_per_s_each=min(rates),
+         msg_per_cpu_s=expected / cpu)  # fmt: skip
 
 
 def main() -> None:

@@ -42,6 +42,7 @@ from urllib.parse import urlencode
 
 import httpx
 import psutil
+from measure import emit
 from serving import start_serve
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -270,6 +271,13 @@ def report(result: dict[str, Any], target: float) -> None:
         f"    service CPU: {result['server_cpu']:.0f} % of one core "
         f"({result['server_cpu'] / cores:.0f} % of the machine's {cores} cores); "
         f"benchmark clients: {result['client_cpu']:.0f} % of one core"
+    )
+    emit(
+        f"feed, {result['clients']} client(s), all books",
+        msg_per_s_each=min(rates),
+        p50_ms=result["p50"] * 1000,
+        p99_ms=result["p99"] * 1000,
+        service_cpu_pct=result["server_cpu"],
     )
     print(
         f"    service CPU per delivered odds message (world included): "

@@ -16,6 +16,7 @@ import signal
 import time
 
 import psutil
+from measure import emit
 from service_rest import KEY, start
 
 from oddstui.api.feed import FeedClient
@@ -48,8 +49,11 @@ def main() -> None:
             rss = service.memory_info().rss / MIB
             samples.append((elapsed / 60, rss))
             status = feed.status()
-            print(f"{elapsed / 60:6.1f} {rss:8.1f} {status.counters.messages:10d} "
-                  f"{status.state.name.lower():>8}", flush=True)
+            print(
+                f"{elapsed / 60:6.1f} {rss:8.1f} {status.counters.messages:10d} "
+                f"{status.state.name.lower():>8}",
+                flush=True,
+            )
             if elapsed >= args.minutes * 60:
                 break
             time.sleep(min(args.every, args.minutes * 60 - elapsed))
@@ -59,9 +63,13 @@ def main() -> None:
         process.wait(timeout=10)
     settled = [rss for minute, rss in samples if minute >= 10]
     if settled:
-        print(f"after 10 min: RSS {min(settled):.0f}–{max(settled):.0f} MiB "
-              f"(growth {settled[-1] - settled[0]:+.0f} MiB over {samples[-1][0] - 10:.0f} min)")
+        print(
+            f"after 10 min: RSS {min(settled):.0f}–{max(settled):.0f} MiB "
+            f"(growth {settled[-1] - settled[0]:+.0f} MiB over {samples[-1][0] - 10:.0f} min)"
+        )
     print(f"peak RSS {max(rss for _, rss in samples):.0f} MiB")
+    emit(f"oddstui serve memory at {args.updates_per_second:g} updates/s, {args.minutes:g} min",
+         peak_rss_mib=max(rss for _, rss in samples))  # fmt: skip
 
 
 if __name__ == "__main__":

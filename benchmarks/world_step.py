@@ -13,6 +13,8 @@ import statistics
 import time
 import tracemalloc
 
+from measure import emit
+
 from oddstui.service.world import World
 
 START = 1_800_000_000.0
@@ -31,8 +33,9 @@ def run(
     updates: float, seconds: float, speed: float, interval: float = 0.05, warmup: float = 3.0
 ) -> dict[str, float]:
     clock = [0.0]
-    world = World(seed=1, start=START, speed=speed, updates_per_second=updates,
-                  real_clock=lambda: clock[0])
+    world = World(
+        seed=1, start=START, speed=speed, updates_per_second=updates, real_clock=lambda: clock[0]
+    )
     world.freeze_heap()  # as World.run() does
     for _ in range(int(warmup / interval)):  # live events open their quotes over the first steps
         clock[0] += interval
@@ -71,6 +74,8 @@ def main() -> None:
             f"step p50 {r['step_p50_ms']:.2f} ms p99 {r['step_p99_ms']:.2f} ms, "
             f"live {r['live']:.0f}, history lines {r['history_lines']:.0f}"
         )
+        emit(f"world step at {updates:,.0f} updates/s", entries_per_s=r["entries_per_s"],
+             core_pct=r["cpu_share"] * 100, step_p99_ms=r["step_p99_ms"])  # fmt: skip
     tracemalloc.start()
     world = World(seed=1, start=START)
     current, _ = tracemalloc.get_traced_memory()

@@ -88,6 +88,7 @@ async def test_ice_hockey_and_tennis_in_play_show_their_own_main_markets(
             after = await once_missing_quoted(api, ids, books)
             judged = {slug for slug, _ in after.values()}
             assert judged == set(ONCE_MISSING), "a match of each is still quoted on them"
+            # non-empty: after holds a match of each ONCE_MISSING sport (judged above)
             for event_id, (slug, markets) in after.items():
                 assert shown[event_id] & markets & before[event_id][1], f"{slug} {event_id}"
             await assert_matches_service(client, book, api, ids, books)

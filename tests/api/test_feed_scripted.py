@@ -225,6 +225,7 @@ async def test_server_that_accepts_then_closes_cannot_cause_a_tight_loop() -> No
     # so the ceiling of each full-jitter wait doubles from 0.05 s up to the 2 s cap.
     assert client._backoff.attempts >= 8
     ceilings = [min(2.0, 0.05 * 2**n) for n in range(len(delays))]
+    assert delays
     assert all(0 <= delay <= top for delay, top in zip(delays, ceilings, strict=True))
     assert sum(delays[4:8]) > sum(delays[:4])  # the seeded jitter: fixed, not luck
     # And each wait was kept: no attempt came sooner than its delay (load only makes it later).

@@ -18,6 +18,7 @@ def test_backoff_is_full_jitter_capped_and_resets() -> None:
     backoff = Backoff(base=1.0, cap=30.0, rng=random.Random(1))
     delays = [backoff.next_delay() for _ in range(12)]
     ceilings = [min(30.0, 2.0**n) for n in range(12)]
+    # non-empty: twelve delays are drawn above
     assert all(0.0 <= d <= c for d, c in zip(delays, ceilings, strict=True))
     assert max(delays[6:]) > 2.0  # it really grows
     assert backoff.attempts == 12

@@ -54,5 +54,6 @@ def test_lines_are_kept_only_when_asked() -> None:
     assert [type(m) for m in kept] == [OddsMessage, OddsMessage, ScoreMessage, StatusMessage]
     assert [m.line for m in kept] == texts  # type: ignore[union-attr]
     plain = list(iter_frame(frame, 1.0))
+    assert plain
     assert all(m.line == "" for m in plain)  # type: ignore[union-attr]
     assert [m.seq for m in plain[:2]] == [m.seq for m in kept[:2]]  # type: ignore[union-attr]

@@ -134,6 +134,7 @@ def desk_applies(book: OddsBook, record: Snapshot | FeedMessage) -> None:
     if isinstance(record, Snapshot):
         book.install_snapshot([parse_odds_record(raw) for raw in record.odds])
         return
+    # non-empty: a feed record's frame holds its message
     for message in iter_frame(orjson.dumps(record.message), record.time):
         assert message is not None
         book.apply(message)

@@ -64,6 +64,7 @@ def test_shares_merged_find_what_one_pass_finds(shares: int) -> None:
     whole = run_backtest(records, _rules())
     assert whole.arbitrages and whole.value_bets and whole.alerts, "a world this loose has all"
     parts = [run_backtest(records, _rules(), share=Share(i, shares)) for i in range(shares)]
+    assert parts
     assert all(part.arbitrages for part in parts), "every share holds events with arbitrages"
     merged = merge(parts)
     assert _found(merged) == _found(whole)

@@ -106,6 +106,7 @@ async def test_every_arbitrage_the_service_listed_is_in_the_backtest(tmp_path: P
     }
     # The service and the desk's maths agree on which sets are exhaustive (a two-way ML in a
     # sport where a draw can settle it as a loser is none): every listed one is wanted.
+    assert in_scope
     for arb in in_scope.values():
         sport = sport_of[arb.event_id]
         assert exhaustive_sides(

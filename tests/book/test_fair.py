@@ -89,6 +89,7 @@ def test_fair_prices_are_the_inverse_probabilities(prices: list[float]) -> None:
 @settings(deadline=None)
 @given(price_lists())
 def test_worst_case_is_the_lowest_across_methods(prices: list[float]) -> None:
+    # non-empty: price_lists() draws two prices or more
     for index in range(len(prices)):
         worst = worst_case_probability(prices, index)
         lows = [fair_probabilities(prices, m)[index] for m in METHODS]

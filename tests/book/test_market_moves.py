@@ -52,6 +52,7 @@ def check_moves(first: MarketQuote, later: list[MarketQuote]) -> None:
     state = MarketState(first, 0.0)
     model: dict[tuple[LineKey, str], PriceMove] = {}
     current = first
+    # may be empty: a strategy may draw no later quote (the first is then the whole check)
     for at, new in enumerate(later, start=1):
         changed = state.merge(new, float(at))
         assert changed == (new.lines != current.lines)

@@ -57,6 +57,7 @@ def test_the_book_equals_a_merge_by_market_name(steps, repeat: bool) -> None:
 @given(st.lists(step, min_size=1, max_size=25))
 def test_changes_name_every_market_that_differs(steps) -> None:
     book = OddsBook(clock=lambda: 0.0)
+    # non-empty: st.lists(step, min_size=1)
     for seq, (kind, bookie, market_list) in enumerate(steps, start=1):
         before = book_view(book, 1)
         if kind == "updated":

@@ -64,6 +64,7 @@ def test_within_limits_never_stakes_over_a_limit_and_keeps_equal_returns(
     prices, limits = case
     wanted = equal_return_stakes(prices, total)
     stakes, binding = within_limits(prices, wanted, limits)
+    # non-empty: one stake per price, and a case has two prices or more
     for stake, limit in zip(stakes, limits, strict=True):
         assert limit is None or stake <= limit + 1e-9
     returns = [s * d for s, d in zip(stakes, prices, strict=True)]
@@ -90,6 +91,7 @@ def test_the_ticket_never_stakes_over_a_limit_nor_hides_a_loss(
     except ValueError as error:
         assert str(error)  # refused with a reason the ticket shows
         return
+    # non-empty: one stake per price, and a case has two prices or more
     for stake, limit in zip(plan.stakes, limits, strict=True):
         assert limit is None or stake <= limit + 1e-9
     if capped is not None:
@@ -100,6 +102,7 @@ def test_the_ticket_never_stakes_over_a_limit_nor_hides_a_loss(
         assert plan.rounding_loses
         assert not is_loss(plan.safer.result.guaranteed)
         assert plan.safer.step <= step
+        # non-empty: one stake per price, and a case has two prices or more
         for stake, limit in zip(plan.safer.result.stakes, limits, strict=True):
             assert limit is None or stake <= limit + 1e-9
 

@@ -145,6 +145,7 @@ def test_an_even_book_never_stakes_more_than_its_total(total: float, step: float
 
 def test_rounded_stakes_have_clean_decimals() -> None:
     result = rounded_stakes([3.5, 3.6, 2.9], 100, 0.1)
+    # non-empty: three prices give three stakes
     assert all(repr(s) == f"{s:.1f}" for s in result.stakes)
 
 

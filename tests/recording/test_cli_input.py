@@ -75,6 +75,7 @@ def one_line_exit_2(result: subprocess.CompletedProcess[str], *words: str) -> No
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
+    assert words
     for word in words:
         assert word in lines[0]
 

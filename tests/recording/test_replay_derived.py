@@ -73,6 +73,7 @@ def test_an_arbitrage_across_two_books_with_its_legs_stakes_and_stamps() -> None
     stakes = {s["side"]: s for s in item["optimalStakes"]}
     assert stakes["home"]["stake"] + stakes["away"]["stake"] == pytest.approx(100.0)
     payouts = {stakes[side]["stake"] * float(legs[side]["odds"]) for side in stakes}
+    # non-empty: stakes holds home and away (summed above)
     assert all(p == pytest.approx(stakes["home"]["potentialReturn"]) for p in payouts)
     assert "event" not in item
 

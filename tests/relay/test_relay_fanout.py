@@ -69,6 +69,7 @@ async def test_ten_desks_share_one_upstream_connection(
                         client.stop()
                     await asyncio.wait_for(asyncio.gather(*tasks), 10)
                 reference = [seq for seq, _, _ in tap.odds]
+                assert books
                 for book in books:
                     assert book.applied_twice() == []  # in seq order, never twice
                     seqs = [m.seq for m in book.epochs[-1]]

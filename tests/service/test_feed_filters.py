@@ -62,6 +62,7 @@ async def test_sport_filter_applies_to_every_channel(service: Service) -> None:
         )
     kinds = Counter(m["type"] for m in messages)
     assert kinds["updated"] and kinds["score"], kinds
+    # non-empty: kinds above counts updated and score messages among them
     for event_id in sorted({m["id"] for m in messages})[:40]:
         assert book(event_id)["sport"]["slug"] == sport
 
@@ -74,6 +75,7 @@ async def test_leagues_filter(service: Service) -> None:
     feed = await open_feed(service, markets=MARKETS, channels="odds,scores", leagues=leagues_query)
     async with feed.socket:
         messages = await feed.collect_until(has_odds(10))
+    # non-empty: has_odds(10) waited for ten odds messages
     for event_id in sorted({m["id"] for m in messages})[:40]:
         assert book(event_id)["league"]["slug"] in chosen
 
@@ -116,6 +118,7 @@ async def test_status_live_filter(service: Service) -> None:
     assert odds, "live events' prices move"
     # A match that kicked off while the feed opened (its status went out before the feed's
     # filter was in place, the listing just before it) is live or over now: never a pending one.
+    # may be empty: a match that kicks off while the feed opens is a race, not always run into
     for event_id in unlisted:
         event = rest_json(service, f"/events/{event_id}")
         assert event["status"] in ("live", "settled", "cancelled"), event

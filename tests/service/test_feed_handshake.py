@@ -84,6 +84,7 @@ async def test_welcome_comes_first_and_confirms_the_filters(service: Service) ->
         assert welcome["status_filter"] == "live"
         assert isinstance(welcome["seq"], int) and welcome["seq"] >= 0
         later = await feed.collect_until(has_odds(3))
+        # non-empty: has_odds(3) waited for three odds messages
         assert all(m["type"] != "welcome" for m in later)
         assert all(m["seq"] > welcome["seq"] for m in later if "seq" in m)
 
@@ -103,6 +104,7 @@ async def test_text_from_the_client_is_ignored(service: Service) -> None:
             await feed.socket.send(junk)
         await feed.socket.send(b"\xff\xfe binary too")
         messages = await feed.collect_until(has_odds(5))
+        # non-empty: has_odds(5) waited for five odds messages
         assert all(m["type"] in ODDS_TYPES for m in messages)
         await feed.socket.ping()  # still open and answering
 
@@ -129,6 +131,7 @@ async def test_score_and_status_messages_carry_no_seq_and_no_bookie(service: Ser
         messages = await feed.collect_until(
             lambda got: {"score", "status"} <= {m["type"] for m in got}, timeout=60.0
         )
+    # non-empty: collected until a score and a status came
     for message in messages:
         assert "seq" not in message and "bookie" not in message and "markets" not in message
         assert isinstance(message["id"], int) and message["timestamp"].endswith("Z")

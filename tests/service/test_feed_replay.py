@@ -83,6 +83,7 @@ async def test_seq_is_global_and_strictly_increasing(service: Service) -> None:
     assert len(seqs) > 20
     assert all(a < b for a, b in zip(seqs, seqs[1:], strict=False))
     assert seqs[0] > feed.welcome["seq"]
+    # non-empty: seqs, taken from these messages, has more than 20
     assert all("seq" not in m for m in messages if m["type"] in ("score", "status"))
 
 
@@ -126,6 +127,7 @@ async def test_last_seq_ahead_of_the_service_gets_resync_then_live(service: Serv
             "seq": feed.welcome["seq"],
         }
         live = odds_only(await feed.collect_until(has_odds(3)))
+    # non-empty: has_odds(3) waited for three odds messages
     assert all(m["seq"] > feed.welcome["seq"] for m in live)
 
 
@@ -149,4 +151,5 @@ async def test_last_seq_older_than_the_window_gets_resync_then_live(
             "seq": feed.welcome["seq"],
         }
         live = odds_only(await feed.collect_until(has_odds(3)))
+    # non-empty: has_odds(3) waited for three odds messages
     assert all(m["seq"] > feed.welcome["seq"] for m in live)

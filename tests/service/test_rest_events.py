@@ -125,6 +125,7 @@ def test_events_cap_at_5000(http: httpx.Client, service: Service) -> None:
 
 def test_one_event_and_404(http: httpx.Client, service: Service) -> None:
     listed = ok(get(http, service, "/events", sport="football", limit=3))
+    assert listed
     for event in listed:
         one = ok(get(http, service, f"/events/{event['id']}"))
         check_event(one)

@@ -56,6 +56,7 @@ def _one_line_exit_2(result: subprocess.CompletedProcess[str], *needles: str) ->
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
+    assert needles
     for needle in needles:
         assert needle in lines[0]
     return lines[0]

@@ -56,6 +56,7 @@ def assert_clean_exit(service: Service, keys: list[str]) -> None:
     assert service.process.wait(15) == 0
     log = service.stderr()
     assert "Traceback" not in log, log
+    assert keys
     for key in keys:
         assert key not in log
 

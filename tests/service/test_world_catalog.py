@@ -128,6 +128,7 @@ def test_every_status_and_the_time_windows(world):
     assert any(0 < p <= 300 for p in pending)
     past = [START - e.start for e in world.events.values() if e.status in (SETTLED, CANCELLED)]
     assert 44 * 86400 < max(past) <= 45 * 86400
+    assert world.events
     assert all(isinstance(e.id, int) and e.id > 0 for e in world.events.values())
 
 
@@ -144,6 +145,7 @@ def test_live_in_at_least_ten_sports_from_the_start(world):
 
 def test_settled_events_have_final_scores(world):
     settled = [e for e in world.events.values() if e.status == SETTLED]
+    assert settled
     assert all("ft" in e.scores.periods for e in settled)
     assert any(e.scores.home + e.scores.away > 0 for e in settled)
     assert all(e.to_wire().get("clock") is None for e in settled)
@@ -156,4 +158,5 @@ def test_books_per_event(world):
     defaults = set(world.default_selection)
     covered = [len(defaults & set(e.bookmakers)) / len(defaults) for e in world.events.values()]
     assert sum(covered) / len(covered) > 0.9
+    assert world.events
     assert all(world.bookmakers[b].active for e in world.events.values() for b in e.bookmakers)

@@ -97,6 +97,7 @@ def check_timed_live(spec: SportSpec, engine: Engine, clock: Clock, knockout: bo
         # Sport-typical scoring: a high-scoring sport never has a scoreless finished period.
         if plays_per_period(spec) >= 8:
             done = units if clock.status_detail in BREAK_LABELS else units[:-1]
+            # may be empty: the first period has none finished before it
             for key in done:
                 assert sum(periods[key]) > 0, f"scoreless {key} in {spec.slug}: {periods}"
         return
@@ -285,6 +286,7 @@ def check_sets(spec: SportSpec, scores: Scores, knockout: bool, clock: Clock | N
 # -- combat and races ------------------------------------------------------------------------------
 def check_rounds(spec: SportSpec, scores: Scores, clock: Clock | None) -> None:
     units = check_keys(spec, scores)
+    # may be empty: the first round has none finished before it
     for key in units[:-1]:
         assert scores.periods[key] in ((10, 9), (9, 10)), scores.periods
     last = scores.periods[units[-1]]

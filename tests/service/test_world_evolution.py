@@ -106,6 +106,7 @@ def test_journal_seq_strictly_increases_and_one_entry_per_pair_per_step(day):
     seqs = [e.seq for e in rec.entries]
     assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))
     assert all(b - a == 1 for a, b in zip(seqs, seqs[1:], strict=False))
+    assert rec.steps
     for entries in rec.steps:
         pairs = [(e.event_id, e.bookie) for e in entries]
         assert len(pairs) == len(set(pairs))
@@ -122,11 +123,13 @@ def test_one_status_message_per_transition(day):
     world, rec, first, *_ = day
     previous: dict[int, str | None] = {i: s for i, s in first.items()}
     transitions = Counter()
+    assert rec.statuses
     for event_id, status in rec.statuses:
         before = previous.get(event_id)
         assert (before, status) in ALLOWED, (event_id, before, status)
         transitions[(before, status)] += 1
         previous[event_id] = status
+    assert world.events
     for event_id, event in world.events.items():
         assert previous[event_id] == event.status
     assert transitions[(PENDING, LIVE)] > 100

@@ -41,6 +41,7 @@ def check_line(book: Bookmaker, kind: str, line: Line) -> None:
     backs = [line.prices[side] for side in sides]
     assert sum(1.0 / p for p in backs) >= 1.0, (book.name, kind, line)
     if is_exchange(book):
+        # non-empty: a line has two sides or more
         for side, back in zip(sides, backs, strict=True):
             lay = line.prices["lay" + side.capitalize()]
             assert lay > back, (book.name, line)

@@ -93,6 +93,7 @@ async def test_a_crossing_fires_once_names_the_event_and_stacks_in_the_status_ba
         assert len(price_alerts()) == 1
         ended = [a.event_id for a in full_times()]
         assert len(ended) == len(set(ended))
+        # non-empty: waited above until full_times() held one
         for ft in full_times():
             assert ft.message.startswith(f"{titles[ft.event_id]}: Full-time ")
             assert ft.event == titles[ft.event_id]

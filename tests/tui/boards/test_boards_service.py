@@ -66,6 +66,7 @@ async def test_arbitrage_board_merges_service_and_feed_sorted_by_profit(
         screen.arrange_table = arrange  # type: ignore[method-assign]
         assert all(sorts), sorts
         keys = table.row_keys
+        assert keys
         for key in keys:
             label = table.cell_text(key, "source")
             sources = screen.arbs.rows[key].sources

@@ -75,6 +75,7 @@ async def test_f_takes_the_keys_typed_right_after_it_and_the_counts_follow_the_f
 
         await wait_for(counted, pilot)
         # Found in any shown column, case and accents ignored (a leg or a league may hold it).
+        # non-empty: counted() waited for rows found
         assert all(
             fold(word) in fold(" ".join(table.cell_text(key, c) for c in table.shown_columns()))
             for key in table.row_keys

@@ -33,6 +33,7 @@ async def test_search_jumps_to_the_chosen_event(fast_service: Service) -> None:
         options = modal.query_one(OptionList)
         assert options.option_count >= 1
         ids = [int(options.get_option_at_index(i).id or 0) for i in range(options.option_count)]
+        # non-empty: option_count >= 1 asserted above
         for event_id in ids:
             found = modal.found[event_id]
             names = f"{found.home} {found.away} {found.league.name}".casefold()

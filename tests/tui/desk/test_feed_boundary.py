@@ -39,6 +39,7 @@ def test_one_change_set_per_take_reads_under_the_feeds_lock_and_wakes(
         changes = next(c for c in taken if c.prices)
         with pytest.raises(dataclasses.FrozenInstanceError):
             changes.prices = frozenset()  # type: ignore[misc]
+        # non-empty: chosen above for having prices
         assert all(len(key) in (2, 3) for key in changes.prices)
         # What the change set names is in the book, read through the feed.
         with feed.reading() as book:

@@ -115,6 +115,7 @@ def check_best_marked(app: Any, screen: EventScreen, grid: PriceGrid) -> None:
     """The cells marked best are exactly the bookmakers at the book's best price per side."""
     assert screen.market is not None and screen.line is not None
     with app.hub.reading() as book:
+        # non-empty: a market's grid has two sides or more
         for side in side_keys(grid):
             prices = {
                 row: book.price(screen.event_id, row, screen.market, screen.line, side)

@@ -183,6 +183,7 @@ async def test_suspect_rows_are_hidden_by_default_and_h_shows_them_marked(
 
         await wait_for(a_leg_older_than_a_goal_is_marked, pilot, timeout=45)
         assert screen.suspects_hidden == 0 and f"{SUSPECT_MARK} hidden" not in screen_text(app)
+        # non-empty: waited above until a row was marked
         for key in table.row_keys:
             row = screen.arbs.rows[key]
             marked = table.cell_text(key, "profit").startswith(SUSPECT_MARK)

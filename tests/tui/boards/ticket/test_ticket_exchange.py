@@ -105,6 +105,7 @@ async def test_an_exchange_leg_is_marked_and_every_return_stays_on_screen(
         assert "net of 5% commission" in text
         stakes, back = equal_returns([leg.price for leg in legs], TOTAL)
         assert modal.plan is not None
+        # non-empty: one stake per leg, and an arbitrage has two legs or more
         for shown, stake in zip(modal.plan.stakes, stakes, strict=True):
             assert abs(shown - stake) < 1e-9
         assert abs(sum(modal.plan.stakes) - TOTAL) < 1e-9

@@ -35,6 +35,7 @@ async def test_a_negative_worst_case_always_comes_with_the_warning(fast_service:
         # Whether a rounding loses depends on the prices: arbitrages are tried in turn until
         # one rounding lost money and one safer rounding was offered.
         losses = offers = 0
+        # non-empty: waited above for a row
         for row in range(min(8, table.row_count)):
             table.move_cursor(row=row)
             await pilot.press("enter")

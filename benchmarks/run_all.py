@@ -1,0 +1,195 @@
+"""Run every benchmark and write `docs/benchmarks.md`: one table of current figures.
+
+    python benchmarks/run_all.py                 # all of them, about 20 minutes
+    python benchmarks/run_all.py --only relay,backtest
+    python benchmarks/run_all.py --out /tmp/b.md
+
+Each benchmark prints its own report and one `FIGURES {json}` line per row of the table
+(`measure.emit`). A benchmark is run `runs` times (its own repeats count too: a figure given as
+a list is every value of those repeats); each figure is shown as the median with its range. The
+page says the machine, the commit, the date and the load average, and nothing else: the figures
+of earlier days are in git's history of the page, not in it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PAGE = ROOT / "docs" / "benchmarks.md"
+PREFIX = "FIGURES "
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    args: tuple[str, ...]
+    runs: int
+    target: str
+
+    @property
+    def command(self) -> str:
+        return " ".join(("python", f"benchmarks/{self.args[0]}", *self.args[1:]))
+
+
+BENCHMARKS = (
+    Benchmark("service_rest", ("service_rest.py", "--seconds", "10"), 3,
+              "/odds p50 < 20 ms; /arbitrage-bets p99 < 100 ms"),
+    Benchmark("service_feed", ("service_feed.py", "--seconds", "8",
+                               "--updates-per-second", "2000"), 3, "p99 < 100 ms"),
+    Benchmark("feed_ingest", ("feed_ingest.py",), 1, "≥ 50,000 msg/s of a core (3 markets)"),
+    Benchmark("backtest", ("backtest.py",), 1, "≥ 20,000 msg/s"),
+    Benchmark("tui_live", ("tui_live.py", "--seconds", "20", "--updates-per-second", "4000"),
+              3, "p95 ≤ 150 ms, ≤ 20 KiB/s, CPU ≤ 25 %, ≥ 10× fewer bytes than naive"),
+    Benchmark("tui_boards", ("tui_boards.py", "--seconds", "15"), 3,
+              "p95 ≤ 100 ms, ≤ 25 KiB/s, CPU ≤ 30 %"),
+    Benchmark("launch", ("launch.py", "--runs", "5", "--desk-runs", "3"), 1,
+              "serve ready < 1 s; desk's first live row < 2 s"),
+    Benchmark("record", ("record.py", "--seconds", "20"), 1, "≤ 10 % of a core at 2,000 msg/s"),
+    Benchmark("replay", ("replay.py",), 1, "≥ 20,000 msg/s to one client"),
+    Benchmark("world_step", ("world_step.py", "--seconds", "10"), 1, ""),
+    Benchmark("models_parse", ("models_parse.py",), 3, ""),
+)  # fmt: skip
+
+
+def figures_of(output: str) -> list[dict[str, object]]:
+    """The `FIGURES` lines of a benchmark's output, in order."""
+    return [json.loads(line[len(PREFIX) :]) for line in output.splitlines()
+            if line.startswith(PREFIX)]  # fmt: skip
+
+
+def gather(outputs: list[str]) -> dict[str, dict[str, list[float]]]:
+    """Every value of every figure, by row, over the runs' outputs (rows in first-seen order)."""
+    rows: dict[str, dict[str, list[float]]] = {}
+    for output in outputs:
+        for line in figures_of(output):
+            row = rows.setdefault(str(line["row"]), {})
+            for name, value in line.items():
+                if name == "row":
+                    continue
+                values = value if isinstance(value, list) else [value]
+                row.setdefault(name, []).extend(float(v) for v in values)  # type: ignore[arg-type]
+    return rows
+
+
+def shown(values: list[float]) -> str:
+    """`median (low–high)`, or the one value; figures at the precision a reader can use."""
+    def number(value: float) -> str:
+        if abs(value) >= 1000:
+            return f"{value:,.0f}"
+        if abs(value) >= 100:
+            return f"{value:.0f}"
+        return f"{value:.3g}" if abs(value) < 10 else f"{value:.1f}"
+
+    middle = number(statistics.median(values))
+    if len(values) == 1 or min(values) == max(values):
+        return middle
+    return f"{middle} ({number(min(values))}–{number(max(values))})"
+
+
+def table_rows(benchmark: Benchmark, outputs: list[str]) -> list[str]:
+    lines = []
+    for row, figures in gather(outputs).items():
+        text = "; ".join(f"{name} {shown(values)}" for name, values in figures.items())
+        runs = max(len(values) for values in figures.values())
+        lines.append(f"| {row} | {text} | {runs} | {benchmark.target} | `{benchmark.command}` |")
+    return lines
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        memory = int(Path("/proc/meminfo").read_text().split()[1]) / 2**20
+    except OSError:
+        memory = float("nan")
+    return (f"{model}, {os.cpu_count()} cores, {memory:.0f} GiB, Python "
+            f"{platform.python_version()}, {platform.system()} {platform.release()}")  # fmt: skip
+
+
+def commit() -> str:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        )
+        return done.stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def page(lines: list[str], started: datetime, seconds: float, loads: list[float]) -> str:
+    header = [
+        "# Benchmarks: the current figures",
+        "",
+        "Written by `python benchmarks/run_all.py` from one run; do not edit by hand. Each figure",
+        "is the median of every measurement the run made, with its range; `runs` counts them.",
+        "The figures of earlier runs are in this page's git history.",
+        "",
+        f"- when: {started:%Y-%m-%d %H:%M} UTC, {seconds / 60:.0f} minutes, commit {commit()}",
+        f"- machine: {machine()}",
+        f"- load average: {min(loads):.1f} to {max(loads):.1f} during the run "
+        "(the machine is shared; a figure moves with it)",
+        "",
+        "| benchmark | figures: median (range) | runs | target | command |",
+        "|---|---|---|---|---|",
+    ]
+    return "\n".join(header + lines) + "\n"
+
+
+def run(benchmark: Benchmark) -> list[str]:
+    outputs = []
+    for index in range(benchmark.runs):
+        print(f"== {benchmark.command} (run {index + 1} of {benchmark.runs})", flush=True)
+        result = subprocess.run([sys.executable, *benchmark.args], cwd=HERE,
+                                capture_output=True, text=True)  # fmt: skip
+        sys.stdout.write(result.stdout)
+        if result.returncode != 0:
+            raise SystemExit(f"{benchmark.command} failed ({result.returncode}):\n"
+                             f"{result.stderr[-2000:]}")  # fmt: skip
+        if not figures_of(result.stdout):
+            raise SystemExit(f"{benchmark.command} printed no FIGURES line")
+        outputs.append(result.stdout)
+    return outputs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", help="comma-separated names: " +
+                        ", ".join(b.name for b in BENCHMARKS))  # fmt: skip
+    parser.add_argument("--out", type=Path, default=PAGE)
+    args = parser.parse_args(argv)
+    chosen = list(BENCHMARKS)
+    if args.only:
+        names = set(args.only.split(","))
+        unknown = names - {b.name for b in BENCHMARKS}
+        if unknown:
+            parser.error(f"--only: no benchmark named {', '.join(sorted(unknown))}")
+        chosen = [b for b in BENCHMARKS if b.name in names]
+    started, began = datetime.now(UTC), time.monotonic()
+    loads = [os.getloadavg()[0]]
+    lines: list[str] = []
+    for benchmark in chosen:
+        lines += table_rows(benchmark, run(benchmark))
+        loads.append(os.getloadavg()[0])
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(page(lines, started, time.monotonic() - began, loads))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
