@@ -199,6 +199,9 @@ def test_a_drop_is_measured_only_where_the_recording_holds_the_opening() -> None
     state.apply(FeedMessage(T0 + 300, None, {"type": "score", "id": 2, "scores": {}}))
     derived = ReplayDropping(state, ReplayDerived(state))
     (item,) = dropping(derived, details=True)
+    assert set(item) == {
+        "eventId", "event", "market", "betSide", "odds", "lastMovedAt", "updatedAt"
+    }  # fmt: skip
     assert item["eventId"] == 2 and item["betSide"] == "home"
     assert item["market"] == {"name": "ML"}
     assert item["odds"]["opening"] == 2.5 and item["odds"]["current"] == 2.2

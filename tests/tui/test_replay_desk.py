@@ -151,23 +151,15 @@ async def test_the_replayed_arbitrages_are_listed_and_shown_on_the_board(recorde
             assert shown & {item["eventId"] for item in listed}
 
 
-def test_the_replays_dropping_odds_answer_in_the_services_shape_and_check_their_query(
+def test_the_replays_dropping_odds_answer_from_what_it_holds_and_check_their_query(
     recorded: Path,
 ) -> None:
     with replaying(recorded, "100") as replay:
         base = replay.base_url
-        for item in get(base, "/dropping-odds", includeEventDetails="true", limit="200"):
-            assert set(item) == {
-                "eventId",
-                "event",
-                "market",
-                "betSide",
-                "odds",
-                "lastMovedAt",
-                "updatedAt",
-            }
-            assert item["odds"]["drop"]["sinceOpening"] > 0
-            assert set(item["event"]["sport"]) == {"name", "slug"}
+        # No price of an 8 s recording held the minute a move needs (MATHS.md's noise rule), so
+        # there is no drop to list; an item's shape is pinned over built records in
+        # tests/recording/test_replay_derived.py.
+        assert get(base, "/dropping-odds", includeEventDetails="true", limit="200") == []
         for params, needle in (
             ({"markets": "Nope"}, "Nope"),
             ({"league": "premier-league"}, "requires sport"),
