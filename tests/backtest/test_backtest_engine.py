@@ -172,3 +172,14 @@ def test_a_new_set_of_legs_is_a_new_arbitrage() -> None:
     assert (first.first_seen, first.last_seen) == (101.0, 103.0)
     assert second.legs == (("home", 2.00, "BookA"), ("away", 2.15, "BookC"))
     assert second.first_seen == 103.0
+
+
+def test_an_arbitrage_rule_fires_again_when_the_arbitrage_comes_back() -> None:
+    """Gone at 105 and back at 150 (past the rule's quiet spell): a second crossing, a second
+    firing."""
+    rules = AlertRules()
+    rules.set_arbitrage(ArbitrageRule(1, 1.0))
+    back = updated(150.0, 7, 1, "BookB", [ml(1.70, 2.10)])
+    report = run_backtest([START, ARB_OPENS, ARB_GOES, back], rules)
+    fired = [f.time for f in report.alerts if f.alert.kind == "arbitrage"]
+    assert fired == [101.0, 150.0]
