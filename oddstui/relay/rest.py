@@ -23,7 +23,8 @@ from oddstui.api.rest_session import tls_for
 from oddstui.relay.cache import DEFAULT_TTL, TTL, Answer, ResponseCache
 from oddstui.relay.relay import Relay
 from oddstui.server.accounts import Account, Accounts
-from oddstui.server.errors import ApiError, BadRequest, Forbidden, TooManyRequests, Unauthorized
+from oddstui.server.endpoint import check_plan
+from oddstui.server.errors import ApiError, BadRequest, TooManyRequests, Unauthorized
 from oddstui.server.http import BASE, json_response
 from oddstui.server.params import parse_query
 from oddstui.server.ratelimit import RateLimiter
@@ -87,8 +88,8 @@ class RelayRest:
                 account = self._admit(spec, request, headers)
                 if spec.path in (SELECTED, SELECT) and account is not None:
                     return json_response(self._selection(spec, request, account), 200, headers)
-                if spec.path == "/dropping-odds" and (account is None or account.plan != "paid"):
-                    raise Forbidden("apiKey: /dropping-odds is available on paid plans only")
+                if spec.keyed:
+                    check_plan(spec, account)
                 return await self._forward(spec, request, headers)
             except ApiError as error:
                 return json_response(error.body(), error.status, headers)

@@ -20,9 +20,9 @@ from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.dropping import ReplayDropping
 from oddstui.replay.state import ReplayState
 from oddstui.seed_markets import SEED_MARKETS
-from oddstui.server.accounts import PAID, Accounts
+from oddstui.server.accounts import Accounts
 from oddstui.server.endpoint import Checked, checked_endpoint
-from oddstui.server.errors import BadRequest, Forbidden, NotFound
+from oddstui.server.errors import BadRequest, NotFound
 from oddstui.server.http import BASE
 from oddstui.server.params import shown
 from oddstui.server.ratelimit import RateLimiter
@@ -196,8 +196,6 @@ class ReplayRest:
     def dropping_odds(self, checked: Checked) -> list[dict[str, Any]]:
         q = checked.q
         assert checked.account is not None
-        if checked.account.plan != PAID:
-            raise Forbidden("apiKey: /dropping-odds is available on paid plans only")
         if q["league"] and q["leagues"]:
             raise BadRequest("league: cannot be combined with leagues; use one of them")
         sport = self._sport_slug(q["sport"]) if q["sport"] else None

@@ -12,14 +12,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from oddstui.server.errors import Forbidden
+
 PAID, FREE = "paid", "free"
 DEFAULT_REQUESTS_PER_HOUR = 5000
+FREE_REQUESTS_PER_HOUR = 100  # a free plan: 100 requests an hour, two bookmakers, no feed
+FREE_BOOKMAKERS = 2
 DEMO_KEY = "demo"
 _FIELDS = {"key", "plan", "feed", "requests_per_hour", "bookmakers"}
 
 
 class AccountsError(Exception):
     """The accounts file cannot be used; the message is one line."""
+
+
+class PlanLimit(Forbidden):
+    """What the account's plan does not allow (a free plan's third bookmaker): a 403."""
 
 
 @dataclass(slots=True)
@@ -59,13 +67,20 @@ class Accounts:
         names = set(known)
         for number, account in enumerate(self._by_key.values(), start=1):
             if account.bookmakers is None:
-                account.bookmakers = list(default_selection)
+                limit = FREE_BOOKMAKERS if account.plan == FREE else None
+                account.bookmakers = list(default_selection)[:limit]
                 continue
             unknown = [name for name in account.bookmakers if name not in names]
             if unknown:
                 raise AccountsError(f"account {number}: unknown bookmakers {', '.join(unknown)}")
 
     def select(self, account: Account, names: list[str]) -> list[str]:
+        """Replace the selection; a free plan keeps at most two (`PlanLimit` otherwise)."""
+        if account.plan == FREE and len(names) > FREE_BOOKMAKERS:
+            raise PlanLimit(
+                f"bookmakers: a free plan selects at most {FREE_BOOKMAKERS} bookmakers; "
+                f"got {len(names)}"
+            )
         account.bookmakers = list(names)
         return account.selection
 
@@ -134,7 +149,12 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
     feed = table.get("feed", False)
     if not isinstance(feed, bool):
         raise AccountsError(f"{where}: feed must be true or false")
-    rph = table.get("requests_per_hour", DEFAULT_REQUESTS_PER_HOUR)
+    if plan == FREE and feed:
+        raise AccountsError(
+            f"{where}: a free plan has no feed; drop feed = true or use a paid plan"
+        )
+    default_rph = FREE_REQUESTS_PER_HOUR if plan == FREE else DEFAULT_REQUESTS_PER_HOUR
+    rph = table.get("requests_per_hour", default_rph)
     if isinstance(rph, bool) or not isinstance(rph, int) or not 1 <= rph <= 10_000_000:
         raise AccountsError(f"{where}: requests_per_hour must be an integer from 1 to 10000000")
     books = table.get("bookmakers")
@@ -142,6 +162,10 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
         if not isinstance(books, list) or not all(isinstance(b, str) and b for b in books):
             raise AccountsError(f"{where}: bookmakers must be a list of bookmaker names")
         books = list(dict.fromkeys(books))
+        if plan == FREE and len(books) > FREE_BOOKMAKERS:
+            raise AccountsError(
+                f"{where}: a free plan selects at most {FREE_BOOKMAKERS} bookmakers"
+            )
     return Account(key=key, plan=plan, feed=feed, requests_per_hour=rph, bookmakers=books)
 
 

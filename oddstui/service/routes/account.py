@@ -30,7 +30,13 @@ def select(call: Call) -> dict[str, Any]:
     return _shape(call.svc.accounts.select(call.account, names))
 
 
+def clear(call: Call) -> dict[str, Any]:
+    assert call.account is not None
+    return _shape(call.svc.accounts.select(call.account, []))
+
+
 HANDLERS: dict[str, Handler] = {
     "/bookmakers/selected": selected,
     "/bookmakers/selected/select": select,
+    "/bookmakers/selected/clear": clear,
 }

@@ -1,5 +1,6 @@
 """Settle the open bets whose match has ended: results from the final score (`book.settlement`'s
-`grade_leg`, the rule `/settlements/grade` answers by), and each leg's closing price at the sharp book for its closing-line value. No textual here.
+`grade_leg`, the rule `/settlements/grade` answers by), and each leg's closing price at the sharp
+book for its closing-line value. No textual here.
 """
 
 from __future__ import annotations
