@@ -43,6 +43,11 @@ class Account:
         return f"Account(plan={self.plan!r}, feed={self.feed}, rph={self.requests_per_hour})"
 
     @property
+    def has_feed(self) -> bool:
+        """The feed add-on is for paid plans: a free plan's `feed = true` gives no feed."""
+        return self.feed and self.plan == PAID
+
+    @property
     def selection(self) -> list[str]:
         return list(self.bookmakers or [])
 
