@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from oddstui.book.arbitrage import sport_has_draw
+
 WON, HALF_WON, VOID, HALF_LOST, LOST = 1.0, 0.5, 0.0, -0.5, -1.0
 RESULT_WORDS = {
     WON: "won",
@@ -167,8 +169,6 @@ def grade_leg(
     from the score (both teams to score, clean sheet, double chance...). Anything else
     (corners, bookings, player props...) is ungradeable, with the reason.
     """
-    from oddstui.book.arbitrage import sport_has_draw  # a sibling rule of the same package
-
     name = " ".join(market.split()).casefold()
     side = side.strip().casefold()
     has_draw = sport_has_draw(sport)
