@@ -3,8 +3,9 @@ limit, query) and answered from the state at the replay clock.
 
 A recording holds events and odds, not the service's derived lists: value bets, arbitrage bets
 and dropping odds are made again from the replayed prices (`replay/derived.py`; a drop only
-where the recording holds the opening price). What was never recorded (participants, price
-movements, history) answers 404.
+where the recording holds the opening price). Settlements and grades come from the recorded
+status and scores, closing lines from the prices recorded at kickoff (`replay/settling.py`).
+What was never recorded (participants, markets, price movements, history) answers 404.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from starlette.routing import Route as StarletteRoute
 from oddstui.recording.manifest import unix
 from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.dropping import ReplayDropping
+from oddstui.replay.settling import ReplaySettling
 from oddstui.replay.state import ReplayState
 from oddstui.seed_markets import SEED_MARKETS
 from oddstui.server.accounts import Accounts
@@ -42,6 +44,7 @@ class ReplayRest:
         self.limiter = RateLimiter()
         self.derived = ReplayDerived(state)
         self.dropping = ReplayDropping(state, self.derived)
+        self.settling = ReplaySettling(state)
 
     def routes(self) -> list[BaseRoute]:
         handlers = self._handlers()
@@ -72,6 +75,9 @@ class ReplayRest:
             "/value-bets": self.value_bets,
             "/arbitrage-bets": self.arbitrage_bets,
             "/dropping-odds": self.dropping_odds,
+            "/settlements": self.settling.settlements,
+            "/settlements/grade": self.settling.grade,
+            "/historical/closing-lines": self.settling.closing_lines,
         }
         handlers.update({path: lambda _c: [] for path in EMPTY_LISTS})
         return handlers
@@ -253,7 +259,7 @@ class ReplayRest:
 
 
 def _not_recorded(checked: Checked) -> Any:
-    raise NotFound("not in a recording: a replay serves events and odds only")
+    raise NotFound("not in a recording: a replay serves events, odds and settlements only")
 
 
 def _slug(value: Any) -> str:
