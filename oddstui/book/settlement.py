@@ -171,6 +171,9 @@ def grade_leg(
     """
     name = " ".join(market.split()).casefold()
     side = side.strip().casefold()
+    if side.startswith("lay") and len(side) > 3:  # an exchange's lay: the back side's opposite
+        back = grade_leg(sport, market, hdp, side[3:], score, label=label)
+        return back if back.result is None else Grade(-back.result or VOID)
     has_draw = sport_has_draw(sport)
     part = _part_score(sport, name, score, has_draw)
     if part is None:

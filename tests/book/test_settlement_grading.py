@@ -80,3 +80,11 @@ def test_the_rest_is_ungradeable_with_a_reason(market, hdp, side, words) -> None
 
 def test_names_read_case_and_space_insensitively() -> None:
     assert grade_leg("football", "  totals   ht ", 0.5, "OVER", CUP).verdict == "won"
+
+
+def test_a_lay_is_the_back_sides_opposite() -> None:
+    assert grade_leg("football", "ML", None, "layHome", CUP).verdict == "won"
+    assert grade_leg("football", "ML", None, "layDraw", CUP).verdict == "lost"
+    assert grade_leg("football", "Totals", 2.25, "layOver", CUP).verdict == "half_won"
+    assert grade_leg("football", "Spread", 0.0, "layHome", CUP).verdict == "void"
+    assert grade_leg("football", "Corners Totals", 9.5, "layOver", CUP).verdict == "ungradeable"
