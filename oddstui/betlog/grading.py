@@ -1,6 +1,7 @@
 """The bet log against a service that grades bets: every leg the bet log settled from the
 final score is sent to POST /settlements/grade, and the legs where the service reads it
-otherwise are listed. Both should apply `book.settlement.grade_leg`; a disagreement means the
+otherwise are listed (a result the service has not confirmed yet, `pending`, is no
+disagreement). Both should apply `book.settlement.grade_leg`; a disagreement means the
 score, the market's reading or the service's rule differs."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from oddstui.api.models.settlements import Selection
 from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import Bet, BetLeg
-from oddstui.book.settlement import VERDICTS
+from oddstui.book.settlement import PENDING, VERDICTS
 
 BATCH = 50  # selections per request, the interface's limit
 
@@ -53,6 +54,6 @@ async def check_grades(api: ApiClient, bets: Sequence[Bet]) -> tuple[int, list[D
         grades = await api.grade(selections)
         for (bet, number, leg), grade in zip(batch, grades, strict=True):
             assert leg.result is not None
-            if grade.result != VERDICTS[leg.result]:
+            if grade.result != PENDING and grade.result != VERDICTS[leg.result]:
                 found.append(Disagreement(bet, number, leg, grade.result, grade.reason))
     return len(legs), found

@@ -46,7 +46,10 @@ async def bets_of_the_day(api: ApiClient) -> list[Bet]:
     bets: list[Bet] = []
     for sport in SPORTS:
         events = await api.events(sport, status="settled", start=_iso(now - 86400), to=_iso(now))
-        for event in events[:EVENTS_PER_SPORT]:
+        events = events[:EVENTS_PER_SPORT]
+        confirmed = await api.settlements([event.id for event in events])
+        final = {entry.event_id for entry in confirmed.settlements if entry.final}
+        for event in (event for event in events if event.id in final):
             record = await api.historical_odds(event.id, [BOOK])
             legs = [
                 BetLeg(market.name, line.hdp, side, BOOK, price, 1.0, label=line.label or "")
