@@ -204,15 +204,12 @@ def _part_score(
     words = name.split()
     if name == "ml incl ot":
         return "ml", FinalScore(score.home, score.away), False
-    if len(words) >= 3 and words[0] in ("set", "map") and words[1].isdigit():
-        key = int(words[1])
-        value = periods.get(f"p{key}") or periods.get(f"map{key}")
+    one_set = len(words) == 3 and words[0] in ("set", "map") and words[1].isdigit()
+    if one_set and words[2] in ("ml", "spread", "totals"):
+        value = periods.get(f"p{words[1]}") or periods.get(f"map{words[1]}")
         if value is None:
             return None
-        rest = " ".join(words[2:])
-        if rest == "ml":
-            return "ml", FinalScore(*value), False
-        return rest, FinalScore(*value), False  # the set's totals count its games
+        return words[2], FinalScore(*value), False  # the set's spread and totals count games
     if words and words[0] in _SET_UNITS and len(words) == 2:
         return words[1], FinalScore(score.home, score.away), False
     if sport in SCORED_IN_SETS and words:
@@ -294,6 +291,12 @@ def _run_first_inning(_final: FinalScore, score: ScoreSheet, _label: str) -> boo
     return None if first is None else sum(first) > 0
 
 
+def _tie_break(_final: FinalScore, score: ScoreSheet, _label: str) -> bool | None:
+    """A set won 7-6 was decided by a tie break (tennis, padel)."""
+    sets = [value for key, value in score.periods.items() if _is_period(key)]
+    return None if not sets else any(sorted(value) == [6, 7] for value in sets)
+
+
 def _rule(test: Callable[[int, int], bool]) -> Callable[[FinalScore, ScoreSheet, str], bool]:
     return lambda final, _score, _label: test(*_regulation(final))
 
@@ -314,4 +317,6 @@ _YES_NO: dict[str, Callable[[FinalScore, ScoreSheet, str], bool | None]] = {
     "overtime": lambda _f, score, _l: "ot" in score.periods or "ap" in score.periods,
     "set 5 played": lambda _f, score, _l: "p5" in score.periods,
     "run in 1st inning": _run_first_inning,
+    "tie break in match": _tie_break,
+    "both teams over 25": _rule(lambda h, a: h > 25 and a > 25),
 }

@@ -88,3 +88,16 @@ def test_a_lay_is_the_back_sides_opposite() -> None:
     assert grade_leg("football", "Totals", 2.25, "layOver", CUP).verdict == "half_won"
     assert grade_leg("football", "Spread", 0.0, "layHome", CUP).verdict == "void"
     assert grade_leg("football", "Corners Totals", 9.5, "layOver", CUP).verdict == "ungradeable"
+
+
+def test_score_decided_extras_of_sets_and_handball() -> None:
+    assert grade_leg("tennis", "Tie Break In Match", None, "yes", TENNIS).verdict == "won"
+    straight = ScoreSheet(2, 0, {"p1": (6, 4), "p2": (6, 3), "ft": (2, 0)})
+    assert grade_leg("tennis", "Tie Break In Match", None, "yes", straight).verdict == "lost"
+    five = ScoreSheet(3, 2, {f"p{n}": (25, 20) for n in range(1, 6)})
+    assert grade_leg("volleyball", "Set 5 Played", None, "yes", five).verdict == "won"
+    assert grade_leg("volleyball", "Set 5 ML", None, "home", five).verdict == "won"
+    high = ScoreSheet(31, 27, {"p1": (15, 14), "p2": (16, 13), "ft": (31, 27)})
+    assert grade_leg("handball", "Both Teams Over 25", None, "yes", high).verdict == "won"
+    pistol = grade_leg("esports", "Map 1 Pistol Round Home", None, "yes", TENNIS)
+    assert pistol.verdict == "ungradeable" and "does not decide" in pistol.reason
