@@ -154,10 +154,6 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
     feed = table.get("feed", False)
     if not isinstance(feed, bool):
         raise AccountsError(f"{where}: feed must be true or false")
-    if plan == FREE and feed:
-        raise AccountsError(
-            f"{where}: a free plan has no feed; drop feed = true or use a paid plan"
-        )
     default_rph = FREE_REQUESTS_PER_HOUR if plan == FREE else DEFAULT_REQUESTS_PER_HOUR
     rph = table.get("requests_per_hour", default_rph)
     if isinstance(rph, bool) or not isinstance(rph, int) or not 1 <= rph <= 10_000_000:

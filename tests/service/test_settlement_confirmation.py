@@ -38,3 +38,16 @@ def test_a_just_ended_match_awaits_its_result_then_is_final() -> None:
     assert (entry["status"], entry["final"]) == ("settled", True)
     (graded,) = grade(Call(svc, None, {}, {}, body=body))["grades"]
     assert graded["result"] in ("won", "lost", "void") and graded["final"] is True
+
+
+def test_a_free_plan_has_no_feed_and_a_hundred_requests_an_hour(tmp_path) -> None:
+    from oddstui.server.accounts import load_accounts
+
+    path = tmp_path / "accounts.toml"
+    path.write_text('[[account]]\nkey = "f"\nplan = "free"\nfeed = true\n'
+                    '[[account]]\nkey = "p"\nfeed = true\n')  # fmt: skip
+    accounts = load_accounts(path)
+    free, paid = accounts.get("f"), accounts.get("p")
+    assert free is not None and paid is not None
+    assert (free.has_feed, free.requests_per_hour) == (False, 100)
+    assert (paid.has_feed, paid.requests_per_hour) == (True, 5000)
