@@ -133,3 +133,16 @@ def test_clearing_the_selection(http: httpx.Client, service: Service) -> None:
     assert cleared == {"bookmakers": [], "count": 0}
     assert ok(get(http, service, url, key=key)) == cleared
     error(http.put(url + "/clear"), 401)
+
+
+def test_the_openapi_document_has_todays_routes(http: httpx.Client) -> None:
+    paths = ok(http.get("/openapi.json"))["paths"]
+    grading = paths["/v3/settlements/grade"]["post"]
+    body = grading["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/GradeRequest"}
+    assert "403" in grading["responses"] and "403" in paths["/v3/settlements"]["get"]["responses"]
+    updated = {p["name"]: p for p in paths["/v3/odds/updated"]["get"]["parameters"]}
+    assert updated["markets"]["required"] and updated["markets"]["schema"]["x-maxItems"] == 20
+    assert {"/v3/markets", "/v3/historical/closing-lines", "/v3/bookmakers/selected/clear"} <= set(
+        paths
+    )
