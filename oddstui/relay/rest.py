@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 import httpx
@@ -129,7 +130,7 @@ class RelayRest:
                 )
             self._accounts.select(account, names)
         elif spec.path == CLEAR:
-            self._accounts.select(account, [])
+            self._accounts.clear(account, time.time())
         return {"bookmakers": account.selection, "count": len(account.selection)}
 
     async def upstream(self, template: str, path: str, params: dict[str, str]) -> Answer:

@@ -10,6 +10,7 @@ What was never recorded (participants, markets, price movements, history) answer
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -66,6 +67,7 @@ class ReplayRest:
             "/leagues": self.leagues,
             "/bookmakers/selected": self.selected,
             "/bookmakers/selected/select": self.select,
+            "/bookmakers/selected/clear": self.clear,
             "/events": self.events,
             "/events/live": self.live,
             "/events/search": self.search,
@@ -118,6 +120,11 @@ class ReplayRest:
                 invalidBookmakers=invalid,
             )
         names = self.accounts.select(checked.account, names)
+        return {"bookmakers": names, "count": len(names)}
+
+    def clear(self, checked: Checked) -> dict[str, Any]:
+        assert checked.account is not None
+        names = self.accounts.clear(checked.account, time.time())
         return {"bookmakers": names, "count": len(names)}
 
     # -- events --------------------------------------------------------------------------------

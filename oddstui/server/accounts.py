@@ -12,18 +12,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oddstui.server.errors import Forbidden
+from oddstui.server.errors import BadRequest, Forbidden
 
 PAID, FREE = "paid", "free"
 DEFAULT_REQUESTS_PER_HOUR = 5000
 FREE_REQUESTS_PER_HOUR = 100  # a free plan: 100 requests an hour, two bookmakers, no feed
 FREE_BOOKMAKERS = 2
+CLEAR_EVERY = 12 * 3600.0  # the public service lets a key clear its selection once in 12 hours
 DEMO_KEY = "demo"
 _FIELDS = {"key", "plan", "feed", "requests_per_hour", "bookmakers"}
 
 
 class AccountsError(Exception):
     """The accounts file cannot be used; the message is one line."""
+
+
+class TooSoon(BadRequest):
+    """A clear of the selection within 12 hours of the last one: a 400."""
 
 
 class PlanLimit(Forbidden):
@@ -38,6 +43,7 @@ class Account:
     requests_per_hour: int = DEFAULT_REQUESTS_PER_HOUR
     # the selected bookmakers; None until resolved against the world's default selection
     bookmakers: list[str] | None = field(default=None)
+    cleared_at: float | None = field(default=None)  # Unix seconds of the last clear
 
     def __repr__(self) -> str:  # never show the key
         return f"Account(plan={self.plan!r}, feed={self.feed}, rph={self.requests_per_hour})"
@@ -88,6 +94,17 @@ class Accounts:
             )
         account.bookmakers = list(names)
         return account.selection
+
+    def clear(self, account: Account, now: float) -> list[str]:
+        """Empty the selection: once every 12 hours (`TooSoon`, a 400, otherwise)."""
+        last = account.cleared_at
+        if last is not None and now - last < CLEAR_EVERY:
+            wait = int(CLEAR_EVERY - (now - last)) + 1
+            raise TooSoon(
+                f"apiKey: the selection can be cleared once every 12 hours; again in {wait} s"
+            )
+        account.cleared_at = now
+        return self.select(account, [])
 
 
 def demo_accounts() -> Accounts:

@@ -109,3 +109,7 @@ def test_closing_lines_are_the_prices_at_kickoff_and_markets_are_not_recorded(
     assert record["bookmakers"]["Bet365"][0]["odds"][0]["home"] == "2.10"  # not the live 1.50
     missing = http.get("/v3/markets", params={"apiKey": KEY, "sport": "football"})
     assert missing.status_code == 404 and "recording" in missing.json()["error"]
+    cleared = http.put("/v3/bookmakers/selected/clear", params={"apiKey": KEY})
+    assert cleared.json() == {"bookmakers": [], "count": 0}
+    again = http.put("/v3/bookmakers/selected/clear", params={"apiKey": KEY})
+    assert again.status_code == 400 and "12 hours" in again.json()["error"]

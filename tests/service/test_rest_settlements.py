@@ -133,6 +133,9 @@ def test_clearing_the_selection(http: httpx.Client, service: Service) -> None:
     assert cleared == {"bookmakers": [], "count": 0}
     assert ok(get(http, service, url, key=key)) == cleared
     error(http.put(url + "/clear"), 401)
+    # Once every 12 hours, as the public service allows; choosing again is not limited.
+    error(http.put(url + "/clear", params={"apiKey": key}), 400, "12 hours")
+    ok(http.put(url + "/select", params={"apiKey": key, "bookmakers": "Bet365"}))
 
 
 def test_the_openapi_document_has_todays_routes(http: httpx.Client) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from oddstui.server.errors import BadRequest
@@ -32,7 +33,7 @@ def select(call: Call) -> dict[str, Any]:
 
 def clear(call: Call) -> dict[str, Any]:
     assert call.account is not None
-    return _shape(call.svc.accounts.select(call.account, []))
+    return _shape(call.svc.accounts.clear(call.account, time.time()))
 
 
 HANDLERS: dict[str, Handler] = {
