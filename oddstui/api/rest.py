@@ -45,6 +45,7 @@ from oddstui.api.rest_today import TodayCalls
 
 __all__ = ["ApiClient", "check_base_url"]
 MAX_UPDATED_MARKETS = 20
+UPDATED_DEFAULT_MARKETS = ("ML", "Spread", "Totals")
 
 
 class ApiClient(TodayCalls):
@@ -200,11 +201,11 @@ class ApiClient(TodayCalls):
         since: int | float | datetime,
         bookmaker: str,
         sport: str,
-        markets: Iterable[str] | str,
+        markets: Iterable[str] | str = UPDATED_DEFAULT_MARKETS,
     ) -> list[OddsRecord]:
         """GET /odds/updated: records changed since `since` (Unix seconds or a datetime), with
-        only `markets` (at most 20 names, as `markets(sport)` lists them; required since 15 Oct
-        2026).
+        only `markets` (at most 20 names, as `markets(sport)` lists them; the public service
+        requires them since 15 Oct 2026, so a caller that names none asks for the main three).
 
         The public service accepts `since` at most 90 s old; that is not checked here because the
         built-in service runs on simulated time."""

@@ -137,6 +137,9 @@ async def test_movements_and_odds_updated(api: ApiClient):
     assert names and names <= {"ML", "Spread", "Totals"}
     with pytest.raises(BadRequest, match="since"):
         await api.odds_updated(time.time() - 3600, book, "football", "ML")
+    # A caller that names no markets (written before they were required) asks for the main three.
+    main = await api.odds_updated(time.time() - 60, book, "football")
+    assert {m.name for r in main for m in r.bookmakers[book]} <= {"ML", "Spread", "Totals"}
 
 
 async def _value_bets_somewhere(api: ApiClient) -> list:
