@@ -223,7 +223,7 @@ def _part_score(
                 a for k, (_h, a) in periods.items() if k.startswith("map")
             )
             return words[0], FinalScore(home, away), False
-        if words in (["ml"],):
+        if words == ["ml"]:
             return "ml", match, has_draw
         return _yes_no_part(" ".join(words), match, has_draw)
     scope = _scope(words, len(regular))

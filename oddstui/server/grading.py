@@ -85,7 +85,8 @@ def grade(selection: Selection, lookup: Lookup) -> dict[str, Any]:
         return {**answer, **_verdict("void", "the event was cancelled", True, None)}
     if outcome.status != FINISHED or not outcome.final:
         reason = f"the event is {outcome.status.replace('_', ' ')}; no confirmed result yet"
-        return {**answer, **_verdict(PENDING, reason, False, scores or None)}
+        shown = scores if outcome.status != "pending" and scores else None  # as /settlements
+        return {**answer, **_verdict(PENDING, reason, False, shown)}
     sheet = _sheet(scores)
     if sheet is None:
         return {**answer, **_verdict(UNGRADEABLE, "the final score is missing", True, None)}
