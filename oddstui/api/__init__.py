@@ -41,6 +41,7 @@ from oddstui.api.models import (
     Sport,
     ValueBet,
 )
+from oddstui.api.models.settlements import Grade, MarketInfo, Selection, Settlement, Settlements
 
 if TYPE_CHECKING:
     from oddstui.api.rest import ApiClient
@@ -86,4 +87,10 @@ __all__ = [
     "Sport",
     "Unauthorized",
     "ValueBet",
+    # today's interface: markets, settlements, grading
+    "Grade",
+    "MarketInfo",
+    "Selection",
+    "Settlement",
+    "Settlements",
 ]

@@ -40,12 +40,15 @@ from oddstui.api.models import (
     parse_sport,
     parse_value_bet,
 )
-from oddstui.api.rest_session import Params, RestSession, check_base_url, response_seq
+from oddstui.api.rest_session import Params, check_base_url, response_seq
+from oddstui.api.rest_today import TodayCalls
 
 __all__ = ["ApiClient", "check_base_url"]
+MAX_UPDATED_MARKETS = 20
+UPDATED_DEFAULT_MARKETS = ("ML", "Spread", "Totals")
 
 
-class ApiClient(RestSession):
+class ApiClient(TodayCalls):
     """One client per service; use `async with ApiClient(base, key) as api:`.
 
     `transport` replaces the network (tests of the public service's behaviour use an
@@ -194,16 +197,26 @@ class ApiClient(RestSession):
         return await self._one("/historical/odds", parse_odds_record, params)
 
     async def odds_updated(
-        self, since: int | float | datetime, bookmaker: str, sport: str
+        self,
+        since: int | float | datetime,
+        bookmaker: str,
+        sport: str,
+        markets: Iterable[str] | str = UPDATED_DEFAULT_MARKETS,
     ) -> list[OddsRecord]:
-        """GET /odds/updated: records changed since `since` (Unix seconds or a datetime).
+        """GET /odds/updated: records changed since `since` (Unix seconds or a datetime), with
+        only `markets` (at most 20 names, as `markets(sport)` lists them; the public service
+        requires them since 15 Oct 2026, so a caller that names none asks for the main three).
 
         The public service accepts `since` at most 90 s old; that is not checked here because the
         built-in service runs on simulated time."""
+        names = check.names(markets, "markets")
+        if names.count(",") >= MAX_UPDATED_MARKETS:
+            raise RequestRejected(f"markets: at most {MAX_UPDATED_MARKETS} names")
         params: Params = {
             "since": check.unix_seconds(since),
             "bookmaker": check.bookmaker(bookmaker),
             "sport": check.text(sport, "sport"),
+            "markets": names,
         }
         return await self._list("/odds/updated", parse_odds_record, params)
 

@@ -156,6 +156,7 @@ class RestSession:
         *,
         keyed: bool = True,
         accept_404: bool = False,
+        body: Any = None,
     ) -> httpx.Response | None:
         query: Params = dict(params or {})
         if keyed:
@@ -164,7 +165,7 @@ class RestSession:
             query["apiKey"] = self._key
         attempt = 0
         while True:
-            response = await self._exchange(method, path, query)
+            response = await self._exchange(method, path, query, body)
             self._tracker.observe(response.headers)
             status = response.status_code
             if status in RETRIED:
@@ -190,12 +191,14 @@ class RestSession:
                 error.invalid_bookmakers = _invalid_bookmakers(response)
             raise error
 
-    async def _exchange(self, method: str, path: str, query: Params) -> httpx.Response:
+    async def _exchange(
+        self, method: str, path: str, query: Params, body: Any = None
+    ) -> httpx.Response:
         """One HTTP exchange; transport failures become `ServiceUnavailable`, never chained."""
         failure: str | None = None
         try:
             self._tracker.requests_sent += 1
-            response = await self._request(method, path, query)
+            response = await self._request(method, path, query, body)
         except httpx.TimeoutException:
             failure = "timed out"
         except (httpx.HTTPError, httpx.InvalidURL, OSError) as error:
@@ -207,12 +210,14 @@ class RestSession:
         log.debug("%s %s -> %s", method, path, response.status_code)
         return response
 
-    async def _request(self, method: str, path: str, query: Params) -> httpx.Response:
+    async def _request(
+        self, method: str, path: str, query: Params, body: Any = None
+    ) -> httpx.Response:
         """Send and read one request. A GET whose kept-alive connection the server closed under
         it (a read or protocol error: servers close idle links after a few seconds, and the
         close can cross the request) is sent once more, on a new connection."""
         try:
-            response = await self._http.request(method, path.lstrip("/"), params=query)
+            response = await self._http.request(method, path.lstrip("/"), params=query, json=body)
             await response.aread()
             return response
         except (httpx.ReadError, httpx.RemoteProtocolError):

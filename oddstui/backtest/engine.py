@@ -18,6 +18,8 @@ from oddstui.backtest.partition import Share
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueTracker
 from oddstui.book.alert_watch import AlertRules
 from oddstui.book.arbitrage import Arbitrage, sport_has_draw
+from oddstui.book.oddsbook import OddsBook
+from oddstui.book.settlement import VOID, ScoreSheet, grade_leg
 from oddstui.recording.records import Record
 
 
@@ -147,6 +149,7 @@ def _backtest(
     report.alerts = alerts.firings
     report.arbitrages = arbitrages.seen
     report.value_bets = values.bets
+    settle_value_bets(book, report.value_bets)
     report.messages = feeder.messages
     report.malformed = feeder.malformed
     named = {a.event_id for a in report.arbitrages} | {v.event_id for v in report.value_bets}
@@ -155,3 +158,24 @@ def _backtest(
         if event is not None and event.header is not None:
             report.titles[event_id] = f"{event.header.home} v {event.header.away}"
     return report
+
+
+def settle_value_bets(book: OddsBook, bets: list[ValueBetSeen]) -> None:
+    """Each value bet's result, by the one settlement rule (`book.settlement.grade_leg`), when
+    its event settled within the recording; a cancelled event's bet is void."""
+    for bet in bets:
+        state = book.event(bet.event_id)
+        if state is None or state.header is None or state.status not in ("settled", "cancelled"):
+            continue
+        if state.status == "cancelled":
+            bet.result = VOID
+            continue
+        if state.scores_stale:
+            continue
+        scores = state.scores
+        hdp, label = bet.line
+        sheet = ScoreSheet(scores.home, scores.away, scores.periods)
+        graded = grade_leg(
+            state.header.sport.slug, bet.market, hdp, bet.side, sheet, label=label or ""
+        )
+        bet.result = graded.result

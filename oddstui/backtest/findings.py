@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, TypeVar
 
+from oddstui.book.settlement import leg_profit
 from oddstui.book.state import LineKey
 from oddstui.book.value import closing_line_value
 
@@ -74,6 +75,13 @@ class ValueBetSeen:
     closing_fair: float | None = None
     closed_at: str = ""
     """"kick-off" or "last" (the sharp book's last fair price in the recording)."""
+    result: float | None = None
+    """`book.settlement` result (1 won … -1 lost) when the recording holds the final score."""
+
+    @property
+    def profit(self) -> float | None:
+        """Profit of a one-unit stake, once settled."""
+        return None if self.result is None else leg_profit(1.0, self.price, self.result)
 
     @property
     def clv(self) -> float | None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from oddstui.backtest.engine import BacktestReport
 from oddstui.book.clean_text import clean
+from oddstui.book.settlement import VERDICTS
 from oddstui.book.state import LineKey
 from oddstui.recording.manifest import iso
 
@@ -16,6 +17,7 @@ def _line(line: LineKey) -> dict[str, Any]:
 
 def to_json(report: BacktestReport) -> dict[str, Any]:
     titles = report.titles
+    settled = [v.profit for v in report.value_bets if v.profit is not None]
     return {
         "alerts": [
             {
@@ -60,6 +62,8 @@ def to_json(report: BacktestReport) -> dict[str, Any]:
                 "closingFair": v.closing_fair,
                 "closedAt": v.closed_at or None,
                 "clvPct": v.clv,
+                "result": None if v.result is None else VERDICTS[v.result],
+                "profitPerUnit": v.profit,
             }
             for v in report.value_bets
         ],
@@ -70,6 +74,8 @@ def to_json(report: BacktestReport) -> dict[str, Any]:
             "from": None if report.first_time is None else iso(report.first_time),
             "to": None if report.last_time is None else iso(report.last_time),
             "seconds": round(report.seconds, 3),
+            "valueBetsSettled": len(settled),
+            "valueBetsProfitPerUnit": round(sum(settled), 6),
         },
     }
 
@@ -106,9 +112,24 @@ def to_table(report: BacktestReport) -> str:
             for a in data["arbitrages"]
         ],
     )
-    out.append(f"\nValue bets ({len(data['value_bets'])}), CLV = price / closing fair - 1")
+    out.append(
+        f"\nValue bets ({len(data['value_bets'])}), CLV = price / closing fair - 1; "
+        f"{summary['valueBetsSettled']} settled from the final score, "
+        f"P&L {summary['valueBetsProfitPerUnit']:+.2f} units"
+    )
     out += _rows(
-        ("time", "event", "market", "bookmaker", "side", "price", "fair", "EV %", "CLV %"),
+        (
+            "time",
+            "event",
+            "market",
+            "bookmaker",
+            "side",
+            "price",
+            "fair",
+            "EV %",
+            "CLV %",
+            "result",
+        ),
         [
             (
                 v["time"],
@@ -120,6 +141,7 @@ def to_table(report: BacktestReport) -> str:
                 f"{v['fair']:.3f}",
                 f"{v['evPct']:.2f}",
                 "" if v["clvPct"] is None else f"{v['clvPct']:.2f}",
+                v["result"] or "",
             )
             for v in data["value_bets"]
         ],

@@ -34,6 +34,9 @@ TTL: dict[str, float] = {
     "/arbitrage-bets": 2.0,
     "/dropping-odds": 5.0,
     "/openapi.json": 3600.0,
+    "/markets": 3600.0,  # a sport's market names change with a release, not a match
+    "/historical/closing-lines": 300.0,
+    "/settlements": 2.0,
 }
 DEFAULT_TTL = 1.0
 CACHED_STATUSES = frozenset({200, 404})  # a logo's 404 is as stable as the logo

@@ -1,16 +1,18 @@
 """The relay's REST side: every read route of the interface, answered from upstream through a
 short cache, under the relay's own downstream keys and hourly limits.
 
-The key's selection is local: GET /bookmakers/selected and PUT /bookmakers/selected/select work
-on the downstream account, within the bookmakers the relay's upstream feed carries. An answer
-with `includeSeq` hands over to the relay's feed: its seq header is never ahead of what the relay
-has relayed, so a client that resumes from it is never told its `lastSeq` is in the future.
+The key's selection is local: GET /bookmakers/selected and PUT /bookmakers/selected/select and
+/clear work on the downstream account, within the bookmakers the relay's upstream feed carries.
+An answer with `includeSeq` hands over to the relay's feed: its seq header is never ahead of what
+the relay has relayed, so a client that resumes from it is never told its `lastSeq` is in the
+future.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 import httpx
@@ -23,7 +25,8 @@ from oddstui.api.rest_session import tls_for
 from oddstui.relay.cache import DEFAULT_TTL, TTL, Answer, ResponseCache
 from oddstui.relay.relay import Relay
 from oddstui.server.accounts import Account, Accounts
-from oddstui.server.errors import ApiError, BadRequest, Forbidden, TooManyRequests, Unauthorized
+from oddstui.server.endpoint import check_plan, read_json_body
+from oddstui.server.errors import ApiError, BadRequest, TooManyRequests, Unauthorized
 from oddstui.server.http import BASE, json_response
 from oddstui.server.params import parse_query
 from oddstui.server.ratelimit import RateLimiter
@@ -41,6 +44,8 @@ SEQ_HEADERS = ("X-Service-Seq", "X-OddsAPI-Seq")
 KEPT_HEADERS = ("content-type", "cache-control", "retry-after", *(h.lower() for h in SEQ_HEADERS))
 HANDOFF_WAIT = 0.5  # how long an includeSeq answer waits for the relay's feed to catch up
 SELECTED, SELECT = "/bookmakers/selected", "/bookmakers/selected/select"
+CLEAR = "/bookmakers/selected/clear"
+LOCAL = (SELECTED, SELECT, CLEAR)
 NO_PLACES = frozenset({"/participants/{id}/logo", "/openapi.json", "/odds/movements"})
 
 
@@ -85,10 +90,10 @@ class RelayRest:
             headers: dict[str, str] = {}
             try:
                 account = self._admit(spec, request, headers)
-                if spec.path in (SELECTED, SELECT) and account is not None:
+                if spec.path in LOCAL and account is not None:
                     return json_response(self._selection(spec, request, account), 200, headers)
-                if spec.path == "/dropping-odds" and (account is None or account.plan != "paid"):
-                    raise Forbidden("apiKey: /dropping-odds is available on paid plans only")
+                if spec.keyed:
+                    check_plan(spec, account)
                 return await self._forward(spec, request, headers)
             except ApiError as error:
                 return json_response(error.body(), error.status, headers)
@@ -124,6 +129,8 @@ class RelayRest:
                     invalidBookmakers=invalid,
                 )
             self._accounts.select(account, names)
+        elif spec.path == CLEAR:
+            self._accounts.clear(account, time.time())
         return {"bookmakers": account.selection, "count": len(account.selection)}
 
     async def upstream(self, template: str, path: str, params: dict[str, str]) -> Answer:
@@ -140,6 +147,10 @@ class RelayRest:
     async def _forward(self, spec: Spec, request: Request, headers: dict[str, str]) -> Response:
         path = request.url.path[len(BASE) :]
         items = [(k, v) for k, v in request.query_params.multi_items() if k != "apiKey"]
+        if spec.body is not None:  # a POST (grading): its JSON body passed on, never cached
+            body = await read_json_body(request)
+            answer = await self._ask(spec, request.method, path, items, body)
+            return Response(answer.body, answer.status, {**answer.headers, **headers})
         key = (request.method, path, *sorted(f"{k}={v}" for k, v in items))
         floor = self._relay.journal.floor
 
@@ -166,13 +177,15 @@ class RelayRest:
         return min(seq, relay.seq)
 
     async def _ask(
-        self, spec: Spec, method: str, path: str, items: list[tuple[str, str]]
+        self, spec: Spec, method: str, path: str, items: list[tuple[str, str]], body: Any = None
     ) -> Answer:
         query = [*items, ("apiKey", self._key)] if spec.keyed else items
         self.upstream_requests += 1
         failure = ""
         try:
-            response = await self._http.request(method, path.lstrip("/"), params=tuple(query))
+            response = await self._http.request(
+                method, path.lstrip("/"), params=tuple(query), json=body
+            )
         except httpx.HTTPError as error:
             failure = plain(redact(str(error) or type(error).__name__, self._key))
         if failure:

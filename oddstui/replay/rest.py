@@ -3,12 +3,14 @@ limit, query) and answered from the state at the replay clock.
 
 A recording holds events and odds, not the service's derived lists: value bets, arbitrage bets
 and dropping odds are made again from the replayed prices (`replay/derived.py`; a drop only
-where the recording holds the opening price). What was never recorded (participants, price
-movements, history) answers 404.
+where the recording holds the opening price). Settlements and grades come from the recorded
+status and scores, closing lines from the prices recorded at kickoff (`replay/settling.py`).
+What was never recorded (participants, markets, price movements, history) answers 404.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,11 +20,12 @@ from starlette.routing import Route as StarletteRoute
 from oddstui.recording.manifest import unix
 from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.dropping import ReplayDropping
+from oddstui.replay.settling import ReplaySettling
 from oddstui.replay.state import ReplayState
 from oddstui.seed_markets import SEED_MARKETS
-from oddstui.server.accounts import PAID, Accounts
+from oddstui.server.accounts import Accounts
 from oddstui.server.endpoint import Checked, checked_endpoint
-from oddstui.server.errors import BadRequest, Forbidden, NotFound
+from oddstui.server.errors import BadRequest, NotFound
 from oddstui.server.http import BASE
 from oddstui.server.params import shown
 from oddstui.server.ratelimit import RateLimiter
@@ -42,6 +45,7 @@ class ReplayRest:
         self.limiter = RateLimiter()
         self.derived = ReplayDerived(state)
         self.dropping = ReplayDropping(state, self.derived)
+        self.settling = ReplaySettling(state)
 
     def routes(self) -> list[BaseRoute]:
         handlers = self._handlers()
@@ -63,6 +67,7 @@ class ReplayRest:
             "/leagues": self.leagues,
             "/bookmakers/selected": self.selected,
             "/bookmakers/selected/select": self.select,
+            "/bookmakers/selected/clear": self.clear,
             "/events": self.events,
             "/events/live": self.live,
             "/events/search": self.search,
@@ -72,6 +77,9 @@ class ReplayRest:
             "/value-bets": self.value_bets,
             "/arbitrage-bets": self.arbitrage_bets,
             "/dropping-odds": self.dropping_odds,
+            "/settlements": self.settling.settlements,
+            "/settlements/grade": self.settling.grade,
+            "/historical/closing-lines": self.settling.closing_lines,
         }
         handlers.update({path: lambda _c: [] for path in EMPTY_LISTS})
         return handlers
@@ -112,6 +120,11 @@ class ReplayRest:
                 invalidBookmakers=invalid,
             )
         names = self.accounts.select(checked.account, names)
+        return {"bookmakers": names, "count": len(names)}
+
+    def clear(self, checked: Checked) -> dict[str, Any]:
+        assert checked.account is not None
+        names = self.accounts.clear(checked.account, time.time())
         return {"bookmakers": names, "count": len(names)}
 
     # -- events --------------------------------------------------------------------------------
@@ -196,8 +209,6 @@ class ReplayRest:
     def dropping_odds(self, checked: Checked) -> list[dict[str, Any]]:
         q = checked.q
         assert checked.account is not None
-        if checked.account.plan != PAID:
-            raise Forbidden("apiKey: /dropping-odds is available on paid plans only")
         if q["league"] and q["leagues"]:
             raise BadRequest("league: cannot be combined with leagues; use one of them")
         sport = self._sport_slug(q["sport"]) if q["sport"] else None
@@ -255,7 +266,7 @@ class ReplayRest:
 
 
 def _not_recorded(checked: Checked) -> Any:
-    raise NotFound("not in a recording: a replay serves events and odds only")
+    raise NotFound("not in a recording: a replay serves events, odds and settlements only")
 
 
 def _slug(value: Any) -> str:

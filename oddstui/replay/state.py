@@ -31,6 +31,8 @@ class ReplayState:
         """Event id -> a count that grows whenever the event or its prices change."""
         self._where: dict[int, tuple[str, str, str]] = {}  # the feed asks for each message
         self.drops = DropHistory()
+        self.closing: dict[int, dict[str, list[Any]]] = {}
+        """Event id -> its bookmakers' markets as they stood when it went live (kickoff)."""
 
     # -- changes -----------------------------------------------------------------------------
     def install(self, snapshot: Snapshot) -> None:
@@ -91,6 +93,8 @@ class ReplayState:
             if isinstance(message.get("scores"), dict):
                 event["scores"] = message["scores"]
             if kind == "status" and isinstance(message.get("status"), str):
+                if message["status"] == "live" and event.get("status") == "pending":
+                    self.closing[event_id] = dict(self.books.get(event_id, {}))
                 event["status"] = message["status"]
                 self._where.pop(event_id, None)
                 if message["status"] != "live":

@@ -12,14 +12,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from oddstui.server.errors import BadRequest, Forbidden
+
 PAID, FREE = "paid", "free"
 DEFAULT_REQUESTS_PER_HOUR = 5000
+FREE_REQUESTS_PER_HOUR = 100  # a free plan: 100 requests an hour, two bookmakers, no feed
+FREE_BOOKMAKERS = 2
+CLEAR_EVERY = 12 * 3600.0  # the public service lets a key clear its selection once in 12 hours
 DEMO_KEY = "demo"
 _FIELDS = {"key", "plan", "feed", "requests_per_hour", "bookmakers"}
 
 
 class AccountsError(Exception):
     """The accounts file cannot be used; the message is one line."""
+
+
+class TooSoon(BadRequest):
+    """A clear of the selection within 12 hours of the last one: a 400."""
+
+
+class PlanLimit(Forbidden):
+    """What the account's plan does not allow (a free plan's third bookmaker): a 403."""
 
 
 @dataclass(slots=True)
@@ -30,9 +43,15 @@ class Account:
     requests_per_hour: int = DEFAULT_REQUESTS_PER_HOUR
     # the selected bookmakers; None until resolved against the world's default selection
     bookmakers: list[str] | None = field(default=None)
+    cleared_at: float | None = field(default=None)  # Unix seconds of the last clear
 
     def __repr__(self) -> str:  # never show the key
         return f"Account(plan={self.plan!r}, feed={self.feed}, rph={self.requests_per_hour})"
+
+    @property
+    def has_feed(self) -> bool:
+        """The feed add-on is for paid plans: a free plan's `feed = true` gives no feed."""
+        return self.feed and self.plan == PAID
 
     @property
     def selection(self) -> list[str]:
@@ -59,15 +78,33 @@ class Accounts:
         names = set(known)
         for number, account in enumerate(self._by_key.values(), start=1):
             if account.bookmakers is None:
-                account.bookmakers = list(default_selection)
+                limit = FREE_BOOKMAKERS if account.plan == FREE else None
+                account.bookmakers = list(default_selection)[:limit]
                 continue
             unknown = [name for name in account.bookmakers if name not in names]
             if unknown:
                 raise AccountsError(f"account {number}: unknown bookmakers {', '.join(unknown)}")
 
     def select(self, account: Account, names: list[str]) -> list[str]:
+        """Replace the selection; a free plan keeps at most two (`PlanLimit` otherwise)."""
+        if account.plan == FREE and len(names) > FREE_BOOKMAKERS:
+            raise PlanLimit(
+                f"bookmakers: a free plan selects at most {FREE_BOOKMAKERS} bookmakers; "
+                f"got {len(names)}"
+            )
         account.bookmakers = list(names)
         return account.selection
+
+    def clear(self, account: Account, now: float) -> list[str]:
+        """Empty the selection: once every 12 hours (`TooSoon`, a 400, otherwise)."""
+        last = account.cleared_at
+        if last is not None and now - last < CLEAR_EVERY:
+            wait = int(CLEAR_EVERY - (now - last)) + 1
+            raise TooSoon(
+                f"apiKey: the selection can be cleared once every 12 hours; again in {wait} s"
+            )
+        account.cleared_at = now
+        return self.select(account, [])
 
 
 def demo_accounts() -> Accounts:
@@ -134,7 +171,8 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
     feed = table.get("feed", False)
     if not isinstance(feed, bool):
         raise AccountsError(f"{where}: feed must be true or false")
-    rph = table.get("requests_per_hour", DEFAULT_REQUESTS_PER_HOUR)
+    default_rph = FREE_REQUESTS_PER_HOUR if plan == FREE else DEFAULT_REQUESTS_PER_HOUR
+    rph = table.get("requests_per_hour", default_rph)
     if isinstance(rph, bool) or not isinstance(rph, int) or not 1 <= rph <= 10_000_000:
         raise AccountsError(f"{where}: requests_per_hour must be an integer from 1 to 10000000")
     books = table.get("bookmakers")
@@ -142,6 +180,10 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
         if not isinstance(books, list) or not all(isinstance(b, str) and b for b in books):
             raise AccountsError(f"{where}: bookmakers must be a list of bookmaker names")
         books = list(dict.fromkeys(books))
+        if plan == FREE and len(books) > FREE_BOOKMAKERS:
+            raise AccountsError(
+                f"{where}: a free plan selects at most {FREE_BOOKMAKERS} bookmakers"
+            )
     return Account(key=key, plan=plan, feed=feed, requests_per_hour=rph, bookmakers=books)
 
 

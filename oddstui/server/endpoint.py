@@ -4,6 +4,7 @@ the query, then the source's answer; every failure leaves as `{"error": ...}`.""
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -12,8 +13,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from oddstui.server.accounts import Account, Accounts
-from oddstui.server.errors import ApiError, TooManyRequests, Unauthorized
+from oddstui.server.accounts import PAID, Account, Accounts
+from oddstui.server.errors import ApiError, BadRequest, Forbidden, TooManyRequests, Unauthorized
 from oddstui.server.http import json_response
 from oddstui.server.params import Param, parse_query
 from oddstui.server.ratelimit import RateLimiter
@@ -30,8 +31,10 @@ class Checked:
     q: dict[str, Any]
     path: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)  # extra response headers
+    body: Any = None  # a POST route's JSON body
 
 
+MAX_BODY = 256 * 1024  # bytes of a JSON body; 50 selections fit many times over
 Answer = Callable[[Checked], Any]
 """The source's answer to a checked request: a Response, JSON bytes, or data to encode."""
 
@@ -52,9 +55,11 @@ def checked_endpoint(
                         f"apiKey: hourly limit of {verdict.limit} requests reached; "
                         f"retry in {verdict.retry_after} s"
                     )
+                check_plan(route, account)
             query = parse_query(route.params, request.query_params.multi_items())
             path = _path_values(route.path_params, request.path_params)
-            result = answer(Checked(account, query, path, headers))
+            body = await read_json_body(request) if route.body is not None else None
+            result = answer(Checked(account, query, path, headers, body))
             if inspect.isawaitable(result):
                 result = await result
             if isinstance(result, Response):
@@ -70,6 +75,24 @@ def checked_endpoint(
             return json_response({"error": "internal error"}, 500, headers)
 
     return endpoint
+
+
+def check_plan(route: Route, account: Account | None) -> None:
+    """A paid-only route refuses a free plan's key with 403, as the public service does."""
+    if route.paid_only and (account is None or account.plan != PAID):
+        raise Forbidden(f"apiKey: {route.path} is available on paid plans only")
+
+
+async def read_json_body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"body: at most {MAX_BODY} bytes")
+    if not raw.strip():
+        raise BadRequest("body: required, a JSON object")
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("body: not valid JSON") from None
 
 
 def _authenticate(accounts: Accounts, request: Request) -> Account:

@@ -9,6 +9,7 @@ from oddstui.server.http import BASE
 from oddstui.server.routes import ROUTES
 from oddstui.server.routes.spec import JSON, Route
 from oddstui.server.schemas import SCHEMAS
+from oddstui.server.schemas_today import TODAY_SCHEMAS
 
 _STATUS_TEXT = {
     400: "a parameter is missing or invalid; the message names it and the rule",
@@ -44,7 +45,7 @@ def build_document() -> dict[str, Any]:
         "servers": [{"url": "/"}],
         "paths": paths,
         "components": {
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, **TODAY_SCHEMAS},
             "securitySchemes": {"apiKey": {"type": "apiKey", "in": "query", "name": "apiKey"}},
         },
     }
@@ -107,6 +108,11 @@ def _operation(route: Route) -> dict[str, Any]:
         "parameters": parameters,
         "responses": responses,
     }
+    if route.body is not None:
+        operation["requestBody"] = {
+            "required": True,
+            "content": {JSON: {"schema": route.body}},
+        }
     if route.keyed:
         operation["security"] = [{"apiKey": []}]
     return operation

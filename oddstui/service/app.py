@@ -25,6 +25,7 @@ READ_PRICES = frozenset(
         "/value-bets",
         "/arbitrage-bets",
         "/dropping-odds",
+        "/historical/closing-lines",
     }
 )
 
@@ -56,7 +57,7 @@ def create_app(svc: ServiceContext) -> Starlette:
 
 def _answer(svc: ServiceContext, handler: Handler, prices: bool) -> Answer:
     def answer(checked: Checked) -> object:
-        call = Call(svc, checked.account, checked.q, checked.path, checked.headers)
+        call = Call(svc, checked.account, checked.q, checked.path, checked.headers, checked.body)
         if prices and not svc.warmed.is_set():
             return _when_warm(svc, handler, call)
         return handler(call)

@@ -128,12 +128,18 @@ async def test_movements_and_odds_updated(api: ApiClient):
         assert stamps == sorted(stamps)
     # `since` is in service time, which is wall-clock time at --speed 1.
     updated = await eventually_async(
-        lambda: api.odds_updated(time.time() - 60, book, "football"), f"football updates at {book}"
+        lambda: api.odds_updated(time.time() - 60, book, "football", ["ML", "Spread", "Totals"]),
+        f"football updates at {book}",
     )
     assert all(r.event.sport.slug == "football" for r in updated)
     assert all(set(r.bookmakers) <= {book} for r in updated)
+    names = {market.name for r in updated for market in r.bookmakers[book]}
+    assert names and names <= {"ML", "Spread", "Totals"}
     with pytest.raises(BadRequest, match="since"):
-        await api.odds_updated(time.time() - 3600, book, "football")
+        await api.odds_updated(time.time() - 3600, book, "football", "ML")
+    # A caller that names no markets (written before they were required) asks for the main three.
+    main = await api.odds_updated(time.time() - 60, book, "football")
+    assert {m.name for r in main for m in r.bookmakers[book]} <= {"ML", "Spread", "Totals"}
 
 
 async def _value_bets_somewhere(api: ApiClient) -> list:

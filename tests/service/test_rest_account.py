@@ -77,19 +77,40 @@ def test_over_the_hourly_limit_is_429_with_retry_after(
     ok(http.get("/sports"))
 
 
-def test_free_plan_gets_403_on_dropping_odds_only(http: httpx.Client, service: Service) -> None:
+def test_free_plan_gets_403_on_paid_routes_only(http: httpx.Client, service: Service) -> None:
     error(get(http, service, "/dropping-odds", key=service.keys.free), 403, "paid")
     ok(get(http, service, "/dropping-odds", key=service.keys.paid))
+    error(get(http, service, "/settlements", key=service.keys.free, eventIds="1"), 403, "paid")
+    grade = http.post(
+        "/settlements/grade",
+        params={"apiKey": service.keys.free},
+        json={"selections": [{"eventId": 1, "market": "ML", "side": "home"}]},
+    )
+    error(grade, 403, "paid")
+    span = {"from": "2026-01-01T00:00:00Z", "to": "2026-01-02T00:00:00Z"}
+    closing = get(
+        http, service, "/historical/closing-lines", key=service.keys.free, sport="football",
+        bookmakers="Bet365", **span,
+    )  # fmt: skip
+    error(closing, 403, "paid")
+    ok(get(http, service, "/markets", key=service.keys.free, sport="football"))
     ok(get(http, service, "/leagues", key=service.keys.free, sport="tennis"))
 
 
 def test_selection_from_the_accounts_file_and_default(http: httpx.Client, service: Service) -> None:
     paid = ok(get(http, service, "/bookmakers/selected"))
     assert paid == {"bookmakers": list(PAID_SELECTION), "count": len(PAID_SELECTION)}
-    default = ok(get(http, service, "/bookmakers/selected", key=service.keys.free))
-    assert 8 <= default["count"] == len(default["bookmakers"]) <= 16
-    known = {b["name"] for b in ok(http.get("/bookmakers"))}
-    assert set(default["bookmakers"]) <= known
+    # A free plan gets two bookmakers of the default selection, and can never choose a third.
+    free = ok(get(http, service, "/bookmakers/selected", key=service.keys.free))
+    known = [b["name"] for b in ok(http.get("/bookmakers"))]
+    assert free["count"] == len(free["bookmakers"]) == 2
+    assert set(free["bookmakers"]) <= set(known)
+    url = "/bookmakers/selected/select"
+    three = ",".join(known[:3])
+    error(
+        http.put(url, params={"apiKey": service.keys.free, "bookmakers": three}), 403, "at most 2"
+    )
+    assert ok(get(http, service, "/bookmakers/selected", key=service.keys.free)) == free
 
 
 def test_put_selection(http: httpx.Client, service: Service) -> None:

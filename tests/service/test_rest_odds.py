@@ -28,6 +28,7 @@ RECORD_FIELDS = {
     "urls",
 }
 SIDES = {"home", "draw", "away", "over", "under", "yes", "no"}
+MAIN = "ML,Spread,Totals"  # /odds/updated requires markets (at most 20)
 SERVICE_OPTIONS = {"updates_per_second": 1000}
 
 
@@ -165,7 +166,15 @@ def test_odds_updated_since(http: httpx.Client, service: Service) -> None:
     deadline = time.monotonic() + 30.0
     while True:
         records = ok(
-            get(http, service, "/odds/updated", since=since, bookmaker="Bet365", sport="football")
+            get(
+                http,
+                service,
+                "/odds/updated",
+                since=since,
+                bookmaker="Bet365",
+                sport="football",
+                markets=MAIN,
+            )
         )
         if records or time.monotonic() > deadline:
             break
@@ -175,7 +184,15 @@ def test_odds_updated_since(http: httpx.Client, service: Service) -> None:
         assert record["sport"]["slug"] == "football"
         assert set(record["bookmakers"]) <= {"Bet365"}
     by_name = ok(
-        get(http, service, "/odds/updated", since=since, bookmaker="Bet365", sport="FOOTBALL")
+        get(
+            http,
+            service,
+            "/odds/updated",
+            since=since,
+            bookmaker="Bet365",
+            sport="FOOTBALL",
+            markets=MAIN,
+        )
     )
     assert {r["id"] for r in by_name} >= {r["id"] for r in records}
     error(
@@ -186,6 +203,7 @@ def test_odds_updated_since(http: httpx.Client, service: Service) -> None:
             since=time.time() - 200,
             bookmaker="Bet365",
             sport="football",
+            markets=MAIN,
         ),
         400,
         "since",
@@ -199,6 +217,7 @@ def test_odds_updated_since(http: httpx.Client, service: Service) -> None:
             since=time.time() + 3600,
             bookmaker="Bet365",
             sport="football",
+            markets=MAIN,
         ),
         400,
         "since",
@@ -212,10 +231,16 @@ def test_odds_updated_since(http: httpx.Client, service: Service) -> None:
         "since",
         "number",
     )
-    for missing in ("since", "bookmaker", "sport"):
-        params = {"since": since, "bookmaker": "Bet365", "sport": "football"}
+    for record in records:
+        assert {m["name"] for m in record["bookmakers"]["Bet365"]} <= {"ML", "Spread", "Totals"}
+    for missing in ("since", "bookmaker", "sport", "markets"):
+        params = {"since": since, "bookmaker": "Bet365", "sport": "football", "markets": MAIN}
         del params[missing]
         error(get(http, service, "/odds/updated", **params), 400, missing, "required")
+    base = {"since": since, "bookmaker": "Bet365", "sport": "football"}
+    many = ",".join(f"Market {n}" for n in range(21))
+    error(get(http, service, "/odds/updated", **base, markets=many), 400, "markets", "20")
+    error(get(http, service, "/odds/updated", **base, markets="Match Winner"), 400, "markets")
 
 
 def test_movements(http: httpx.Client, service: Service, quoted: dict) -> None:

@@ -77,6 +77,10 @@ def _one_line_exit_2(result: subprocess.CompletedProcess[str], *needles: str) ->
         ('[[account]]\nkey = "k-secret-1"\n[[account]]\nkey = "k-secret-1"\n', "duplicate key"),
         ("", "no accounts"),
         ('[[account]]\nkey = "a"\n[extra]\nx = 1\n', "unknown top-level key"),
+        (
+            '[[account]]\nkey = "a"\nplan = "free"\nbookmakers = ["Bet365", "Pinnacle", "SingBet"]',
+            "a free plan selects at most 2 bookmakers",
+        ),
     ],
 )
 def test_bad_accounts_file_exits_2_with_one_line(

@@ -37,7 +37,7 @@ def admit(
     account = accounts.get(key)
     if account is None:
         raise Denied(401, BAD_KEY)
-    if not account.feed:
+    if not account.has_feed:  # no add-on, or a free plan (which has no feed)
         raise Denied(403, NO_FEED)
     try:
         return key, account, parse_filter(query, known_markets)

@@ -7,7 +7,7 @@ and `openapi.py` documents exactly these, so none of them can drift. Fixed paths
 
 from __future__ import annotations
 
-from oddstui.server.routes import account, catalog, derived, events, meta, odds
+from oddstui.server.routes import account, catalog, derived, events, meta, odds, settlements
 from oddstui.server.routes.spec import Route
 
 ROUTES: tuple[Route, ...] = (
@@ -16,5 +16,6 @@ ROUTES: tuple[Route, ...] = (
     *events.ROUTES,
     *odds.ROUTES,
     *derived.ROUTES,
+    *settlements.ROUTES,
     *meta.ROUTES,
 )

@@ -1,4 +1,4 @@
-"""The account's bookmaker selection: read it, replace it."""
+"""The account's bookmaker selection: read it, replace it, clear it."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from oddstui.server.params import LIST, Param
 from oddstui.server.routes.spec import Route
 
 MAX_SELECTION = 1000
+FREE_SELECTION = 2  # a free plan selects at most two bookmakers
 _SELECTION = {"$ref": "#/components/schemas/SelectedBookmakers"}
 ROUTES = (
     Route(
@@ -31,6 +32,14 @@ ROUTES = (
                 max_length=80,
             ),
         ),
+        tag="account",
+    ),
+    Route(
+        "PUT",
+        "/bookmakers/selected/clear",
+        "Clear the account's selection (the feed then carries no bookmaker until one is chosen)",
+        _SELECTION,
+        errors=(401, 429),
         tag="account",
     ),
 )

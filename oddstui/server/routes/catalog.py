@@ -36,6 +36,14 @@ ROUTES = (
     ),
     Route(
         "GET",
+        "/markets",
+        "The exact market names a sport serves: how each reads, its period, prematch and live",
+        {"$ref": "#/components/schemas/Markets"},
+        params=(SPORT,),
+        tag="catalog",
+    ),
+    Route(
+        "GET",
         "/participants",
         "Participants (teams, players) of a sport",
         {"$ref": "#/components/schemas/Participants"},

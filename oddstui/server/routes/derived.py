@@ -111,5 +111,6 @@ ROUTES = (
         ),
         errors=(400, 401, 403, 429),
         tag="derived",
+        paid_only=True,
     ),
 )

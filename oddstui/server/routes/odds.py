@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from oddstui.server.params import BOOLEAN, INTEGER, LIST, NUMBER, STRING, Param
+from oddstui.server.params import BOOLEAN, DATETIME, INTEGER, LIST, NUMBER, STRING, Param
 from oddstui.server.routes.spec import Route
 
 MAX_BOOKMAKERS = 30
 MAX_EVENT_IDS = 10
+MAX_UPDATED_MARKETS = 20
+CLOSING_DEFAULT_LIMIT, CLOSING_MAX_LIMIT = 100, 500
 SEQ_HEADER = "X-Service-Seq"
 EVENT_ID = Param("eventId", INTEGER, "event id", required=True, minimum=1, maximum=2**53)
 BOOKMAKERS = Param(
@@ -74,6 +76,14 @@ ROUTES = (
                 required=True,
                 max_length=60,
             ),
+            Param(
+                "markets",
+                LIST,
+                "comma-separated market names as GET /markets lists them, at most 20",
+                required=True,
+                max_items=MAX_UPDATED_MARKETS,
+                max_length=80,
+            ),
         ),
         tag="odds",
     ),
@@ -110,5 +120,41 @@ ROUTES = (
         params=(EVENT_ID, BOOKMAKERS),
         errors=(400, 401, 404, 429),
         tag="historical",
+    ),
+    Route(
+        "GET",
+        "/historical/closing-lines",
+        "The last price before kickoff and the final score of settled events (paid plans only)",
+        {"type": "array", "items": {"$ref": "#/components/schemas/ClosingLine"}},
+        params=(
+            Param("sport", STRING, "sport slug", required=True, max_length=60),
+            Param("leagues", LIST, "comma-separated league slugs", max_items=50, max_length=120),
+            Param("from", DATETIME, "RFC 3339; kickoff at or after", required=True),
+            Param(
+                "to",
+                DATETIME,
+                "RFC 3339; kickoff before; at most 31 days after from",
+                required=True,
+            ),
+            Param(
+                "markets",
+                LIST,
+                "comma-separated market names (default ML)",
+                max_items=20,
+                max_length=80,
+            ),
+            BOOKMAKERS,
+            Param(
+                "limit",
+                INTEGER,
+                "at most this many events, earliest first",
+                default=CLOSING_DEFAULT_LIMIT,
+                minimum=1,
+                maximum=CLOSING_MAX_LIMIT,
+            ),
+        ),
+        errors=(400, 401, 403, 429),
+        tag="historical",
+        paid_only=True,
     ),
 )

@@ -26,3 +26,5 @@ class Route:
     tag: str = ""
     notes: str = ""
     response_headers: tuple[str, ...] = ()
+    paid_only: bool = False  # a free plan's key gets 403
+    body: dict[str, Any] | None = None  # JSON schema of a POST's JSON body

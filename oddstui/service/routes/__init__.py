@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from oddstui.service.routes import account, catalog, derived, events, meta, odds
+from oddstui.service.routes import (
+    account,
+    catalog,
+    derived,
+    events,
+    markets,
+    meta,
+    odds,
+    settlements,
+)
 from oddstui.service.routes.call import Handler
 
 HANDLERS: dict[str, Handler] = {
@@ -11,5 +20,7 @@ HANDLERS: dict[str, Handler] = {
     **events.HANDLERS,
     **odds.HANDLERS,
     **derived.HANDLERS,
+    **settlements.HANDLERS,
+    **markets.HANDLERS,
     **meta.HANDLERS,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from oddstui.server.errors import BadRequest
@@ -30,7 +31,13 @@ def select(call: Call) -> dict[str, Any]:
     return _shape(call.svc.accounts.select(call.account, names))
 
 
+def clear(call: Call) -> dict[str, Any]:
+    assert call.account is not None
+    return _shape(call.svc.accounts.clear(call.account, time.time()))
+
+
 HANDLERS: dict[str, Handler] = {
     "/bookmakers/selected": selected,
     "/bookmakers/selected/select": select,
+    "/bookmakers/selected/clear": clear,
 }

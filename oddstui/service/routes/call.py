@@ -22,6 +22,7 @@ class Call:
     q: dict[str, Any]
     path: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)  # extra response headers
+    body: Any = None  # a POST route's JSON body
 
     @property
     def world(self) -> World:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddstui.server.errors import BadRequest, Forbidden
+from oddstui.server.errors import BadRequest
 from oddstui.service.derived.dropping import DROP_MARKETS
 from oddstui.service.routes.call import Call, Handler
 from oddstui.service.routes.lookup import bookmakers_or_400, league_or_400, sport_or_400
@@ -30,9 +30,6 @@ def arbitrage_bets(call: Call) -> bytes:
 
 def dropping_odds(call: Call) -> bytes:
     world, q = call.world, call.q
-    assert call.account is not None
-    if call.account.plan != "paid":
-        raise Forbidden("apiKey: /dropping-odds is available on paid plans only")
     if q["league"] and q["leagues"]:
         raise BadRequest("league: cannot be combined with leagues; use one of them")
     sport = sport_or_400(world, q["sport"]) if q["sport"] else None

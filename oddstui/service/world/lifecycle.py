@@ -286,6 +286,7 @@ class Lifecycle(PriceMaking):
 
     def _settle(self, event: Event) -> None:
         event.status = SETTLED
+        event.settled_at = self._sim  # /settlements: awaiting_result for a while (CONFIRM_AFTER)
         event.clock = None
         self._transition(event)
         del self._live[event.id]

@@ -166,6 +166,8 @@ class Event:
     # A settled result not played out yet: played the first time `scores` is read (most of
     # the historical events are never read).
     final: Callable[[], Scores] | None = None
+    # When a match played live ended (simulated seconds); None for results laid out settled.
+    settled_at: float | None = None
 
     @property
     def scores(self) -> Scores:

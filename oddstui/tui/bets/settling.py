@@ -1,5 +1,6 @@
-"""Settle the open bets whose match has ended: results from the final score (main markets), and
-each leg's closing price at the sharp book for its closing-line value. No textual here.
+"""Settle the open bets whose match has ended: results from the final score (`book.settlement`'s
+`grade_leg`, the rule `/settlements/grade` answers by), and each leg's closing price at the sharp
+book for its closing-line value. No textual here.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from oddstui.api.errors import NotFound, OddsApiError
 from oddstui.api.models import Event, OddsRecord
 from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import Bet, BetLeg
-from oddstui.book.arbitrage import is_lay, sport_has_draw
-from oddstui.book.settlement import VOID, FinalScore, closing_fair_price, settle_leg
+from oddstui.book.arbitrage import is_lay
+from oddstui.book.settlement import VOID, ScoreSheet, closing_fair_price, grade_leg
 from oddstui.book.value import SHARP_BOOKS  # the first quoting a leg gives its closing price
 
 ENDED = ("settled", "cancelled")
@@ -53,15 +54,17 @@ async def closing_record(api: ApiClient, event_id: int) -> OddsRecord | None:
 def settle_bet(bet: Bet, event: Event, closing: OddsRecord | None, now: float) -> Bet:
     """`bet` with what the ended `event` settles (legs already settled by hand are kept)."""
     scores = event.scores
-    final = FinalScore(scores.home, scores.away, scores.periods.get("ft"))
-    has_draw = sport_has_draw(event.sport.slug)
+    sheet = ScoreSheet(scores.home, scores.away, scores.periods)
     legs = []
     for leg in bet.legs:
         if leg.result is None:
             if event.status == "cancelled":
                 leg = replace(leg, result=VOID, settled_by="score")
             else:
-                result = settle_leg(leg.market, leg.hdp, leg.side, final, has_draw=has_draw)
+                grade = grade_leg(
+                    event.sport.slug, leg.market, leg.hdp, leg.side, sheet, label=leg.label
+                )
+                result = grade.result
                 if result is not None:
                     leg = replace(leg, result=result, settled_by="score")
         if leg.close_fair is None and closing is not None:
