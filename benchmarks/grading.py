@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import httpx
-from measure import percentile
+from measure import emit, percentile
 from serving import start_serve, stop_serve
 
 KEY = "k-bench-grading"
@@ -81,6 +81,12 @@ def main() -> None:
         f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms"
     )
     print(f"graded: {graded / elapsed:,.0f} selections/s over {elapsed:.1f} s")
+    emit(
+        f"POST /settlements/grade, {BATCH} selections a request",
+        p50_ms=statistics.median(latencies) * 1000,
+        p99_ms=percentile(latencies, 0.99) * 1000,
+        selections_per_s=graded / elapsed,
+    )
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -58,6 +58,7 @@ BENCHMARKS = (
               "serve ready < 1 s; desk's first live row < 2 s"),
     Benchmark("record", ("record.py", "--seconds", "20"), 1, "≤ 10 % of a core at 2,000 msg/s"),
     Benchmark("replay", ("replay.py",), 1, "≥ 20,000 msg/s to one client"),
+    Benchmark("grading", ("grading.py",), 1, ""),
     Benchmark("world_step", ("world_step.py", "--seconds", "10"), 1, ""),
     Benchmark("models_parse", ("models_parse.py",), 3, ""),
 )  # fmt: skip
