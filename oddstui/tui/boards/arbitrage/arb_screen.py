@@ -103,6 +103,7 @@ class ArbitrageScreen(RestBoardScreen):
 
     def redraw(self) -> None:
         self._scan_book(None)
+        self.arbs.drop_events(self.match_ended)
         self._fetch_if_due()
         self._render_rows(set(self.arbs.rows), full=True)
 
@@ -116,10 +117,13 @@ class ArbitrageScreen(RestBoardScreen):
             self._scan_book(changes.prices)
         dirty = self.arbs.take_dirty()
         events = changes.events
+        ended = False
         if events:
+            # A match that ended leaves the board in this flush, not after the vanish grace.
+            ended = bool(self.arbs.drop_events(lambda eid: eid in events and self.match_ended(eid)))
             dirty |= {key for key, row in self.arbs.rows.items() if row.event_id in events}
-        if dirty or changes.catalog:
-            self._render_rows(dirty, full=changes.catalog)
+        if dirty or changes.catalog or ended:
+            self._render_rows(dirty, full=changes.catalog, refilter=ended)
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
@@ -145,6 +149,7 @@ class ArbitrageScreen(RestBoardScreen):
         )
         self.arbs.commission = self.app.settings.exchange_commission
         self.arbs.set_service(items, self.hub.now())
+        self.arbs.drop_events(self.match_ended)
 
     def show_rows(self) -> None:
         self._render_rows(self.arbs.take_dirty(), full=False)
