@@ -105,3 +105,20 @@ def read_leg_quotes(
                 moved_ago = clock - move.since
         quotes.append(LegQuote(quoted, previous, moved_ago, limit))
     return tuple(quotes)
+
+
+def quoted_now(book: OddsBook | None, row: ArbRow) -> tuple[tuple[float, float | None] | None, ...]:
+    """Each leg's bookmaker's price (as quoted, before commission) and limit on the row's line
+    in the book now; None for a leg its bookmaker no longer quotes (the live ticket's gone
+    leg). Without a book every leg is taken as still quoted at its price."""
+    found: list[tuple[float, float | None] | None] = []
+    line = (row.hdp, row.label)
+    for leg in row.legs:
+        if book is None:
+            found.append((leg.price, None))
+            continue
+        held = book.market(row.event_id, leg.bookmaker, row.market)
+        entry = held.line(line) if held is not None else None
+        price = entry.prices.get(leg.side) if entry is not None else None
+        found.append(None if price is None else (price, entry.max if entry else None))
+    return tuple(found)

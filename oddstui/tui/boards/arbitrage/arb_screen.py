@@ -10,6 +10,7 @@ for `arb_rows.VANISH_GRACE` seconds.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.widgets import DataTable
 
 from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
+from oddstui.book.exchange import net_back
 from oddstui.book.oddsbook import ChangeKey, OddsBook
 from oddstui.book.suspect import suspicion
 from oddstui.tui.boards.arbitrage.arb_cells import (
@@ -35,6 +37,7 @@ from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_quotes import (
     LegQuote,
     LegTimes,
+    quoted_now,
     read_leg_quotes,
     read_leg_times,
 )
@@ -42,6 +45,7 @@ from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
 from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.rest_board import RestBoardScreen
 from oddstui.tui.boards.ticket.bet_slip import BetContext
+from oddstui.tui.boards.ticket.live_legs import TicketRead
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
 from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
 from oddstui.tui.desk.state import LIVE, ChangeSet
@@ -334,20 +338,29 @@ class ArbitrageScreen(RestBoardScreen):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.open_ticket()
+        # The row under the cursor when `enter` was pressed, by its key (event, market and
+        # line): the board may have re-sorted since, and another row sit at that index now.
+        key = event.row_key.value
+        self.open_ticket(None if key is None else str(key))
 
-    def open_ticket(self) -> None:
-        row = self._highlighted()
+    def open_ticket(self, key: str | None = None) -> None:
+        """The ticket for row `key` (default: the highlighted one); nothing if it is gone."""
+        row = self._highlighted() if key is None else self.arbs.rows.get(key)
         if row is None:
             return
         board_event = self.hub.board.events.get(row.event_id)
         title = board_event.title if board_event else f"{row.home} v {row.away}"
-        title = f"{title} · {row.line_text} · {row.profit_pct:+.2f}%"
-        key = row.key
+        title = f"{title} · {row.line_text}"  # the ticket adds the profit of its legs now
+        key, last = row.key, [row]
 
-        def legs_now() -> list[TicketLeg] | None:
+        def legs_now() -> TicketRead:
+            ended = self.hub.board.events.get(row.event_id)
+            status = ended.status if ended is not None and self.match_ended(row.event_id) else ""
             current = self.arbs.rows.get(key)
-            return None if current is None else self.ticket_legs(current)
+            if current is not None and current.vanished_at is None:
+                last[0] = current  # the line's best prices now, bookmakers as they are now
+                return TicketRead(tuple(self.ticket_legs(current)), status)
+            return TicketRead(tuple(self.held_legs(last[0])), status)
 
         modal = StakeTicketModal(
             title,
@@ -382,6 +395,21 @@ class ArbitrageScreen(RestBoardScreen):
             found = now, read_leg_quotes(None, row, now, clock)
         service_now, quotes = found
         return ticket_legs(quotes, row, event, service_now)
+
+    def held_legs(self, row: ArbRow) -> list[TicketLeg]:
+        """The legs of a row no longer on the board, as their bookmakers quote them now: a leg
+        no longer quoted is gone (the live ticket marks it and asks before logging)."""
+        now = self.hub.read(lambda book: quoted_now(book, row))
+        legs = self.ticket_legs(row)
+        if now is None:
+            return legs
+        held = []
+        for leg, quote in zip(legs, now, strict=True):
+            if quote is None:
+                held.append(replace(leg, age=None, previous=None, moved_ago=None, gone=True))
+            else:
+                held.append(replace(leg, price=net_back(quote[0], leg.commission), limit=quote[1]))
+        return held
 
     def _ticket_closed(self, plan: StakePlan | None) -> None:
         if plan is not None:
