@@ -107,18 +107,27 @@ def read_leg_quotes(
     return tuple(quotes)
 
 
-def quoted_now(book: OddsBook | None, row: ArbRow) -> tuple[tuple[float, float | None] | None, ...]:
-    """Each leg's bookmaker's price (as quoted, before commission) and limit on the row's line
-    in the book now; None for a leg its bookmaker no longer quotes (the live ticket's gone
-    leg). Without a book every leg is taken as still quoted at its price."""
-    found: list[tuple[float, float | None] | None] = []
+def quoted_now(book: OddsBook | None, row: ArbRow) -> tuple[LegNow, ...]:
+    """Each leg as its bookmaker quotes it in the book now (the live ticket's read)."""
+    found: list[LegNow] = []
     line = (row.hdp, row.label)
     for leg in row.legs:
-        if book is None:
-            found.append((leg.price, None))
+        held = None if book is None else book.market(row.event_id, leg.bookmaker, row.market)
+        if held is None:
+            found.append(LegNow(held=False))
             continue
-        held = book.market(row.event_id, leg.bookmaker, row.market)
-        entry = held.line(line) if held is not None else None
+        entry = held.line(line)
         price = entry.prices.get(leg.side) if entry is not None else None
-        found.append(None if price is None else (price, entry.max if entry else None))
+        limit = entry.max if entry is not None else None
+        found.append(LegNow(held=True, price=price, limit=limit))
     return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class LegNow:
+    """One leg in the book now: whether the book holds its bookmaker's market, and if so the
+    price (as quoted, before commission; None: no longer quoted) and the line's `max`."""
+
+    held: bool
+    price: float | None = None
+    limit: float | None = None

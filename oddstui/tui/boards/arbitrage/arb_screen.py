@@ -9,7 +9,7 @@ for `arb_rows.VANISH_GRACE` seconds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import ClassVar
 
@@ -20,6 +20,7 @@ from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.exchange import net_back
 from oddstui.book.oddsbook import ChangeKey, OddsBook
+from oddstui.book.state import finished
 from oddstui.book.suspect import suspicion
 from oddstui.tui.boards.arbitrage.arb_cells import (
     ARB_COLUMNS,
@@ -107,7 +108,7 @@ class ArbitrageScreen(RestBoardScreen):
 
     def redraw(self) -> None:
         self._scan_book(None)
-        self.arbs.drop_events(self.match_ended)
+        self._drop_ended(None)
         self._fetch_if_due()
         self._render_rows(set(self.arbs.rows), full=True)
 
@@ -121,10 +122,10 @@ class ArbitrageScreen(RestBoardScreen):
             self._scan_book(changes.prices)
         dirty = self.arbs.take_dirty()
         events = changes.events
-        ended = False
+        # A match that ended leaves the board in this flush, not after the vanish grace: its
+        # status (events) or its bookmakers' `deleted` (prices) says so.
+        ended = self._drop_ended(events | {key[0] for key in changes.prices})
         if events:
-            # A match that ended leaves the board in this flush, not after the vanish grace.
-            ended = bool(self.arbs.drop_events(lambda eid: eid in events and self.match_ended(eid)))
             dirty |= {key for key, row in self.arbs.rows.items() if row.event_id in events}
         if dirty or changes.catalog or ended:
             self._render_rows(dirty, full=changes.catalog, refilter=ended)
@@ -153,7 +154,40 @@ class ArbitrageScreen(RestBoardScreen):
         )
         self.arbs.commission = self.app.settings.exchange_commission
         self.arbs.set_service(items, self.hub.now())
-        self.arbs.drop_events(self.match_ended)
+        self._drop_ended(None)
+
+    def ended_status(self, event_id: int) -> str:
+        """`settled` or `cancelled` once the match has ended (the board's word, else the
+        book's), else ""."""
+        event = self.hub.board.events.get(event_id)
+        if event is not None:
+            return event.status if finished(event.status) else ""
+
+        def read(book: OddsBook) -> str:
+            state = book.event(event_id)
+            return "" if state is None else state.status
+
+        status = self.hub.read(read) or ""
+        return status if finished(status) else ""
+
+    def _drop_ended(self, event_ids: Collection[int] | None) -> bool:
+        """Drop the rows on matches that ended, among `event_ids` (None: every row's event);
+        True when any went. The board's status first, else the book's (one locked read)."""
+        rows = self.arbs.rows.values()
+        ids = {row.event_id for row in rows if event_ids is None or row.event_id in event_ids}
+        if not ids:
+            return False
+        events = self.hub.board.events
+        ended = {eid for eid in ids if eid in events and finished(events[eid].status)}
+        unknown = [eid for eid in ids if eid not in events]
+        if unknown:
+
+            def read(book: OddsBook) -> set[int]:
+                states = [book.event(eid) for eid in unknown]
+                return {s.event_id for s in states if s is not None and finished(s.status)}
+
+            ended |= self.hub.read(read) or set()
+        return bool(ended and self.arbs.drop_events(ended.__contains__))
 
     def show_rows(self) -> None:
         self._render_rows(self.arbs.take_dirty(), full=False)
@@ -354,12 +388,10 @@ class ArbitrageScreen(RestBoardScreen):
         key, last = row.key, [row]
 
         def legs_now() -> TicketRead:
-            ended = self.hub.board.events.get(row.event_id)
-            status = ended.status if ended is not None and self.match_ended(row.event_id) else ""
+            status = self.ended_status(row.event_id)
             current = self.arbs.rows.get(key)
             if current is not None and current.vanished_at is None:
-                last[0] = current  # the line's best prices now, bookmakers as they are now
-                return TicketRead(tuple(self.ticket_legs(current)), status)
+                last[0] = current  # the service's answers go on under the ticket
             return TicketRead(tuple(self.held_legs(last[0])), status)
 
         modal = StakeTicketModal(
@@ -397,18 +429,22 @@ class ArbitrageScreen(RestBoardScreen):
         return ticket_legs(quotes, row, event, service_now)
 
     def held_legs(self, row: ArbRow) -> list[TicketLeg]:
-        """The legs of a row no longer on the board, as their bookmakers quote them now: a leg
-        no longer quoted is gone (the live ticket marks it and asks before logging)."""
+        """The row's legs as their bookmakers quote them in the feed's book now (the board is
+        not redrawn under the ticket, the book is kept): a leg whose bookmaker no longer quotes
+        it is gone; a leg the book never held keeps the row's price while the row is live."""
         now = self.hub.read(lambda book: quoted_now(book, row))
         legs = self.ticket_legs(row)
         if now is None:
             return legs
         held = []
         for leg, quote in zip(legs, now, strict=True):
-            if quote is None:
+            if quote.price is not None:
+                price = net_back(quote.price, leg.commission)
+                held.append(replace(leg, price=price, limit=quote.limit))
+            elif quote.held or row.vanished_at is not None or row.key not in self.arbs.rows:
                 held.append(replace(leg, age=None, previous=None, moved_ago=None, gone=True))
             else:
-                held.append(replace(leg, price=net_back(quote[0], leg.commission), limit=quote[1]))
+                held.append(leg)
         return held
 
     def _ticket_closed(self, plan: StakePlan | None) -> None:
