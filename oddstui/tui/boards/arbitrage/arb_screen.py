@@ -10,7 +10,6 @@ for `arb_rows.VANISH_GRACE` seconds.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import replace
 from typing import ClassVar
 
 from rich.text import Text
@@ -18,7 +17,6 @@ from textual.widgets import DataTable
 
 from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
-from oddstui.book.exchange import net_back
 from oddstui.book.oddsbook import ChangeKey, OddsBook
 from oddstui.book.state import finished
 from oddstui.book.suspect import suspicion
@@ -30,25 +28,19 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     row_cells,
     row_rank,
     sport_names,
-    ticket_legs,
 )
 from oddstui.tui.boards.arbitrage.arb_checks import RowChecks, Verdict
 from oddstui.tui.boards.arbitrage.arb_export import arb_records
 from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_quotes import (
-    LegQuote,
     LegTimes,
-    quoted_now,
-    read_leg_quotes,
     read_leg_times,
 )
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
+from oddstui.tui.boards.arbitrage.arb_ticket import ArbTickets
 from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.rest_board import RestBoardScreen
-from oddstui.tui.boards.ticket.bet_slip import BetContext
-from oddstui.tui.boards.ticket.live_legs import TicketRead
-from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
-from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
+from oddstui.tui.boards.ticket.stakes import TicketLeg
 from oddstui.tui.desk.state import LIVE, ChangeSet
 from oddstui.tui.kit.board_table import BoardTable, visible_keys
 from oddstui.tui.kit.columns import Column
@@ -98,6 +90,8 @@ class ArbitrageScreen(RestBoardScreen):
         self.suspects: dict[str, str] = {}
         #: Each row's leg quote times and verdict, kept between draws.
         self.checks = RowChecks()
+        #: Opens the stake tickets and keeps them live.
+        self.tickets = ArbTickets(self, self.arbs)
 
     def make_table(self) -> PatchTable:
         table = BoardTable(id="arbs")
@@ -155,20 +149,6 @@ class ArbitrageScreen(RestBoardScreen):
         self.arbs.commission = self.app.settings.exchange_commission
         self.arbs.set_service(items, self.hub.now())
         self._drop_ended(None)
-
-    def ended_status(self, event_id: int) -> str:
-        """`settled` or `cancelled` once the match has ended (the board's word, else the
-        book's), else ""."""
-        event = self.hub.board.events.get(event_id)
-        if event is not None:
-            return event.status if finished(event.status) else ""
-
-        def read(book: OddsBook) -> str:
-            state = book.event(event_id)
-            return "" if state is None else state.status
-
-        status = self.hub.read(read) or ""
-        return status if finished(status) else ""
 
     def _drop_ended(self, event_ids: Collection[int] | None) -> bool:
         """Drop the rows on matches that ended, among `event_ids` (None: every row's event);
@@ -380,74 +360,9 @@ class ArbitrageScreen(RestBoardScreen):
     def open_ticket(self, key: str | None = None) -> None:
         """The ticket for row `key` (default: the highlighted one); nothing if it is gone."""
         row = self._highlighted() if key is None else self.arbs.rows.get(key)
-        if row is None:
-            return
-        board_event = self.hub.board.events.get(row.event_id)
-        title = board_event.title if board_event else f"{row.home} v {row.away}"
-        title = f"{title} · {row.line_text}"  # the ticket adds the profit of its legs now
-        key, last = row.key, [row]
-
-        def legs_now() -> TicketRead:
-            status = self.ended_status(row.event_id)
-            current = self.arbs.rows.get(key)
-            if current is not None and current.vanished_at is None:
-                last[0] = current  # the service's answers go on under the ticket
-            return TicketRead(tuple(self.held_legs(last[0])), status)
-
-        modal = StakeTicketModal(
-            title,
-            self.ticket_legs(row),
-            refresh_legs=legs_now,
-            ticked=self.hub.ticked,
-            odds_format=odds_format(self.app),
-            bet=self.bet_context(row),
-        )
-        self.app.push_screen(modal, self._ticket_closed)
-
-    def bet_context(self, row: ArbRow) -> BetContext:
-        """What a bet taken at the ticket is on, for the bet log."""
-        event = self.hub.board.events.get(row.event_id)
-        name = event.title if event else f"{row.home} v {row.away}"
-        sport = event.sport_slug if event else row.sport
-        league = event.league_name if event else row.league
-        return BetContext(
-            self.heading, row.event_id, name, row.market, row.hdp, row.label or "", sport, league
-        )
+        if row is not None:
+            self.tickets.open(row)
 
     def ticket_legs(self, row: ArbRow) -> list[TicketLeg]:
-        event = self.hub.board.events.get(row.event_id)
-        now, clock = self.hub.now(), book_clock(self.hub)()
-
-        def read(book: OddsBook) -> tuple[float, tuple[LegQuote, ...]]:
-            service_now = service_time(book, clock, now)
-            return service_now, read_leg_quotes(book, row, service_now, clock)
-
-        found = self.hub.read(read)
-        if found is None:
-            found = now, read_leg_quotes(None, row, now, clock)
-        service_now, quotes = found
-        return ticket_legs(quotes, row, event, service_now)
-
-    def held_legs(self, row: ArbRow) -> list[TicketLeg]:
-        """The row's legs as their bookmakers quote them in the feed's book now (the board is
-        not redrawn under the ticket, the book is kept): a leg whose bookmaker no longer quotes
-        it is gone; a leg the book never held keeps the row's price while the row is live."""
-        now = self.hub.read(lambda book: quoted_now(book, row))
-        legs = self.ticket_legs(row)
-        if now is None:
-            return legs
-        held = []
-        for leg, quote in zip(legs, now, strict=True):
-            if quote.price is not None:
-                price = net_back(quote.price, leg.commission)
-                held.append(replace(leg, price=price, limit=quote.limit))
-            elif quote.held or row.vanished_at is not None or row.key not in self.arbs.rows:
-                held.append(replace(leg, age=None, previous=None, moved_ago=None, gone=True))
-            else:
-                held.append(leg)
-        return held
-
-    def _ticket_closed(self, plan: StakePlan | None) -> None:
-        if plan is not None:
-            stakes = " / ".join(f"{stake:.2f}" for stake in plan.stakes)
-            self.notify(f"Stakes {stakes}: guaranteed {plan.guaranteed:+.2f}", timeout=5)
+        """The row's legs as a ticket shows them (`ArbTickets.ticket_legs`)."""
+        return self.tickets.ticket_legs(row)
