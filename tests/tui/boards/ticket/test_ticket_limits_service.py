@@ -52,9 +52,12 @@ async def test_tickets_from_the_board_carry_the_services_limits_and_keep_to_them
         screen.paused = True
         async with httpx.AsyncClient(base_url=fast_service.base_url) as http:
             # Limits are quoted on main lines (ML first): those rows first.
-            keys = sorted(table.row_keys, key=lambda k: screen.arbs.rows[k].market != "ML")
-            for key in keys[:8]:
-                row = screen.arbs.rows[key]
+            rows = [screen.arbs.rows[k] for k in table.row_keys if k in screen.arbs.rows]
+            rows.sort(key=lambda row: row.market != "ML")
+            for row in rows[:8]:
+                key = row.key
+                if key not in screen.arbs.rows:
+                    continue  # it went while another ticket was open
                 screen.open_ticket(key)
                 await wait_for(lambda: isinstance(app.screen, StakeTicketModal), pilot)
                 ticket = app.screen
