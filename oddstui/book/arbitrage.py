@@ -79,6 +79,12 @@ _SPORTS_WITHOUT_DRAW = frozenset(
 )
 
 
+def profit_pct(prices: Iterable[float]) -> float:
+    """(1/S - 1) · 100 on the total stake, ``S`` the sum of ``1/price`` (``PROFIT_DEFINITION``):
+    the profit of a set of legs at these prices, an arbitrage or not (negative: a loss)."""
+    return (1.0 / sum(1.0 / price for price in prices) - 1.0) * 100.0
+
+
 @dataclass(frozen=True, slots=True)
 class ArbLeg:
     """One side of an arbitrage: the best price for that side and who offers it."""

@@ -23,12 +23,11 @@ from oddstui.api.models import Event, MarketQuote, OddsRecord
 from oddstui.book.reads import BookReads, ChangeKey
 from oddstui.book.service_clock import ServiceClock
 from oddstui.book.state import (
+    FINISHED_STATUSES,
     BookmakerState,
     EventState,
     MarketState,
 )
-
-FINISHED_STATUSES = frozenset({"settled", "cancelled"})
 
 
 class OddsBook(BookReads):

@@ -11,6 +11,7 @@ from oddstui.book.state import (
     LineKey,
     MarketState,
     PriceMove,
+    finished,
 )
 
 ChangeKey = tuple[int] | tuple[int, str] | tuple[int, str, str]
@@ -94,9 +95,10 @@ class BookReads:
         return best_prices(quotes, sides)
 
     def arbitrage(self, event_id: int, market: str, line: LineKey) -> Arbitrage | None:
-        """An arbitrage on one market and line, only over an exhaustive set of sides."""
+        """An arbitrage on one market and line, only over an exhaustive set of sides; none
+        once the match has ended (a finished match's last prices are not tradable)."""
         state = self._events.get(event_id)
-        if state is None:
+        if state is None or finished(state.status):
             return None
         has_draw = sport_has_draw(state.header.sport.slug) if state.header else True
         return market_arbitrage(market, self.quotes(event_id, market, line), has_draw)

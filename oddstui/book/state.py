@@ -229,6 +229,15 @@ class BookmakerState:
         self.url: str | None = None
 
 
+#: An event in one of these statuses has ended: nothing on it can be traded any more.
+FINISHED_STATUSES = frozenset({"settled", "cancelled"})
+
+
+def finished(status: str | None) -> bool:
+    """True once a match is settled or cancelled: it leaves every board and every ticket."""
+    return status in FINISHED_STATUSES
+
+
 class EventState:
     """An event: its header, status, scores, clock and the bookmakers quoting it."""
 

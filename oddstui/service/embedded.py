@@ -8,10 +8,12 @@ service.stop()
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from oddstui.server.accounts import DEMO_KEY, demo_accounts
 from oddstui.server.serving import base_url, bind
@@ -19,6 +21,7 @@ from oddstui.service.assembly import Options, build_service
 from oddstui.service.runner import run_service
 
 HOST = "127.0.0.1"
+T = TypeVar("T")
 
 
 @dataclass
@@ -28,6 +31,23 @@ class EmbeddedService:
     _loop: asyncio.AbstractEventLoop | None = field(default=None, repr=False)
     _stop: asyncio.Event | None = field(default=None, repr=False)
     _thread: threading.Thread | None = field(default=None, repr=False)
+    #: The running service (its world), for tests that act on it through `call`.
+    context: Any = field(default=None, repr=False)
+
+    def call(self, function: Callable[[], T], timeout: float = 10.0) -> T:
+        """Run `function` on the service's own thread, between two world steps; its result."""
+        if self._loop is None:
+            raise RuntimeError("the embedded service is not running")
+        future = concurrent.futures.Future[T]()
+
+        def run() -> None:
+            try:
+                future.set_result(function())
+            except BaseException as error:  # noqa: BLE001 - handed to the caller
+                future.set_exception(error)
+
+        self._loop.call_soon_threadsafe(run)
+        return future.result(timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop serving (feed connections are closed with 1001) and wait for the thread."""
@@ -55,7 +75,7 @@ def start_embedded(options: Options | None = None, timeout: float = 15.0) -> Emb
         try:
             svc = build_service(options or Options(), demo_accounts())
             stop = asyncio.Event()
-            holder.update(loop=loop, stop=stop)
+            holder.update(loop=loop, stop=stop, context=svc)
             loop.run_until_complete(
                 run_service(svc, sock, url, lambda _url: started.set(), stop, log_config=None)
             )
@@ -86,4 +106,5 @@ def start_embedded(options: Options | None = None, timeout: float = 15.0) -> Emb
         _loop=holder["loop"],
         _stop=holder["stop"],
         _thread=thread,
+        context=holder["context"],
     )

@@ -352,3 +352,32 @@ def test_historical_odds_are_closing_prices(
         404,
         "historical",
     )
+
+
+def test_a_finished_event_is_no_longer_quoted(
+    http: httpx.Client, service: Service, books: list[str]
+) -> None:
+    """Issue 31: GET /odds (and /odds/multi) of a settled event keeps its header (status, final
+    scores) with no quotes; its closing prices are historical (docs/trading.md, "Wire")."""
+    now = parse_time(ok(get(http, service, "/events", sport="football", limit=1))[0]["date"])
+    span = {"from": rfc3339(now - timedelta(days=3)), "to": rfc3339(now)}
+    settled: list[dict] = []
+    for league in ok(get(http, service, "/leagues", sport="football")):
+        found = ok(
+            get(
+                http, service, "/historical/events", sport="football", league=league["slug"], **span
+            )
+        )
+        settled += [e for e in found if e["status"] == "settled"]
+        if settled:
+            break
+    assert settled
+    event = settled[0]
+    some = ",".join(books[:30])
+    record = ok(get(http, service, "/odds", eventId=event["id"], bookmakers=some))
+    assert record["status"] == "settled" and record["scores"] == event["scores"]
+    assert record["bookmakers"] == {} and record["urls"] == {}
+    [multi] = ok(get(http, service, "/odds/multi", eventIds=str(event["id"]), bookmakers=some))
+    assert multi["bookmakers"] == {}
+    closing = ok(get(http, service, "/historical/odds", eventId=event["id"], bookmakers=some))
+    assert closing["bookmakers"]  # the closing prices are still there, as history

@@ -11,11 +11,12 @@ import json
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from oddstui.service.world.model import Event
+from oddstui.service.world.model import CANCELLED, SETTLED, Event
 
 if TYPE_CHECKING:
     from oddstui.service.world import World
 
+ENDED_STATUSES = (SETTLED, CANCELLED)
 MAX_CACHED = 4096  # (event, bookmaker) encodings kept; cleared when full
 
 
@@ -28,8 +29,15 @@ class OddsEncoder:
         self.world = world
         self._cache: dict[tuple[int, str], tuple[Any, bytes]] = {}
 
-    def record(self, event: Event, bookmakers: Iterable[str]) -> bytes:
-        """`world.odds_record(event, bookmakers)` as JSON bytes."""
+    def record(self, event: Event, bookmakers: Iterable[str], closing: bool = False) -> bytes:
+        """`world.odds_record(event, bookmakers)` as JSON bytes.
+
+        A settled or cancelled event is no longer quoted: its record keeps the header (status,
+        final scores) with no bookmakers, unless `closing` asks for its closing prices
+        (GET /historical/odds). docs/trading.md, "Wire", says why.
+        """
+        if event.status in ENDED_STATUSES and not closing:
+            bookmakers = ()
         record = self.world.odds_record(event, bookmakers)
         markets = record.pop("bookmakers")
         head = dumps(record)

@@ -152,7 +152,7 @@ def historical_odds(call: Call) -> bytes:
             f"eventId: event {event.id} is {event.status}, not in the historical data; "
             "see GET /historical/events"
         )
-    return call.svc.indexes.odds.record(event, books)
+    return call.svc.indexes.odds.record(event, books, closing=True)
 
 
 HANDLERS: dict[str, Handler] = {

@@ -284,6 +284,24 @@ class Lifecycle(PriceMaking):
                 self._refresh_view(event, engine)
                 self._reprice_all(event, now, core_only=True)
 
+    def end_match(self, event_id: int) -> bool:
+        """End a match now, between steps: a live one is settled at its current score, a
+        pending one cancelled; the next step tells the feed (status, then `deleted` per book).
+        False when the event is not pending or live. For tests that need a match to end at a
+        chosen moment; call it on the world's own thread (the service's event loop)."""
+        event = self.events.get(event_id)
+        if event is None or event_id in self._transition_ids:
+            return False
+        if event.status == LIVE and event_id in self._engines:
+            self._settle(event)
+            return True
+        if event.status == PENDING:
+            event.status = CANCELLED
+            self._transition(event)
+            self._close_books(event)
+            return True
+        return False
+
     def _settle(self, event: Event) -> None:
         event.status = SETTLED
         event.settled_at = self._sim  # /settlements: awaiting_result for a while (CONFIRM_AFTER)

@@ -160,6 +160,8 @@ class DroppingOddsScreen(RestBoardScreen):
                     item.bet_side,
                 )
             )
+            if self.ended_row(item.event_id, key):
+                continue
             event = self.event_of(item.event_id)
             summary = item.event
             start, sport = None, ""

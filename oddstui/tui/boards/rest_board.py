@@ -17,6 +17,7 @@ from textual.containers import HorizontalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
 from oddstui.api.errors import OddsApiError
+from oddstui.book.state import finished
 from oddstui.tui.boards.board_cells import gone_cells, marked, refresh_interval, shown_counts
 from oddstui.tui.boards.filter_bar import FilterBar
 from oddstui.tui.boards.order import GoneRows, Rank
@@ -86,6 +87,8 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self._detail_shown = Text()
         #: Rows the find filter (`F`) hid at the last draw.
         self.not_found = 0
+        #: Rows left out of this draw because their match has ended (see `ended`).
+        self._ended_keys: set[str] = set()
 
     def compose_body(self) -> ComposeResult:
         with HorizontalScroll(classes="filters"):
@@ -210,6 +213,9 @@ class RestBoardScreen(TradingBoard, FilterBar):
         if self._fresh_answer:
             self._fresh_answer = False
             self.gone.update(rows, now, keep=self.held_key())
+        for key in self._ended_keys:
+            self.gone.rows.pop(key, None)
+        self._ended_keys.clear()
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
         for key, row in rows.items():
@@ -289,3 +295,16 @@ class RestBoardScreen(TradingBoard, FilterBar):
 
     def event_of(self, event_id: int) -> EventView | None:
         return self.hub.board.events.get(event_id)
+
+    def match_ended(self, event_id: int) -> bool:
+        """The desk knows the match has ended (settled or cancelled): nothing on it trades."""
+        event = self.hub.board.events.get(event_id)
+        return event is not None and finished(event.status)
+
+    def ended_row(self, event_id: int, key: str) -> bool:
+        """Row `key` is on a match that ended: it leaves the board at the change set that says
+        so (every change set redraws a REST board), and is not kept as a dimmed gone row."""
+        if not self.match_ended(event_id):
+            return False
+        self._ended_keys.add(key)
+        return True

@@ -105,3 +105,29 @@ def read_leg_quotes(
                 moved_ago = clock - move.since
         quotes.append(LegQuote(quoted, previous, moved_ago, limit))
     return tuple(quotes)
+
+
+def quoted_now(book: OddsBook | None, row: ArbRow) -> tuple[LegNow, ...]:
+    """Each leg as its bookmaker quotes it in the book now (the live ticket's read)."""
+    found: list[LegNow] = []
+    line = (row.hdp, row.label)
+    for leg in row.legs:
+        held = None if book is None else book.market(row.event_id, leg.bookmaker, row.market)
+        if held is None:
+            found.append(LegNow(held=False))
+            continue
+        entry = held.line(line)
+        price = entry.prices.get(leg.side) if entry is not None else None
+        limit = entry.max if entry is not None else None
+        found.append(LegNow(held=True, price=price, limit=limit))
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class LegNow:
+    """One leg in the book now: whether the book holds its bookmaker's market, and if so the
+    price (as quoted, before commission; None: no longer quoted) and the line's `max`."""
+
+    held: bool
+    price: float | None = None
+    limit: float | None = None

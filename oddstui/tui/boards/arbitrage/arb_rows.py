@@ -12,7 +12,7 @@ commission is not one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,6 +188,15 @@ class ArbRows:
             for key, row in self.rows.items()
             if row.vanished_at is not None and now - row.vanished_at >= VANISH_GRACE and key != keep
         ]
+        for key in gone:
+            del self.rows[key]
+            self._dirty.discard(key)
+        return gone
+
+    def drop_events(self, ended: Callable[[int], bool]) -> set[str]:
+        """Remove at once, with no grace, every row on an event `ended` says has ended (a
+        finished match is not tradable); returns their keys."""
+        gone = {key for key, row in self.rows.items() if ended(row.event_id)}
         for key in gone:
             del self.rows[key]
             self._dirty.discard(key)

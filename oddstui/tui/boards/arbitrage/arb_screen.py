@@ -9,7 +9,7 @@ for `arb_rows.VANISH_GRACE` seconds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import ClassVar
 
 from rich.text import Text
@@ -18,6 +18,7 @@ from textual.widgets import DataTable
 from oddstui.api.errors import OddsApiError
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.oddsbook import ChangeKey, OddsBook
+from oddstui.book.state import finished
 from oddstui.book.suspect import suspicion
 from oddstui.tui.boards.arbitrage.arb_cells import (
     ARB_COLUMNS,
@@ -27,23 +28,19 @@ from oddstui.tui.boards.arbitrage.arb_cells import (
     row_cells,
     row_rank,
     sport_names,
-    ticket_legs,
 )
 from oddstui.tui.boards.arbitrage.arb_checks import RowChecks, Verdict
 from oddstui.tui.boards.arbitrage.arb_export import arb_records
 from oddstui.tui.boards.arbitrage.arb_filter import ArbFilter
 from oddstui.tui.boards.arbitrage.arb_quotes import (
-    LegQuote,
     LegTimes,
-    read_leg_quotes,
     read_leg_times,
 )
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRow, ArbRows, scan_book
+from oddstui.tui.boards.arbitrage.arb_ticket import ArbTickets
 from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.rest_board import RestBoardScreen
-from oddstui.tui.boards.ticket.bet_slip import BetContext
-from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
-from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
+from oddstui.tui.boards.ticket.stakes import TicketLeg
 from oddstui.tui.desk.state import LIVE, ChangeSet
 from oddstui.tui.kit.board_table import BoardTable, visible_keys
 from oddstui.tui.kit.columns import Column
@@ -93,6 +90,8 @@ class ArbitrageScreen(RestBoardScreen):
         self.suspects: dict[str, str] = {}
         #: Each row's leg quote times and verdict, kept between draws.
         self.checks = RowChecks()
+        #: Opens the stake tickets and keeps them live.
+        self.tickets = ArbTickets(self, self.arbs)
 
     def make_table(self) -> PatchTable:
         table = BoardTable(id="arbs")
@@ -103,6 +102,7 @@ class ArbitrageScreen(RestBoardScreen):
 
     def redraw(self) -> None:
         self._scan_book(None)
+        self._drop_ended(None)
         self._fetch_if_due()
         self._render_rows(set(self.arbs.rows), full=True)
 
@@ -116,10 +116,13 @@ class ArbitrageScreen(RestBoardScreen):
             self._scan_book(changes.prices)
         dirty = self.arbs.take_dirty()
         events = changes.events
+        # A match that ended leaves the board in this flush, not after the vanish grace: its
+        # status (events) or its bookmakers' `deleted` (prices) says so.
+        ended = self._drop_ended(events | {key[0] for key in changes.prices})
         if events:
             dirty |= {key for key, row in self.arbs.rows.items() if row.event_id in events}
-        if dirty or changes.catalog:
-            self._render_rows(dirty, full=changes.catalog)
+        if dirty or changes.catalog or ended:
+            self._render_rows(dirty, full=changes.catalog, refilter=ended)
 
     def tick(self, now: float) -> None:
         self._fetch_if_due()
@@ -145,6 +148,26 @@ class ArbitrageScreen(RestBoardScreen):
         )
         self.arbs.commission = self.app.settings.exchange_commission
         self.arbs.set_service(items, self.hub.now())
+        self._drop_ended(None)
+
+    def _drop_ended(self, event_ids: Collection[int] | None) -> bool:
+        """Drop the rows on matches that ended, among `event_ids` (None: every row's event);
+        True when any went. The board's status first, else the book's (one locked read)."""
+        rows = self.arbs.rows.values()
+        ids = {row.event_id for row in rows if event_ids is None or row.event_id in event_ids}
+        if not ids:
+            return False
+        events = self.hub.board.events
+        ended = {eid for eid in ids if eid in events and finished(events[eid].status)}
+        unknown = [eid for eid in ids if eid not in events]
+        if unknown:
+
+            def read(book: OddsBook) -> set[int]:
+                states = [book.event(eid) for eid in unknown]
+                return {s.event_id for s in states if s is not None and finished(s.status)}
+
+            ended |= self.hub.read(read) or set()
+        return bool(ended and self.arbs.drop_events(ended.__contains__))
 
     def show_rows(self) -> None:
         self._render_rows(self.arbs.take_dirty(), full=False)
@@ -329,56 +352,17 @@ class ArbitrageScreen(RestBoardScreen):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.open_ticket()
+        # The row under the cursor when `enter` was pressed, by its key (event, market and
+        # line): the board may have re-sorted since, and another row sit at that index now.
+        key = event.row_key.value
+        self.open_ticket(None if key is None else str(key))
 
-    def open_ticket(self) -> None:
-        row = self._highlighted()
-        if row is None:
-            return
-        board_event = self.hub.board.events.get(row.event_id)
-        title = board_event.title if board_event else f"{row.home} v {row.away}"
-        title = f"{title} · {row.line_text} · {row.profit_pct:+.2f}%"
-        key = row.key
-
-        def legs_now() -> list[TicketLeg] | None:
-            current = self.arbs.rows.get(key)
-            return None if current is None else self.ticket_legs(current)
-
-        modal = StakeTicketModal(
-            title,
-            self.ticket_legs(row),
-            refresh_legs=legs_now,
-            ticked=self.hub.ticked,
-            odds_format=odds_format(self.app),
-            bet=self.bet_context(row),
-        )
-        self.app.push_screen(modal, self._ticket_closed)
-
-    def bet_context(self, row: ArbRow) -> BetContext:
-        """What a bet taken at the ticket is on, for the bet log."""
-        event = self.hub.board.events.get(row.event_id)
-        name = event.title if event else f"{row.home} v {row.away}"
-        sport = event.sport_slug if event else row.sport
-        league = event.league_name if event else row.league
-        return BetContext(
-            self.heading, row.event_id, name, row.market, row.hdp, row.label or "", sport, league
-        )
+    def open_ticket(self, key: str | None = None) -> None:
+        """The ticket for row `key` (default: the highlighted one); nothing if it is gone."""
+        row = self._highlighted() if key is None else self.arbs.rows.get(key)
+        if row is not None:
+            self.tickets.open(row)
 
     def ticket_legs(self, row: ArbRow) -> list[TicketLeg]:
-        event = self.hub.board.events.get(row.event_id)
-        now, clock = self.hub.now(), book_clock(self.hub)()
-
-        def read(book: OddsBook) -> tuple[float, tuple[LegQuote, ...]]:
-            service_now = service_time(book, clock, now)
-            return service_now, read_leg_quotes(book, row, service_now, clock)
-
-        found = self.hub.read(read)
-        if found is None:
-            found = now, read_leg_quotes(None, row, now, clock)
-        service_now, quotes = found
-        return ticket_legs(quotes, row, event, service_now)
-
-    def _ticket_closed(self, plan: StakePlan | None) -> None:
-        if plan is not None:
-            stakes = " / ".join(f"{stake:.2f}" for stake in plan.stakes)
-            self.notify(f"Stakes {stakes}: guaranteed {plan.guaranteed:+.2f}", timeout=5)
+        """The row's legs as a ticket shows them (`ArbTickets.ticket_legs`)."""
+        return self.tickets.ticket_legs(row)

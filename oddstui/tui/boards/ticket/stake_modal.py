@@ -16,6 +16,13 @@ from textual.widgets import Input, Label, Static
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.formats import OddsFormat
 from oddstui.tui.boards.ticket.bet_slip import BetContext, bet_from_ticket
+from oddstui.tui.boards.ticket.live_legs import (
+    TicketRead,
+    follow,
+    gone_legs,
+    leg_mark,
+    title_profit,
+)
 from oddstui.tui.boards.ticket.stakes import (
     StakePlan,
     TicketLeg,
@@ -23,7 +30,12 @@ from oddstui.tui.boards.ticket.stakes import (
     place_first,
     plan_stakes,
 )
-from oddstui.tui.boards.ticket.ticket_text import legs_table, loss_warning, result_text
+from oddstui.tui.boards.ticket.ticket_text import (
+    changes_text,
+    legs_table,
+    loss_warning,
+    result_text,
+)
 from oddstui.tui.messages import BetTaken
 from oddstui.tui.text import clean, plain
 
@@ -42,11 +54,16 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
     | `u` | round down (never more than the total typed, the default) or round up |
     | `o` | take the rounding offered when the one typed makes the worst case a loss |
     | `c` | copy the stakes to the clipboard (OSC 52: works over SSH) |
-    | `enter` | done: close with the stakes |
-    | `escape` | cancel |
+    | `enter` | done: log the bet and close (a gone leg: press it again to confirm) |
+    | `escape` | cancel: close, saying no bet was logged |
 
     Letters typed into an input go to the input, so the ticket itself holds the focus and the
     inputs are entered with `s`, `r` or tab.
+
+    The ticket is live (`live_legs`): on every tick it reads its line again through
+    `refresh_legs`; the title is the profit of the legs shown now, a leg whose bookmaker,
+    price or quote changed since the ticket opened is marked, a gone leg logs only once the
+    trader confirms, and a match that ended never logs.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -65,7 +82,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         title: str,
         legs: Sequence[TicketLeg],
         *,
-        refresh_legs: Callable[[], Sequence[TicketLeg] | None] | None = None,
+        refresh_legs: Callable[[], TicketRead | None] | None = None,
         ticked: Any = None,
         odds_format: OddsFormat = "decimal",
         stake: str = "100",
@@ -73,10 +90,16 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         bet: BetContext | None = None,
     ) -> None:
         super().__init__()
-        #: What is being staked (event, market and line), plain text.
+        #: What is being staked (event, market and line), plain text; the title adds the profit.
         self.ticket_title = clean(title)
         #: The legs as last read, in the arbitrage's order.
         self.legs = list(legs)
+        #: The legs the ticket opened with: every change is marked against them.
+        self.opened = list(legs)
+        #: The event's status once its match has ended ("settled", "cancelled"), else "".
+        self.ended = ""
+        #: The gone legs the trader confirmed with a second `enter` (None: not confirmed).
+        self._confirmed_gone: tuple[int, ...] | None = None
         #: None for a total stake, else the index of the capped leg.
         self.capped_leg: int | None = None
         #: Round stakes up (the total may grow) instead of down (it never does).
@@ -95,7 +118,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
 
     def compose(self) -> ComposeResult:
         with TicketPanel(id="ticket"):
-            yield Static(plain(self.ticket_title, "bold"), id="ticket-title")
+            yield Static(plain(self.shown_title, "bold"), id="ticket-title")
             yield Static(Text(PROFIT_DEFINITION, style="dim"), id="ticket-definition")
             with Horizontal(id="ticket-inputs"):
                 yield Label("", id="ticket-mode")
@@ -104,6 +127,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
                 yield Input(self._step, id="step", max_length=10)
             yield Static("", id="ticket-error")
             yield Static("", id="ticket-legs")
+            yield Static("", id="ticket-changes")
             yield Static("", id="ticket-result")
             yield Static("", id="ticket-warning")
             yield Static("", id="ticket-hint")
@@ -122,6 +146,11 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         self.recompute()
 
     # ------------------------------------------------------------------ computing
+
+    @property
+    def shown_title(self) -> str:
+        """The event, market and line, and the profit of the legs shown now."""
+        return f"{self.ticket_title} · {title_profit(self.legs, self.ended)}"
 
     @property
     def prices(self) -> list[float]:
@@ -161,9 +190,15 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         error.set_class(bool(self.error), "-error")
         for widget_id in ("#stake", "#step"):
             self.query_one(widget_id, Input).set_class(bool(self.error), "-invalid")
+        self.query_one("#ticket-title", Static).update(plain(self.shown_title, "bold"))
+        marks = [leg_mark(opened, now) for opened, now in zip(self.opened, self.legs, strict=True)]
         self.query_one("#ticket-legs", Static).update(
-            legs_table(self.legs, self.plan, self._format)
+            legs_table(self.legs, self.plan, self._format, marks)
         )
+        changes = self.query_one("#ticket-changes", Static)
+        shown_changes = changes_text(self.opened, self.legs, self.ended)
+        changes.update(shown_changes)
+        changes.display = bool(shown_changes.plain)
         self.query_one("#ticket-result", Static).update(result_text(self.plan, self.legs))
         warning = self.query_one("#ticket-warning", Static)
         shown_warning = loss_warning(self.plan, self.legs)
@@ -200,8 +235,28 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         self.query_one(selector, Input).focus()
 
     def action_accept(self) -> None:
+        if self.ended:
+            self.notify(
+                f"Not logged: the match is {self.ended}, nothing on it can be traded "
+                "(escape closes the ticket).",
+                severity="warning",
+                markup=False,
+            )
+            return
         if self.plan is None:
-            self.notify(f"Not done: {self.error}", severity="warning", markup=False)
+            self.notify(f"Not logged: {self.error}", severity="warning", markup=False)
+            return
+        gone = tuple(gone_legs(self.legs))
+        if gone and self._confirmed_gone != gone:
+            self._confirmed_gone = gone
+            names = ", ".join(f"leg {i + 1} ({clean(self.legs[i].bookmaker)})" for i in gone)
+            self.notify(
+                f"Not logged yet: {names} no longer quoted. enter again logs the bet as shown; "
+                "escape cancels.",
+                severity="warning",
+                timeout=8,
+                markup=False,
+            )
             return
         self._handed_back = True  # the plan handed back is the one shown
         if self._bet is not None:
@@ -210,15 +265,29 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         self.dismiss(self.plan)
 
     def _on_tick(self, _now: float) -> None:
-        if self._refresh_legs is None or not self.is_current or self._handed_back:
+        if not self.is_current or self._handed_back:
             return
-        legs = self._refresh_legs()
-        if legs and len(legs) == len(self.legs):
-            self.legs = list(legs)
+        if self.focused is None:  # the ticket's keys always work: the panel takes them back
+            self.query_one(TicketPanel).focus()
+        if self._refresh_legs is None:
+            return
+        read = self._refresh_legs()
+        if read is not None:
+            self.follow(read)
+
+    def follow(self, read: TicketRead) -> None:
+        """Show the line as `read` says it is now (see `live_legs`)."""
+        legs = follow(self.opened, read.legs)
+        if tuple(gone_legs(legs)) != self._confirmed_gone:
+            self._confirmed_gone = None  # another leg went (or came back): confirm again
+        if legs != self.legs or read.ended != self.ended:
+            self.legs, self.ended = legs, read.ended
             self.recompute()
 
     def action_cancel(self) -> None:
         self._handed_back = True
+        if self._bet is not None:
+            self.notify("Ticket closed: no bet logged.", timeout=4)
         self.dismiss(None)
 
     def action_cycle_mode(self) -> None:
@@ -247,7 +316,7 @@ class StakeTicketModal(ModalScreen[StakePlan | None]):
         if self.plan is None:
             self.notify(f"Nothing to copy: {self.error}", severity="warning", markup=False)
             return
-        text = clipboard_text(self.ticket_title, self._clean_legs(), self.plan)
+        text = clipboard_text(self.shown_title, self._clean_legs(), self.plan)
         # Textual writes it as OSC 52, which the terminal (even over SSH) puts on the clipboard.
         self.app.copy_to_clipboard(text)
         self.notify("Stakes copied to the clipboard.", timeout=3)

@@ -44,6 +44,8 @@ class TicketLeg:
     """An exchange's commission on winnings, already taken out of `price` (and `previous`)."""
     limit: float | None = None
     """The most the bookmaker takes on this leg (the line's `max`), when it says."""
+    gone: bool = False
+    """The bookmaker no longer quotes this leg: `price` is the last one seen."""
 
     @property
     def direction(self) -> int:

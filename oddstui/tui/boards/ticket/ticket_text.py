@@ -14,6 +14,7 @@ from rich.text import Text
 from oddstui.book.formats import OddsFormat
 from oddstui.book.stakes import LOSS_TOLERANCE
 from oddstui.tui.boards.board_cells import age_text
+from oddstui.tui.boards.ticket.live_legs import leg_change, leg_mark
 from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
 from oddstui.tui.kit.prices import price_text
 from oddstui.tui.text import plain
@@ -38,7 +39,13 @@ def money(amount: float, sign: bool = True) -> str:
     return f"{amount:+.2f}" if sign else f"{amount:.2f}"
 
 
-def legs_table(legs: Sequence[TicketLeg], plan: StakePlan | None, fmt: OddsFormat) -> Table:
+def legs_table(
+    legs: Sequence[TicketLeg],
+    plan: StakePlan | None,
+    fmt: OddsFormat,
+    marks: Sequence[str] | None = None,
+) -> Table:
+    """One row per leg; `marks` (`live_legs.leg_mark`) goes before the leg's name."""
     table = Table(box=None, expand=True, pad_edge=False, header_style="bold")
     for name, justify, ratio in COLUMNS:
         table.add_column(
@@ -54,8 +61,12 @@ def legs_table(legs: Sequence[TicketLeg], plan: StakePlan | None, fmt: OddsForma
         if leg.direction:
             move = Text(f"{ARROWS[leg.direction]} {price_text(leg.previous, fmt)}")
         limited = plan is not None and plan.limited_leg == index
+        mark = marks[index] if marks else ""
+        leg_name = plain(leg.label or leg.side)
+        if mark:
+            leg_name = Text.assemble((f"{mark} ", "bold"), leg_name)
         table.add_row(
-            plain(leg.label or leg.side),
+            leg_name,
             plain(leg.bookmaker),
             Text(price_text(leg.price, fmt) + ("*" if leg.commission else "")),
             move,
@@ -64,6 +75,22 @@ def legs_table(legs: Sequence[TicketLeg], plan: StakePlan | None, fmt: OddsForma
             Text(f"{plan.returns[index]:.2f}" if plan else "–"),
         )
     return table
+
+
+def changes_text(opened: Sequence[TicketLeg], legs: Sequence[TicketLeg], ended: str) -> Text:
+    """One line per leg changed since the ticket opened (`✗ leg 2: FanDuel no longer quotes
+    it`), and why the ticket will not log; empty when nothing changed."""
+    text = Text()
+    if ended:
+        text.append(f"✗ the match is {ended}: this ticket cannot be logged", "bold")
+    for index, (was, now) in enumerate(zip(opened, legs, strict=True)):
+        change = leg_change(was, now)
+        if change:
+            text.append("\n" if text else "")
+            text.append_text(plain(f"{leg_mark(was, now)} leg {index + 1}: {change}"))
+    if any(leg.gone for leg in legs) and not ended:
+        text.append("\n· a gone leg: enter twice to log the bet as shown", "dim")
+    return text
 
 
 def result_text(plan: StakePlan | None, legs: Sequence[TicketLeg]) -> Text:

@@ -131,6 +131,8 @@ class ValueBetsScreen(RestBoardScreen):
         rows: dict[str, BoardRow] = {}
         for line in self.lines():
             item = line.item
+            if self.ended_row(item.event_id, item.id):
+                continue
             event = self.event_of(item.event_id)
             summary = item.event
             title = (

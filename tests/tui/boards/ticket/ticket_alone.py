@@ -12,7 +12,7 @@ from oddstui.tui.themes import ODDS_VARIABLES_DARK, THEMES
 
 HOME = "Borussia Mönchengladbach Amateure"
 AWAY = "Wolverhampton Wanderers Reserves"
-TITLE = f"{HOME} v {AWAY} · ML · +3.12%"
+TITLE = f"{HOME} v {AWAY} · ML"  # the ticket adds the profit of its legs
 LEGS = (
     TicketLeg("home", "Bet365", 2.2, f"ML {HOME}", 12.0, limit=40.0),
     TicketLeg("away", "Pinnacle Sports Exchange", 1.9, f"ML {AWAY}", 75.0, 2.0, 30.0),
