@@ -54,6 +54,7 @@ async def test_tickets_from_the_board_carry_the_services_limits_and_keep_to_them
             # Limits are quoted on main lines (ML first): those rows first.
             rows = [screen.arbs.rows[k] for k in table.row_keys if k in screen.arbs.rows]
             rows.sort(key=lambda row: row.market != "ML")
+            # non-empty: waited above for four ML rows
             for row in rows[:8]:
                 key = row.key
                 if key not in screen.arbs.rows:

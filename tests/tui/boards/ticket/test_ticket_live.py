@@ -77,7 +77,8 @@ def test_marks_and_title_follow_each_change() -> None:
     assert title_profit([LEGS[0], replace(LEGS[1], gone=True)]) == "leg 2 gone"
     assert title_profit(list(LEGS), "settled") == "match settled: not tradable"
     # A line the board no longer knows side for side: every leg is gone, none invented.
-    assert all(leg.gone for leg in follow(LEGS, [LEGS[0]]))
+    followed = follow(LEGS, [LEGS[0]])
+    assert len(followed) == len(LEGS) and all(leg.gone for leg in followed)
     assert follow(LEGS, None)[1].price == LEGS[1].price
 
 
