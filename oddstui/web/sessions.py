@@ -18,12 +18,10 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from oddstui.config import KEY_ENV
+from oddstui.config import KEY_ENV, WEB_ENV
 from oddstui.server.accounts import Account, Accounts
 
 STOP_GRACE = 3.0  # seconds a desk has to quit after its tab closed; then it is killed
-#: Set in each desk's environment: the desk is in a browser (its footer shows the second keys).
-WEB_ENV = "ODDSTUI_WEB"
 
 
 class DeskProcess(AppService):
