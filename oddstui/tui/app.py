@@ -169,14 +169,16 @@ class OddsApp(App[int]):
         return dict(ODDS_VARIABLES_DARK)
 
     def on_mount(self) -> None:
-        if (path := state_path()) is not None:
-            self.screen_change_signal.subscribe(
-                self,
-                lambda screen: write_screen_state(path, self.current_mode, type(screen).__name__),
-            )
         for warning in self._startup_warnings:
             self.notify(warning, severity="warning", timeout=10, markup=False)
         self.switch_mode(self._start_mode)
+        if (path := state_path()) is not None:
+
+            def write(screen: Screen[object]) -> None:
+                write_screen_state(path, self.current_mode, type(screen).__name__)
+
+            self.screen_change_signal.subscribe(self, write)
+            write(self.screen)  # the first mode is set before mounting: no signal for it
         self.hub.set_slow_link(self.settings.slow_link)
         # REST loads and the catalog (the feed wakes the hub itself).
         self.set_interval(1 / POLL_HZ, self.hub.flush_due, name="flush")

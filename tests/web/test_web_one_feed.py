@@ -14,7 +14,7 @@ from tests.api.feed_service import FEED_KEY, SERVICE_FLAGS, FeedService
 from tests.waiting import eventually_async
 from tests.web.webserving import WebDesk, desk_socket, read_bytes
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]  # five desks start: ~30 s
 TABS = 5
 
 

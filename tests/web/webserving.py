@@ -78,6 +78,13 @@ class WebDesk:
         response.raise_for_status()
         return response.json()
 
+    def status_with(self, browser: Any) -> dict[str, Any]:
+        """`/status` with the cookie a browser holds (HttpOnly: read through the driver)."""
+        cookie = browser.get_cookie(COOKIE)
+        response = self.get("/status", cookie["value"] if cookie else None)
+        response.raise_for_status()
+        return response.json()
+
     def desk_pids(self) -> list[int]:
         """The desk processes (`oddstui --base-url RELAY`) under this `oddstui web`."""
         children = psutil.Process(self.process.pid).children(recursive=True)

@@ -1,0 +1,149 @@
+"""`oddstui web` in headless Chromium: the token, the desk's first bytes, a key round trip, a
+screenshot, the cap's page, another site's page refused, and a closed tab's desk ended.
+
+Marked `browser`: plain `pytest` deselects them; .ci/run installs Chromium and runs them after."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from PIL import Image
+
+from tests.web.browsing import chromium_found, first_byte, open_browser, press, until
+from tests.web.webserving import WebDesk
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.timeout(180),
+    pytest.mark.skipif(not chromium_found(), reason="needs chromium and chromium-driver"),
+]
+SCREENSHOT = Path(__file__).resolve().parents[2] / "screenshots" / "web.png"
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDesk]:
+    with WebDesk(tmp_path_factory.mktemp("web"), "--demo", "--sessions", "1") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = open_browser()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_the_desk_opens_with_the_token_and_a_key_switches_screen(
+    web: WebDesk, browser: Any
+) -> None:
+    browser.get(web.url)
+    assert browser.current_url == web.origin + "/"  # the token swapped for the cookie
+    cookie = browser.get_cookie("oddstui_web")
+    assert cookie is not None and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    until(lambda: first_byte(browser), "first bytes of the desk")
+    until(lambda: (web.screen() or {}).get("mode") == "live", "the desk on its Live screen")
+    until(lambda: len(web.desk_pids()) == 1, "one desk process")
+    press(browser, "1")
+    state = until(lambda: (web.screen() or {}).get("mode") == "sports" and web.screen(), "Sports")
+    assert state["screen"] == "SportsScreen"
+    press(browser, "2")
+    until(lambda: (web.screen() or {}).get("mode") == "live", "back to Live")
+    until(lambda: web.status_with(browser)["relay_feed_clients"] == 1, "the desk's feed")
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    # Not blank: the Live board drawn over the whole page (while it loads, most is unpainted).
+    until(lambda: painted(browser), "the Live board drawn", step=0.5)
+
+
+def painted(browser: Any) -> bool:
+    browser.save_screenshot(str(SCREENSHOT))
+    with Image.open(SCREENSHOT) as image:
+        pixels = image.convert("RGB")
+        colours = pixels.getcolors(maxcolors=1 << 20) or []
+        black = sum(count for count, colour in colours if colour == (0, 0, 0))
+        return len(colours) > 20 and black < 0.05 * pixels.width * pixels.height
+
+
+def test_a_tab_past_the_cap_gets_the_page_that_says_so(web: WebDesk, browser: Any) -> None:
+    desk_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    try:
+        browser.get(web.origin + "/")
+        text = browser.find_element("tag name", "body").text
+        assert "at most 1 desks" in text
+        assert len(web.desk_pids()) == 1
+    finally:
+        browser.close()
+        browser.switch_to.window(desk_tab)
+
+
+def test_a_wrong_token_gets_no_desk(web: WebDesk, browser: Any) -> None:
+    desk_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    try:
+        browser.get(web.origin + "/?token=not-the-token")
+        assert "not signed in" in browser.title
+    finally:
+        browser.close()
+        browser.switch_to.window(desk_tab)
+
+
+class _Attacker(BaseHTTPRequestHandler):
+    """A page of another origin (another port of this host: the same site, so the browser sends
+    the SameSite=Strict cookie; only the Origin check stands in the way)."""
+
+    target = ""
+
+    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+        page = f"""<!DOCTYPE html><title>waiting</title><script>
+const socket = new WebSocket("{self.target}");
+socket.onopen = () => {{ document.title = "opened"; }};
+socket.onclose = () => {{ if (document.title !== "opened") document.title = "refused"; }};
+</script>"""
+        body = page.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_another_origins_page_cannot_open_a_desk(web: WebDesk, browser: Any) -> None:
+    _Attacker.target = f"ws://{web.host}/ws"
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Attacker)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    desk_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        until(lambda: browser.title != "waiting", "the socket's fate")
+        assert browser.title == "refused"
+        assert len(web.desk_pids()) == 1  # only the first tab's desk
+    finally:
+        browser.close()
+        browser.switch_to.window(desk_tab)
+        server.shutdown()
+
+
+def test_closing_the_tab_ends_its_desk_within_five_seconds(web: WebDesk, browser: Any) -> None:
+    [pid] = web.desk_pids()
+    desk_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")  # the browser stays open; only the desk's tab closes
+    other = browser.current_window_handle
+    browser.switch_to.window(desk_tab)
+    browser.close()
+    browser.switch_to.window(other)
+    gone, alive = psutil.wait_procs([psutil.Process(pid)], timeout=5.0)
+    assert alive == [] and [p.pid for p in gone] == [pid]
+    until(lambda: web.desk_pids() == [], "no desk left", 5.0)
