@@ -49,6 +49,12 @@ def test_the_desk_opens_with_the_token_and_a_key_switches_screen(
     cookie = browser.get_cookie("oddstui_web")
     assert cookie is not None and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     until(lambda: first_byte(browser), "first bytes of the desk")
+    # Every request the page made went to our server (script, stylesheet, fonts, socket).
+    fetched = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+    )
+    assert any(name.endswith(".ttf") for name in fetched), fetched  # the shipped font
+    assert all(name.startswith((web.origin, web.origin.replace("http", "ws"))) for name in fetched)
     until(lambda: (web.screen() or {}).get("mode") == "live", "the desk on its Live screen")
     until(lambda: len(web.desk_pids()) == 1, "one desk process")
     press(browser, "1")
