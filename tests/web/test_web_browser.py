@@ -14,6 +14,7 @@ from typing import Any
 import psutil
 import pytest
 from PIL import Image
+from selenium.webdriver.common.keys import Keys
 
 from tests.web.browsing import chromium_found, first_byte, open_browser, press, until
 from tests.web.webserving import WebDesk
@@ -24,6 +25,17 @@ pytestmark = [
     pytest.mark.skipif(not chromium_found(), reason="needs chromium and chromium-driver"),
 ]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "screenshots" / "web.png"
+#: Before the page's scripts: note what the page puts on the clipboard (and still put it there).
+CLIPBOARD_WATCH = """
+window.__copied = [];
+if (navigator.clipboard) {
+  const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+  navigator.clipboard.writeText = (text) => {
+    window.__copied.push(text);
+    return write(text).catch(() => undefined);
+  };
+}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +48,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDesk]:
 def browser() -> Iterator[Any]:
     driver = open_browser()
     try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CLIPBOARD_WATCH})
         yield driver
     finally:
         driver.quit()
@@ -75,6 +88,24 @@ def painted(browser: Any) -> bool:
         colours = pixels.getcolors(maxcolors=1 << 20) or []
         black = sum(count for count, colour in colours if colour == (0, 0, 0))
         return len(colours) > 20 and black < 0.05 * pixels.width * pixels.height
+
+
+def test_copying_the_stakes_reaches_the_browsers_clipboard(web: WebDesk, browser: Any) -> None:
+    press(browser, "4")
+    until(lambda: (web.screen() or {}).get("mode") == "arbitrage", "the Arbitrage board")
+
+    def ticket_open() -> bool:
+        if (web.screen() or {}).get("screen") == "StakeTicketModal":
+            return True
+        press(browser, Keys.ENTER)  # the highlighted arbitrage's ticket, once the board has rows
+        return False
+
+    until(ticket_open, "a stake ticket", 60.0, step=1.0)
+    press(browser, "c")  # the desk writes OSC 52; the page's terminal hands it to the clipboard
+    copied = until(lambda: browser.execute_script("return window.__copied"), "a copy", 10.0)
+    assert "total" in copied[-1] and "guaranteed" in copied[-1] and "@" in copied[-1]
+    press(browser, Keys.ESCAPE)
+    until(lambda: (web.screen() or {}).get("screen") != "StakeTicketModal", "the ticket closed")
 
 
 def test_a_tab_past_the_cap_gets_the_page_that_says_so(web: WebDesk, browser: Any) -> None:
