@@ -92,7 +92,12 @@ def create_web_app(gate: Gate, desks: Desks, relay_clients: Callable[[], int]) -
 async def _relay_browser(websocket: WebSocket, desk: DeskProcess) -> None:
     """The browser's envelopes to the desk, as textual-serve's own server reads them."""
     while True:
-        text = await websocket.receive_text()
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            continue  # the page sends text envelopes only: a binary frame is skipped
         try:
             envelope = json.loads(text)
             kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None

@@ -5,12 +5,14 @@ test_web_browser.py does the same through Chromium."""
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
 
 import psutil
 import pytest
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import InvalidStatus
 
 from tests.waiting import eventually
@@ -71,6 +73,11 @@ async def test_the_websocket_needs_the_cookie_and_the_pages_origin(
 async def test_a_tab_gets_a_desk_on_its_own_relay_key_and_leaves_nothing(web: WebDesk) -> None:
     async with desk_socket(web) as tab:
         assert await read_bytes(tab, 2000) >= 2000  # the desk drew its first screen
+        for junk in ("not json", "[]", '{"a": 1}', '["resize", "wide"]', '["stdin", 5]'):
+            await tab.send(junk)  # malformed envelopes are skipped, the desk carries on
+        await tab.send(b"\x00binary")
+        await tab.send(json.dumps(["ping", "after-junk"]))
+        assert await pong(tab) == "after-junk"
         [pid] = web.desk_pids()
         eventually(web.status, "the desk's feed on the relay", lambda s: s["relay_feed_clients"])
         assert web.status()["desks"] == 1
@@ -85,6 +92,13 @@ async def test_a_tab_gets_a_desk_on_its_own_relay_key_and_leaves_nothing(web: We
     assert web.desk_pids() == []
     status = eventually(web.status, "the relay to drop the key", lambda s: not s["desks"], 5)
     assert status["relay_feed_clients"] == 0
+
+
+async def pong(tab: ClientConnection) -> object:
+    while True:
+        frame = await asyncio.wait_for(tab.recv(), 30)
+        if isinstance(frame, str) and json.loads(frame)[0] == "pong":
+            return json.loads(frame)[1]
 
 
 def test_a_bind_beyond_loopback_is_refused_in_one_line() -> None:

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 
 from tests.api.fault_proxy import FaultProxy
@@ -48,7 +49,11 @@ async def test_five_tabs_cost_the_key_one_feed_connection(
                     lambda s: s["relay_feed_clients"] == TABS,
                 )
                 assert status["desks"] == TABS
-                assert len(web.desk_pids()) == TABS
+                pids = web.desk_pids()
+                assert len(pids) == TABS
+                # Each desk holds its own relay key, never the trader's upstream key.
+                keys = {psutil.Process(pid).environ().get("ODDSTUI_API_KEY") for pid in pids}
+                assert len(keys) == TABS and FEED_KEY not in keys and None not in keys
         finally:
             await asyncio.to_thread(web.close)
         requests = proxy.feed_requests()
