@@ -152,46 +152,6 @@ def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_web_arguments(parser: argparse.ArgumentParser) -> None:
-    """The `oddstui web` flags (docs/web.md)."""
-    from oddstui.web.options import DEFAULT_SESSIONS, MAX_SESSIONS
-
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument(
-        "--port",
-        type=_int_in("--port", 0, 65535),
-        default=8767,
-        help="port (default 8767); 0 binds a free one",
-    )
-    parser.add_argument(
-        "--allow-remote",
-        action="store_true",
-        help="allow a --host other than loopback (put TLS in front: docs/web.md)",
-    )
-    parser.add_argument(
-        "--sessions",
-        type=_int_in("--sessions", 1, MAX_SESSIONS),
-        default=DEFAULT_SESSIONS,
-        help=f"desks open at once, one per tab (default {DEFAULT_SESSIONS})",
-    )
-    add_client_arguments(parser)
-    parser.add_argument(
-        "--demo", action="store_true", help="the built-in service even when a key is configured"
-    )
-    parser.add_argument(
-        "--seed",
-        type=_int_in("--seed", 0, 2**63 - 1),
-        default=1,
-        help="built-in world seed (default 1)",
-    )
-    parser.add_argument(
-        "--speed",
-        type=_positive_float("--speed"),
-        default=1.0,
-        help="built-in world's simulated time multiplier (default 1)",
-    )
-
-
 def _help_epilog() -> str:
     from oddstui.config import HOME_ENV, KEY_ENV, config_path, watchlist_path
 
@@ -256,7 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve the desk to web browsers: each tab runs its own desk, behind the "
         "one-time address printed at start; every tab shares one upstream feed.",
     )
-    add_web_arguments(web)
+    from oddstui.web.options import add_web_arguments
+
+    add_web_arguments(web, add_client_arguments)
     add_batch_commands(commands)
     add_recording_commands(commands)
     from oddstui.backtest.command import add_backtest_commands

@@ -92,11 +92,12 @@ class OddsApp(App[int]):
         Binding("escape", "back", "Back", id="back"),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("slash", "search", "Search", key_display="/", id="search"),
-        # ctrl+p is the browser's own (print) in `oddstui web`: a second key, shown there.
+        # ctrl+p is the browser's own (print) under `oddstui web`: `:` too, named in the footer
+        # there (in a terminal the help's "ctrl+p, :" line names it; the footer has no room).
         Binding(
             "colon",
             "command_palette",
-            "Palette",
+            "Palette" if in_browser() else "",
             key_display=":",
             show=in_browser(),
             id="palette",

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import psutil
 import pytest
@@ -101,12 +103,27 @@ async def pong(tab: ClientConnection) -> object:
             return json.loads(frame)[1]
 
 
-def test_a_bind_beyond_loopback_is_refused_in_one_line() -> None:
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (("--host", "0.0.0.0"), "--allow-remote"),
+        (("--sessions", "0"), "--sessions"),
+        (("--sessions", "many"), "--sessions"),
+        (("--port", "70000"), "--port"),
+        (("--speed", "nan"), "--speed"),
+        (("--base-url", "ftp://example.com/v3"), "--base-url"),
+    ],
+)
+def test_a_bad_flag_is_one_line_and_exit_2(
+    flags: tuple[str, ...], named: str, tmp_path: Path
+) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "oddstui", "web", "--host", "0.0.0.0", "--port", "0"],
+        [sys.executable, "-m", "oddstui", "web", "--port", "0", *flags],
         capture_output=True,
         text=True,
         timeout=60,
+        env={**os.environ, "ODDSTUI_HOME": str(tmp_path), "ODDSTUI_API_KEY": "k-unused"},
     )
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "--allow-remote" in done.stderr
+    assert done.stderr.count("\n") == 1 and named in done.stderr
+    assert "k-unused" not in done.stderr
