@@ -39,6 +39,16 @@ def desk_page(path: str = "/ws", font_size: int = 16) -> str:
 <link rel="stylesheet" href="/static/css/xterm.css">
 <style>{_STYLE}</style>
 <script src="/static/js/textual.js"></script>
+<script>
+// xterm.js measures its cells once, when the terminal starts: start it after our font has
+// loaded, or the desk is sized in a fallback font's columns and its right edge is cut off.
+const startTerminal = window.onload;
+window.onload = null;
+Promise.all([
+  document.fonts.load('{font_size}px "Roboto Mono"'),
+  new Promise((loaded) => window.addEventListener("load", loaded)),
+]).finally(() => startTerminal());
+</script>
 </head>
 <body>
 <div id="starting" class="note">oddstui: starting the desk…</div>
