@@ -29,6 +29,10 @@ def web_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="oddstui web: %(message)s")
     install_log_redaction()
     try:
+        import textual_serve  # noqa: F401 - the `web` extra
+    except ImportError:
+        return _fail("needs textual-serve: pip install 'oddstui[web]'", 2)
+    try:
         options = WebOptions.from_args(args)
     except WebUsageError as error:
         return _fail(str(error), 2)
