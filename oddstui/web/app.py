@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 from collections.abc import Callable
 
 from starlette.applications import Starlette
@@ -26,7 +25,6 @@ from oddstui.web.gate import COOKIE, Gate, same_origin
 from oddstui.web.page import STATIC, desk_page, full_page, refused_page
 from oddstui.web.sessions import DeskProcess, Desks
 
-log = logging.getLogger("oddstui.web")
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 DEFAULT_SIZE = (80, 24)
 MAX_SIZE = 1000  # columns or rows a browser may ask for

@@ -18,7 +18,6 @@ from typing import Any
 
 from oddstui.web.options import WebOptions, WebUsageError
 
-log = logging.getLogger("oddstui.web")
 READY_PREFIX = "oddstui web: open "
 
 
