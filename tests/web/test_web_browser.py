@@ -14,7 +14,7 @@ from typing import Any
 
 import psutil
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 from selenium.webdriver.common.keys import Keys
 
 from tests.web.browsing import chromium_found, first_byte, open_browser, press, until
@@ -71,24 +71,58 @@ def test_the_desk_opens_with_the_token_and_a_key_switches_screen(
     assert all(name.startswith((web.origin, web.origin.replace("http", "ws"))) for name in fetched)
     until(lambda: (web.screen() or {}).get("mode") == "live", "the desk on its Live screen")
     until(lambda: len(web.desk_pids()) == 1, "one desk process")
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    # The page follows each switch: a steady, painted page (not blank; while a board loads most
+    # of it is unpainted) that differs from the last screen's.
+    live = until(lambda: steady(browser), "the Live board drawn", step=0.2)
     press(browser, "1")
     state = until(lambda: (web.screen() or {}).get("mode") == "sports" and web.screen(), "Sports")
     assert state["screen"] == "SportsScreen"
+    sports = until(lambda: shows_new(browser, live), "the Sports list drawn", step=0.2)
     press(browser, "2")
     until(lambda: (web.screen() or {}).get("mode") == "live", "back to Live")
     until(lambda: web.status_with(browser)["relay_feed_clients"] == 1, "the desk's feed")
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    # Not blank: the Live board drawn over the whole page (while it loads, most is unpainted).
-    until(lambda: painted(browser), "the Live board drawn", step=0.5)
+    until(lambda: shows_new(browser, sports), "the Live board drawn again", step=0.2)
+    # The desk's columns fit the page: none cut off at the right edge (sized in the page's font).
+    drawn, page = browser.execute_script(
+        "return [document.querySelector('.xterm-screen').getBoundingClientRect().width,"
+        " document.getElementById('terminal').getBoundingClientRect().width]"
+    )
+    assert 0.9 * page < drawn <= page, (drawn, page)
 
 
-def painted(browser: Any) -> bool:
+def painted(browser: Any) -> Image.Image | None:
+    """The page's screenshot (saved as screenshots/web.png) once the desk covers the page."""
     browser.save_screenshot(str(SCREENSHOT))
     with Image.open(SCREENSHOT) as image:
         pixels = image.convert("RGB")
-        colours = pixels.getcolors(maxcolors=1 << 20) or []
-        black = sum(count for count, colour in colours if colour == (0, 0, 0))
-        return len(colours) > 20 and black < 0.05 * pixels.width * pixels.height
+    colours = pixels.getcolors(maxcolors=1 << 20) or []
+    black = sum(count for count, colour in colours if colour == (0, 0, 0))
+    return pixels if len(colours) > 20 and black < 0.05 * pixels.width * pixels.height else None
+
+
+def steady(browser: Any) -> Image.Image | None:
+    """A painted screenshot that half a second later is still about the same (the page has
+    caught up with the desk's paint; a clock or a price moving changes a few cells)."""
+    before = painted(browser)
+    time.sleep(0.5)
+    after = painted(browser)
+    if before is None or after is None or changed(before, after) > 0.02:
+        return None
+    return after
+
+
+def shows_new(browser: Any, last: Image.Image) -> Image.Image | None:
+    now = steady(browser)
+    return now if now is not None and changed(last, now) > 0.06 else None
+
+
+def changed(before: Image.Image, after: Image.Image) -> float:
+    """The share of pixels that differ between two screenshots (Sports against Live: ~0.14;
+    the same board half a second apart: ~0.001)."""
+    difference = ImageChops.difference(before, after).convert("L")
+    histogram = difference.histogram()
+    return 1 - histogram[0] / (before.width * before.height)
 
 
 def test_copying_the_stakes_reaches_the_browsers_clipboard(web: WebDesk, browser: Any) -> None:
