@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from oddstui.server.accounts import Account, Accounts
 from oddstui.web.gate import Gate, same_origin
 from oddstui.web.options import is_loopback
 
@@ -52,3 +53,18 @@ def test_same_origin(origin: str | None, host: str | None, same: bool) -> None:
 )
 def test_is_loopback(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
+
+
+def test_a_key_added_while_serving_gets_the_default_selection_and_goes_away() -> None:
+    accounts = Accounts([])
+    early = Account(key="k-early", feed=True)
+    accounts.add(early)
+    assert early.bookmakers is None  # no default known before `resolve`
+    accounts.resolve(["A", "B", "C"], ["A", "B"])
+    assert early.selection == ["A", "B"]
+    tab = Account(key="web-tab", feed=True)
+    accounts.add(tab)
+    assert accounts.get("web-tab") is tab and tab.selection == ["A", "B"]
+    accounts.remove("web-tab")
+    accounts.remove("web-tab")  # twice is fine: a tab ends once, but shutdown ends them all too
+    assert accounts.get("web-tab") is None and len(accounts) == 1
