@@ -38,6 +38,7 @@ async def test_five_tabs_cost_the_key_one_feed_connection(
             str(TABS),
             env={"ODDSTUI_API_KEY": FEED_KEY},
         )
+        pids: list[int] = []
         try:
             await asyncio.to_thread(web.sign_in)
             async with contextlib.AsyncExitStack() as tabs:
@@ -56,5 +57,17 @@ async def test_five_tabs_cost_the_key_one_feed_connection(
                 assert len(keys) == TABS and FEED_KEY not in keys and None not in keys
         finally:
             await asyncio.to_thread(web.close)
+        # Stopping `oddstui web` (SIGTERM) with five tabs open leaves no desk behind.
+        assert pids
+        _, alive = await asyncio.to_thread(psutil.wait_procs, still_running(pids), 5)
+        assert alive == []
         requests = proxy.feed_requests()
         assert len(requests) == 1, requests  # the upstream saw one feed connection
+
+
+def still_running(pids: list[int]) -> list[psutil.Process]:
+    running = []
+    for pid in pids:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            running.append(psutil.Process(pid))
+    return running
