@@ -210,6 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
         f"upstream feed connection. The upstream key comes from {_key_env()} or the config.",
     )
     add_relay_arguments(relay)
+    web = commands.add_parser(
+        "web",
+        help="serve the desk to browsers: a desk per tab, one feed for all",
+        description="Serve the desk to web browsers: each tab runs its own desk, behind the "
+        "one-time address printed at start; every tab shares one upstream feed.",
+    )
+    from oddstui.web.options import add_web_arguments
+
+    add_web_arguments(web, add_client_arguments)
     add_batch_commands(commands)
     add_recording_commands(commands)
     from oddstui.backtest.command import add_backtest_commands
@@ -286,6 +295,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.relay.server import relay_command
 
             return relay_command(args)
+        if args.command == "web":
+            from oddstui.web.server import web_command
+
+            return web_command(args)
         if args.command in ("record", "replay"):
             from oddstui.record_replay import run_recording_command
 

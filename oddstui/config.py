@@ -26,6 +26,12 @@ APP_NAME = "oddstui"
 PUBLIC_BASE_URL = "https://api.odds-api.io/v3"
 KEY_ENV = "ODDSTUI_API_KEY"
 HOME_ENV = "ODDSTUI_HOME"
+#: Set by `oddstui web` in each tab's desk: the desk is in a browser (its footer shows the keys
+#: that stand in for those the browser keeps, such as ctrl+p).
+WEB_ENV = "ODDSTUI_WEB"
+#: A file the desk writes its current screen to, as JSON, on every change (the browser tests
+#: read it: in a browser the terminal is drawn on a canvas).
+STATE_FILE_ENV = "ODDSTUI_STATE_FILE"
 ODDS_FORMATS = ("decimal", "american", "fractional")
 
 

@@ -60,8 +60,10 @@ async def run_relay(
     url: str,
     on_ready: Callable[[str], None],
     stop: asyncio.Event,
+    on_relay: Callable[[Any], None] | None = None,
 ) -> int:
-    """Serve until `stop` is set; the ready line goes out once the stream has a position."""
+    """Serve until `stop` is set; the ready line goes out once the stream has a position.
+    `on_relay` is handed the `Relay` once made (`oddstui web` counts its feed clients)."""
     import uvicorn
 
     from oddstui.relay.app import create_relay_app
@@ -74,6 +76,8 @@ async def run_relay(
     from oddstui.server.serving import QuickServer
 
     relay = Relay(options.accounts, options.markets, window=options.replay_window)
+    if on_relay is not None:
+        on_relay(relay)
     rest = RelayRest(relay, options.accounts, options.upstream, options.key, [])
     relay.locate_with(lambda event_id: rest.upstream("/events/{id}", f"/events/{event_id}", {}))
     selecting = asyncio.create_task(_upstream_selection(options, stop))

@@ -63,6 +63,7 @@ class Accounts:
 
     def __init__(self, accounts: Iterable[Account]) -> None:
         self._by_key = {account.key: account for account in accounts}
+        self._default_selection: list[str] | None = None
 
     def get(self, key: str | None) -> Account | None:
         return self._by_key.get(key) if key else None
@@ -76,6 +77,7 @@ class Accounts:
     def resolve(self, known: Iterable[str], default_selection: list[str]) -> None:
         """Give accounts without a selection the default, and check every name is a bookmaker."""
         names = set(known)
+        self._default_selection = list(default_selection)
         for number, account in enumerate(self._by_key.values(), start=1):
             if account.bookmakers is None:
                 limit = FREE_BOOKMAKERS if account.plan == FREE else None
@@ -84,6 +86,16 @@ class Accounts:
             unknown = [name for name in account.bookmakers if name not in names]
             if unknown:
                 raise AccountsError(f"account {number}: unknown bookmakers {', '.join(unknown)}")
+
+    def add(self, account: Account) -> None:
+        """A key added while serving (`oddstui web` gives each browser tab one); it gets the
+        default selection once `resolve` has run."""
+        if account.bookmakers is None and self._default_selection is not None:
+            account.bookmakers = list(self._default_selection)
+        self._by_key[account.key] = account
+
+    def remove(self, key: str) -> None:
+        self._by_key.pop(key, None)
 
     def select(self, account: Account, names: list[str]) -> list[str]:
         """Replace the selection; a free plan keeps at most two (`PlanLimit` otherwise)."""

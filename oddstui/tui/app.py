@@ -30,6 +30,7 @@ from oddstui.tui.commands import JumpCommands
 from oddstui.tui.desk import gc_settle
 from oddstui.tui.desk.feed import Feed
 from oddstui.tui.desk.hub import POLL_HZ, DeskHub
+from oddstui.tui.desk.screen_state import in_browser, state_path, write_screen_state
 from oddstui.tui.kit.help_modal import HelpModal
 from oddstui.tui.kit.keymap import load_keymap
 from oddstui.tui.kit.no_links import NoLinks, links_wanted
@@ -91,6 +92,16 @@ class OddsApp(App[int]):
         Binding("escape", "back", "Back", id="back"),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("slash", "search", "Search", key_display="/", id="search"),
+        # ctrl+p is the browser's own (print) under `oddstui web`: `:` too, named in the footer
+        # there (in a terminal the help's "ctrl+p, :" line names it; the footer has no room).
+        Binding(
+            "colon",
+            "command_palette",
+            "Palette" if in_browser() else "",
+            key_display=":",
+            show=in_browser(),
+            id="palette",
+        ),
         Binding("s", "settings", "Settings", show=False, id="settings"),
         Binding("A", "alert_rules", "Alert rules", show=False, id="alert-rules"),
         Binding("r", "reconnect", "Reconnect", show=False, id="reconnect"),
@@ -162,6 +173,13 @@ class OddsApp(App[int]):
         for warning in self._startup_warnings:
             self.notify(warning, severity="warning", timeout=10, markup=False)
         self.switch_mode(self._start_mode)
+        if (path := state_path()) is not None:
+
+            def write(screen: Screen[object]) -> None:
+                write_screen_state(path, self.current_mode, type(screen).__name__)
+
+            self.screen_change_signal.subscribe(self, write)
+            write(self.screen)  # the first mode is set before mounting: no signal for it
         self.hub.set_slow_link(self.settings.slow_link)
         # REST loads and the catalog (the feed wakes the hub itself).
         self.set_interval(1 / POLL_HZ, self.hub.flush_due, name="flush")

@@ -16,7 +16,7 @@ from textual.widgets import Static
 WIDGET_KEYS = (
     ("↑ ↓ / j k", "move the cursor"),
     ("enter", "open the highlighted row"),
-    ("ctrl+p", "command palette: jump to a screen, sport, league or event"),
+    ("ctrl+p, :", "command palette: jump to a screen, sport, league or event"),
 )
 
 
