@@ -166,5 +166,3 @@ def _iso(unix_time: float) -> str:
     from oddstui.recording.manifest import iso
 
     return iso(unix_time)
-
-

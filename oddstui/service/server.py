@@ -101,5 +101,3 @@ def _exit(status: int) -> NoReturn:
         with contextlib.suppress(Exception):
             stream.flush()
     os._exit(status)
-
-

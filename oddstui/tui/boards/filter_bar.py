@@ -81,4 +81,3 @@ class FilterBar:
     def action_leave_filters(self) -> None:
         if isinstance(self.focused, Input):
             self.query_one(PatchTable).focus()
-
