@@ -134,3 +134,31 @@ async def test_a_connection_over_the_cap_gets_503_at_once(tmp_path: Path) -> Non
         assert answer.status_code == 200
     finally:
         terminate(process)
+
+
+async def test_h11_refusals_are_json_and_a_kept_alive_connection_is_timed_again() -> None:
+    process, base = launch("--port", "0")
+    try:
+        parts = urlsplit(base)
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        writer.write(b"GET /v3/sports HTTP/1.1\r\nno colon here\r\n\r\n")
+        refused = await asyncio.wait_for(reader.read(), 10)
+        assert refused.startswith(b"HTTP/1.1 400 ")
+        assert refused.endswith(b'{"error": "invalid HTTP request"}')
+        writer.close()
+
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        host = f"Host: {parts.netloc}\r\n".encode()
+        writer.write(b"GET /v3/sports?apiKey=demo HTTP/1.1\r\n" + host + b"\r\n")
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        assert head.startswith(b"HTTP/1.1 200 ")
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        writer.write(b"GET /v3/sports?apiKey=demo HTTP/1.1\r\n")  # then nothing more
+        started = time.monotonic()
+        late = await asyncio.wait_for(reader.read(), ALL_CLOSED_WITHIN)
+        assert late.startswith(b"HTTP/1.1 408 ")
+        assert time.monotonic() - started < ALL_CLOSED_WITHIN
+        writer.close()
+    finally:
+        terminate(process)
