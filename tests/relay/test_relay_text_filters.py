@@ -1,6 +1,6 @@
-"""Every text filter refuses control characters with a 400 naming the parameter, on the service
-and on the relay alike; the relay refuses market names it does not carry as the service refuses
-names it never quotes (issue 33, part 3)."""
+"""Every text filter refuses control characters with a 400 naming the parameter, on the service,
+the relay and a replay alike; the relay refuses market names it does not carry as the service
+refuses names it never quotes (issue 33, part 3)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
 from tests.api.feed_service import FEED_KEY, SERVICE_FLAGS, FeedService
+from tests.recording.test_cli_input import write_recording
 from tests.relay.relaying import DESK_KEYS, launch_relay
-from tests.serving import terminate
+from tests.serving import launch_replay, terminate
 
 pytestmark = pytest.mark.timeout(120)
 NUL, ESC = "foot\x00ball", "football\x1b[31m"
@@ -28,9 +29,16 @@ def sources(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, tupl
     folder = tmp_path_factory.mktemp("text-filters")
     with FeedService(folder, *SERVICE_FLAGS) as service:
         process, relay = launch_relay(service.base_url, FEED_KEY, folder)
+        write_recording(folder / "rec")
+        replaying, replay = launch_replay(folder / "rec")
         try:
-            yield {"service": (service.base_url, FEED_KEY), "relay": (relay, DESK_KEYS[0])}
+            yield {
+                "service": (service.base_url, FEED_KEY),
+                "relay": (relay, DESK_KEYS[0]),
+                "replay": (replay, "demo"),
+            }
         finally:
+            terminate(replaying)
             terminate(process)
 
 
@@ -45,7 +53,7 @@ async def refused_handshake(base: str, key: str, **params: str) -> tuple[int, An
     raise AssertionError("the handshake was accepted")
 
 
-@pytest.mark.parametrize("where", ["service", "relay"])
+@pytest.mark.parametrize("where", ["service", "relay", "replay"])
 @pytest.mark.parametrize(
     "params",
     [
@@ -65,7 +73,7 @@ async def test_a_feed_filter_with_a_control_character_gets_400_naming_it(
     assert (status, body) == (400, {"error": f"{bad}: must not contain control characters"})
 
 
-@pytest.mark.parametrize("where", ["service", "relay"])
+@pytest.mark.parametrize("where", ["service", "relay", "replay"])
 @pytest.mark.parametrize(
     ("path", "params", "bad"),
     [

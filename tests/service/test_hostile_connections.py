@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import random
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,21 +18,12 @@ import pytest
 
 from tests.recording.test_cli_input import write_recording
 from tests.relay.relaying import DESK_KEYS, launch_relay
-from tests.serving import READY, launch, read_ready, terminate
+from tests.serving import launch, launch_replay, terminate
 
 pytestmark = pytest.mark.timeout(120)
 HALF_SENT, GARBAGE = 300, 50
 ALL_CLOSED_WITHIN = 15.0
 ANSWERED_WITHIN = 1.0
-
-
-def launch_replay(folder: Path, *flags: str) -> tuple[subprocess.Popen[str], str]:
-    write_recording(folder)
-    command = [sys.executable, "-m", "oddstui", "replay", str(folder), "--port", "0", *flags]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    )
-    return process, read_ready(process, READY, 60.0, "oddstui replay")
 
 
 @pytest.fixture(params=["serve", "relay", "replay"])
@@ -42,6 +32,7 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
     processes: list[subprocess.Popen[str]] = []
     try:
         if request.param == "replay":
+            write_recording(tmp_path / "rec")
             process, base = launch_replay(tmp_path / "rec")
             processes.append(process)
             yield base, "demo"
