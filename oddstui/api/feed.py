@@ -188,7 +188,9 @@ class FeedClient(FeedStream):
                     break
                 probe = probe and delay > PROBE_EVERY
                 sooner = ", sooner once the service answers" if probe else ""
-                self._set_state(FeedState.OFFLINE, f"{why}; reconnecting in {delay:.1f} s{sooner}")
+                self._set_state(
+                    FeedState.OFFLINE, f"{why}; reconnecting in {delay:.1f} s{sooner}"
+                )
                 await self._sleep(delay, probe)
         finally:
             self._running = False

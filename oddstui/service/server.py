@@ -103,3 +103,5 @@ def _exit(status: int) -> NoReturn:
         with contextlib.suppress(Exception):
             stream.flush()
     os._exit(status)
+
+

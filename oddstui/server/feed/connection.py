@@ -180,7 +180,9 @@ class FeedConnection:
             if self._transport is not None and self._abort is None:
                 # Whatever way it ended, the socket is released even if the peer never reads.
                 loop = asyncio.get_running_loop()
-                self._abort = loop.call_later(self._close_timeout, abort_if_held, self._transport)
+                self._abort = loop.call_later(
+                    self._close_timeout, abort_if_held, self._transport
+                )
             self._frames.clear()
             self._queued = 0
 

@@ -11,18 +11,8 @@ from oddstui.service.world.model import Bookmaker, League, Participant, Sport
 from oddstui.service.world.sports import SPORTS, slugify
 
 DEFAULT_SELECTION = [
-    "Bet365",
-    "Pinnacle",
-    "SingBet",
-    "Betfair Exchange",
-    "Unibet",
-    "William Hill",
-    "1xBet",
-    "Bwin",
-    "Betway",
-    "DraftKings",
-    "FanDuel",
-    "BetMGM",
+    "Bet365", "Pinnacle", "SingBet", "Betfair Exchange", "Unibet", "William Hill", "1xBet",
+    "Bwin", "Betway", "DraftKings", "FanDuel", "BetMGM",
 ]
 SHARP = SHARP_BOOKS
 FIRST_PARTICIPANT_ID = 100
@@ -68,12 +58,9 @@ def build_catalog(
                 has_crest = rng.random() >= NO_CREST_SHARE
                 cat.participants[next_id] = Participant(next_id, team, spec.slug, has_crest)
                 cat.players[next_id] = (
-                    [team]
-                    if spec.individual
-                    else [
-                        N.person(rng.choice(N.FIRST_NAMES), rng.choice(N.LAST_NAMES))
-                        for _ in range(2)
-                    ]
+                    [team] if spec.individual
+                    else [N.person(rng.choice(N.FIRST_NAMES), rng.choice(N.LAST_NAMES))
+                          for _ in range(2)]
                 )
                 members.append(next_id)
                 next_id += rng.randint(1, 3)
@@ -87,15 +74,11 @@ def _new_name(rng: random.Random, sport: str, individual: bool, used: set[str]) 
         if individual:
             name = N.person(rng.choice(N.FIRST_NAMES), rng.choice(N.LAST_NAMES))
         elif sport == "esports":
-            name = (
-                rng.choice(N.ESPORTS_TEAMS)
-                if rng.random() < 0.3
-                else f"{rng.choice(N.TOWNS)} {rng.choice(ESPORTS_SUFFIXES)}"
-            )
+            name = rng.choice(N.ESPORTS_TEAMS) if rng.random() < 0.3 else \
+                f"{rng.choice(N.TOWNS)} {rng.choice(ESPORTS_SUFFIXES)}"
         else:
-            name = N.town_team(
-                rng.choice(N.TOWNS), rng.choice(N.TEAM_SUFFIXES), rng.random() < 0.25
-            )
+            name = N.town_team(rng.choice(N.TOWNS), rng.choice(N.TEAM_SUFFIXES),
+                               rng.random() < 0.25)
         if f"{sport}:{name}" not in used:
             return name
     number = 2
@@ -108,9 +91,8 @@ def _book_names(rng: random.Random, count: int) -> list[str]:
     out = list(N.WELL_KNOWN_BOOKMAKERS[:count])
     seen = set(out)
     while len(out) < count:
-        name = (rng.choice(N.BOOK_PARTS_A) + rng.choice(N.BOOK_PARTS_B)).capitalize() + rng.choice(
-            N.BOOK_SUFFIXES
-        )
+        name = (rng.choice(N.BOOK_PARTS_A) + rng.choice(N.BOOK_PARTS_B)).capitalize() \
+            + rng.choice(N.BOOK_SUFFIXES)
         if name not in seen:
             seen.add(name)
             out.append(name)
@@ -127,57 +109,24 @@ def _build_bookmakers(cat: Catalog, rng: random.Random, count: int) -> None:
         exchange = "Exchange" in name or name in ("Betdaq", "Matchbook", "Smarkets")
         active = big or rng.random() >= inactive_share or (i < well_known and i < 40)
         if sharp:
-            margin, noise, latency, alt, tier, stake = (
-                rng.uniform(0.018, 0.024),
-                0.0015,
-                rng.uniform(0.5, 2.0),
-                2,
-                3,
-                5000,
-            )
+            margin, noise, latency, alt, tier, stake = rng.uniform(0.018, 0.024), 0.0015, \
+                rng.uniform(0.5, 2.0), 2, 3, 5000
         elif exchange:
-            margin, noise, latency, alt, tier, stake = (
-                rng.uniform(0.015, 0.025),
-                0.004,
-                rng.uniform(1.0, 4.0),
-                1,
-                1,
-                2000,
-            )
+            margin, noise, latency, alt, tier, stake = rng.uniform(0.015, 0.025), 0.004, \
+                rng.uniform(1.0, 4.0), 1, 1, 2000
         elif big:
-            margin, noise, latency, alt, tier, stake = (
-                rng.uniform(0.04, 0.065),
-                0.006,
-                rng.uniform(3.0, 15.0),
-                rng.choice((1, 2)),
-                rng.choice((2, 3)),
-                1000,
-            )
+            margin, noise, latency, alt, tier, stake = rng.uniform(0.04, 0.065), 0.006, \
+                rng.uniform(3.0, 15.0), rng.choice((1, 2)), rng.choice((2, 3)), 1000
         else:
-            margin, noise, latency, alt, tier, stake = (
-                rng.uniform(0.045, 0.09),
-                0.008,
-                rng.uniform(5.0, 60.0),
-                rng.choice((0, 0, 1)),
-                rng.choice((1, 1, 2)),
-                rng.choice((100, 250, 500)),
-            )
+            margin, noise, latency, alt, tier, stake = rng.uniform(0.045, 0.09), 0.008, \
+                rng.uniform(5.0, 60.0), rng.choice((0, 0, 1)), rng.choice((1, 1, 2)), \
+                rng.choice((100, 250, 500))
         precision = 3 if name in ("Bet365", "Pinnacle", "SingBet") else rng.choice((2, 2, 3))
         cat.bookmakers[name] = Bookmaker(
-            id=i + 1,
-            name=name,
-            active=active,
-            margin=margin,
-            precision=precision,
-            sharp=sharp,
-            latency=latency,
-            site=f"https://{slugify(name) or 'book'}.example",
-            noise=noise,
-            alt_lines=alt,
-            tier=tier,
-            max_stake=stake,
+            id=i + 1, name=name, active=active, margin=margin, precision=precision,
+            sharp=sharp, latency=latency, site=f"https://{slugify(name) or 'book'}.example",
+            noise=noise, alt_lines=alt, tier=tier, max_stake=stake,
             deep_links=big or rng.random() >= 0.1,
         )
-    cat.default_selection = [
-        n for n in DEFAULT_SELECTION if n in cat.bookmakers and cat.bookmakers[n].active
-    ]
+    cat.default_selection = [n for n in DEFAULT_SELECTION if n in cat.bookmakers
+                             and cat.bookmakers[n].active]

@@ -10,17 +10,8 @@ from oddstui.service.world.truth import mix
 
 SIZE = 32
 _PALETTE = [
-    (200, 16, 46),
-    (0, 56, 168),
-    (255, 205, 0),
-    (0, 122, 51),
-    (255, 255, 255),
-    (20, 20, 20),
-    (108, 29, 69),
-    (135, 206, 235),
-    (255, 103, 31),
-    (112, 48, 160),
-    (0, 128, 128),
+    (200, 16, 46), (0, 56, 168), (255, 205, 0), (0, 122, 51), (255, 255, 255), (20, 20, 20),
+    (108, 29, 69), (135, 206, 235), (255, 103, 31), (112, 48, 160), (0, 128, 128),
 ]
 
 
@@ -35,7 +26,8 @@ def render_crest(participant_id: int, seed: int) -> bytes:
     shape = (h >> 16) % 3
     outline = (10, 10, 10, 255)
     if shape == 0:  # a shield
-        draw.polygon([(3, 2), (28, 2), (28, 16), (16, 29), (3, 16)], fill=primary, outline=outline)
+        draw.polygon([(3, 2), (28, 2), (28, 16), (16, 29), (3, 16)], fill=primary,
+                     outline=outline)
     elif shape == 1:  # a roundel
         draw.ellipse((2, 2, 29, 29), fill=primary, outline=outline)
     else:  # a square badge

@@ -90,12 +90,7 @@ class History:
 
     # -- reading ------------------------------------------------------------------------------
     def sequence(
-        self,
-        event_id: int,
-        key: LineKey,
-        open_ts: float,
-        start: float,
-        current: Tick,
+        self, event_id: int, key: LineKey, open_ts: float, start: float, current: Tick,
         precision: int,
     ) -> list[Tick]:
         """Every tick of the line, opening first: pre-history, anchor, recorded changes.
@@ -125,13 +120,8 @@ class History:
         if span <= 60.0:
             return []
         _, market, hdp, label = key
-        line_hash = mix(
-            self.seed,
-            event_id,
-            sum(map(ord, market)),
-            int((hdp or 0) * 4) + 999,
-            sum(map(ord, label or "")),
-        )
+        line_hash = mix(self.seed, event_id, sum(map(ord, market)), int((hdp or 0) * 4) + 999,
+                        sum(map(ord, label or "")))
         book_hash = mix(line_hash, sum(map(ord, key[0])))
         count = 3 + line_hash % 9
         sides = list(prices)
@@ -163,13 +153,6 @@ class History:
                         q[j] = implied[j] * rest / others
             else:
                 q = list(implied)
-            out.append(
-                (
-                    ts,
-                    {
-                        s: min(MAX_PRICE, max(MIN_PRICE, round(factor / qj) / factor))
-                        for s, qj in zip(sides, q, strict=True)
-                    },
-                )
-            )
+            out.append((ts, {s: min(MAX_PRICE, max(MIN_PRICE, round(factor / qj) / factor))
+                             for s, qj in zip(sides, q, strict=True)}))
         return out

@@ -36,11 +36,8 @@ class JournalEntry(NamedTuple):
 
 class Journal:
     def __init__(
-        self,
-        replay_window: float = 600.0,
-        max_entries: int = 200_000,
-        real_clock: Callable[[], float] = time.monotonic,
-        first_seq: int = 0,
+        self, replay_window: float = 600.0, max_entries: int = 200_000,
+        real_clock: Callable[[], float] = time.monotonic, first_seq: int = 0,
     ) -> None:
         self.replay_window = replay_window
         self.max_entries = max_entries
@@ -84,7 +81,7 @@ class Journal:
         return self._entries[self._head].seq if len(self) else self.seq + 1
 
     def entries(self) -> list[JournalEntry]:
-        return self._entries[self._head :]
+        return self._entries[self._head:]
 
     def replay_since(self, last_seq: int) -> list[JournalEntry] | None:
         """The latest entry per (event, bookie) after `last_seq`, in seq order, or None when

@@ -53,13 +53,12 @@ class Lifecycle(PriceMaking):
         # Then the rest of the last two days (the default window of /events reaches a day
         # back), the days ahead, and the older history last.
         recent = now - 2 * DAY
-        self._backlog.extend(
-            (d, recent, near_lo) for d in range(day_of(near_lo), day_of(recent) - 1, -1)
-        )
-        self._backlog.extend(
-            (d, near_hi, math.inf) for d in range(day_of(near_hi), self._generated_to + 1)
-        )
-        self._backlog.extend((d, past, recent) for d in range(day_of(recent), day_of(past) - 1, -1))
+        self._backlog.extend((d, recent, near_lo)
+                             for d in range(day_of(near_lo), day_of(recent) - 1, -1))
+        self._backlog.extend((d, near_hi, math.inf)
+                             for d in range(day_of(near_hi), self._generated_to + 1))
+        self._backlog.extend((d, past, recent)
+                             for d in range(day_of(recent), day_of(past) - 1, -1))
         self._upcoming.sort()
         # What building touched is the starting state, not a change.
         self._changed.clear()
@@ -141,13 +140,8 @@ class Lifecycle(PriceMaking):
             event.status = CANCELLED
             return event
         if ended_by < now:
-            event.final = functools.partial(
-                _final_scores,
-                spec,
-                mix(self.seed, event.id),
-                self._rating(event),
-                self._meta[event.id].knockout,
-            )
+            event.final = functools.partial(_final_scores, spec, mix(self.seed, event.id),
+                                            self._rating(event), self._meta[event.id].knockout)
             event.status = SETTLED
             return event
         if fixture.start <= now:
@@ -171,13 +165,8 @@ class Lifecycle(PriceMaking):
 
     def _start_engine(self, event: Event) -> Engine:
         spec = SPORT_BY_SLUG[event.sport.slug]
-        engine = make_engine(
-            spec,
-            mix(self.seed, event.id),
-            event.scores,
-            self._rating(event),
-            self._meta[event.id].knockout,
-        )
+        engine = make_engine(spec, mix(self.seed, event.id), event.scores, self._rating(event),
+                             self._meta[event.id].knockout)
         self._engines[event.id] = engine
         self._quoter.views[event.id] = LiveView(spec, event.scores, live=True)
         self._refresh_view(event, engine)
@@ -210,11 +199,8 @@ class Lifecycle(PriceMaking):
             return
         self._next_forget = now + FORGET_EVERY
         horizon = now - HISTORY_DAYS * 86400.0
-        old = [
-            e.id
-            for e in self.events.values()
-            if e.start < horizon and e.status in (SETTLED, CANCELLED)
-        ]
+        old = [e.id for e in self.events.values()
+               if e.start < horizon and e.status in (SETTLED, CANCELLED)]
         for event_id in old:
             del self.events[event_id]
             self._meta.pop(event_id, None)

@@ -37,9 +37,8 @@ class PriceMaking(WorldState):
     def _refresh_view(self, event: Event, engine: Engine) -> None:
         view = self._quoter.views[event.id]
         view.progress = engine.progress
-        view.in_overtime = (
-            engine.in_overtime or "ot" in event.scores.periods or "ap" in event.scores.periods
-        )
+        view.in_overtime = engine.in_overtime or "ot" in event.scores.periods \
+            or "ap" in event.scores.periods
         view.set_index = getattr(engine, "set_index", 1)
 
     def _put_away_cold(self) -> None:
@@ -151,9 +150,8 @@ class PriceMaking(WorldState):
             else:
                 self._follow(event.id, book, now)
 
-    def _core_probabilities(
-        self, event: Event
-    ) -> dict[tuple[str, float | None, str | None], tuple[float, ...]]:
+    def _core_probabilities(self, event: Event) -> dict[tuple[str, float | None, str | None],
+                                                         tuple[float, ...]]:
         """The true probabilities of every line of the core markets, by (market, hdp, label)."""
         out = {}
         for mdef in MARKETS_BY_SPORT[event.sport.slug]:
@@ -167,10 +165,8 @@ class PriceMaking(WorldState):
         if truth is None:
             return
         self._last_bump[event.id] = now
-        truth.bump(
-            None,
-            [m.name for m in MARKETS_BY_SPORT[event.sport.slug] if not core_only or m.tier <= 1],
-        )
+        truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
+                          if not core_only or m.tier <= 1])
         for name in self._quoting(event):
             self._follow(event.id, self.bookmakers[name], now)
 
@@ -232,9 +228,8 @@ class PriceMaking(WorldState):
         self._follow_heap(self._due_live, now, keep=self._budget * PRE_MATCH_SHARE)
         self._follow_heap(self._due_heap, now)
 
-    def _follow_heap(
-        self, heap: list[tuple[float, int, str]], now: float, keep: float = 0.0
-    ) -> None:
+    def _follow_heap(self, heap: list[tuple[float, int, str]], now: float,
+                     keep: float = 0.0) -> None:
         """Follow the due (event, book) pairs of `heap` while more than `keep` budget is left."""
         guard = int(self._budget * 3) + 10
         while heap and heap[0][0] <= now and self._budget >= 1 + keep and guard > 0:
@@ -308,9 +303,8 @@ class PriceMaking(WorldState):
             if event.status != LIVE and self.rng.random() < 0.03:
                 size *= 4
             for mdef in picked:
-                truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 + self.rng.gauss(
-                    0.0, size
-                )
+                truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
+                    + self.rng.gauss(0.0, size)
             truth.bump([m.name for m in picked], [])
             for name in self._quoting(event):
                 self._follow(event.id, self.bookmakers[name], now)

@@ -33,18 +33,8 @@ MISPRICING_EPOCH = 1800.0  # simulated seconds a mispricing lasts at most
 FLOOR_SHARE = 0.5  # the least hold of any line, as a share of the book's margin
 EXCHANGE_NAMES = ("Betdaq", "Matchbook", "Smarkets")
 # The exchange tick ladder (MATHS.md): (up to this price, step).
-LADDER = (
-    (2.0, 0.01),
-    (3.0, 0.02),
-    (4.0, 0.05),
-    (6.0, 0.1),
-    (10.0, 0.2),
-    (20.0, 0.5),
-    (30.0, 1.0),
-    (50.0, 2.0),
-    (100.0, 5.0),
-    (1000.0, 10.0),
-)
+LADDER = ((2.0, 0.01), (3.0, 0.02), (4.0, 0.05), (6.0, 0.1), (10.0, 0.2), (20.0, 0.5),
+          (30.0, 1.0), (50.0, 2.0), (100.0, 5.0), (1000.0, 10.0))
 EDGE_FLOOR, EDGE_MEAN, EDGE_CAP = 0.003, 0.017, 0.08  # the edge over the true price:
 # big edges come only from books that lag a score, and close within seconds
 
@@ -111,14 +101,8 @@ def mispricing_epoch(now: float | None) -> int:
 
 
 def price_lines(
-    book: Bookmaker,
-    mdef: MarketDef,
-    lines: list[Line3],
-    event_id: int,
-    rng: random.Random | None,
-    jitter: float = 0.3,
-    live: bool = False,
-    epoch: int = 0,
+    book: Bookmaker, mdef: MarketDef, lines: list[Line3], event_id: int,
+    rng: random.Random | None, jitter: float = 0.3, live: bool = False, epoch: int = 0,
 ) -> list[Line]:
     """The book's lines for these true lines; `rng=None` quotes without jitter. In play, soft
     books widen their margin. `epoch` picks which lines a soft book misprices."""

@@ -47,9 +47,8 @@ class Quoter:
         self._closing: OrderedDict[tuple[int, str], list[dict[str, Any]]] = OrderedDict()
         self._defs = {slug: {m.name: m for m in ms} for slug, ms in MARKETS_BY_SPORT.items()}
         self._offered: dict[int, dict[tuple[str, int], list[MarketDef]]] = {}
-        self._rank = {
-            slug: {m.name: i for i, m in enumerate(ms)} for slug, ms in MARKETS_BY_SPORT.items()
-        }
+        self._rank = {slug: {m.name: i for i, m in enumerate(ms)}
+                      for slug, ms in MARKETS_BY_SPORT.items()}
 
     # -- truth and views ------------------------------------------------------------------
     def truth_for(self, event: Event, z: float, players: list[str]) -> EventTruth:
@@ -85,11 +84,8 @@ class Quoter:
         cache = self._offered.setdefault(event.id, {})
         found = cache.get(key)
         if found is None:
-            found = cache[key] = [
-                m
-                for m in MARKETS_BY_SPORT[event.sport.slug]
-                if m.tier <= tier_cap and book_quotes_market(book, m, event.id)
-            ]
+            found = cache[key] = [m for m in MARKETS_BY_SPORT[event.sport.slug]
+                                  if m.tier <= tier_cap and book_quotes_market(book, m, event.id)]
         return found
 
     # -- opening --------------------------------------------------------------------------
@@ -97,22 +93,17 @@ class Quoter:
         self, event: Event, truth: EventTruth, now: float, open_ts: float, books: list[str]
     ) -> None:
         """Give these books of the event their opening markets (no jitter: deterministic)."""
-        truth.tier_cap = 3 if event.start - now < FULL_MARKETS_WITHIN or event.status == LIVE else 0
+        truth.tier_cap = 3 if event.start - now < FULL_MARKETS_WITHIN or event.status == LIVE \
+            else 0
         for name in books:
             book = self.books[name]
             shift = 1200.0 * unit(truth.salt, book.id)
             ts = max(open_ts, now - shift) if open_ts < now else now
             markets: dict[str, Market] = {}
             for mdef in self.offered(event, book, truth.tier_cap):
-                lines = price_lines(
-                    book,
-                    mdef,
-                    self.lines_for(event, mdef, book.alt_lines),
-                    event.id,
-                    None,
-                    live=event.status == LIVE,
-                    epoch=mispricing_epoch(now),
-                )
+                lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
+                                    event.id, None, live=event.status == LIVE,
+                                    epoch=mispricing_epoch(now))
                 if lines:
                     markets[mdef.name] = Market(mdef.name, ts, lines, truth.version)
             event.quotes[name] = markets
@@ -136,11 +127,7 @@ class Quoter:
         return out
 
     def requote(
-        self,
-        event: Event,
-        book: Bookmaker,
-        mdefs: list[MarketDef],
-        now: float,
+        self, event: Event, book: Bookmaker, mdefs: list[MarketDef], now: float,
         rng: random.Random,
     ) -> bool:
         """Reprice these markets of this book; True when anything visible changed."""
@@ -148,15 +135,9 @@ class Quoter:
         quotes = event.quotes.setdefault(book.name, {})
         changed = False
         for mdef in mdefs:
-            lines = price_lines(
-                book,
-                mdef,
-                self.lines_for(event, mdef, book.alt_lines),
-                event.id,
-                rng,
-                live=event.status == LIVE,
-                epoch=mispricing_epoch(now),
-            )
+            lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
+                                event.id, rng, live=event.status == LIVE,
+                                epoch=mispricing_epoch(now))
             old = quotes.get(mdef.name)
             if not lines:
                 self.withdrawn.setdefault(event.id, {})[(book.name, mdef.name)] = truth.version
@@ -183,15 +164,8 @@ class Quoter:
                 event.quotes[book.name] = dict(sorted(quotes.items(), key=lambda kv: rank[kv[0]]))
         return changed
 
-    def _record(
-        self,
-        event_id: int,
-        book: str,
-        market: str,
-        old: Market | None,
-        lines: list[Line],
-        now: float,
-    ) -> None:
+    def _record(self, event_id: int, book: str, market: str, old: Market | None,
+                lines: list[Line], now: float) -> None:
         before: dict[tuple[float | None, str | None], Line] = {}
         if old is not None:
             before = {(line.hdp, line.label): line for line in old.lines}
@@ -218,9 +192,8 @@ class Quoter:
         for mdef in MARKETS_BY_SPORT[event.sport.slug]:
             if mdef.tier > CLOSING_TIER or not book_quotes_market(book, mdef, event.id):
                 continue
-            lines = price_lines(
-                book, mdef, true_lines(mdef, view, truth, book.alt_lines), event.id, None
-            )
+            lines = price_lines(book, mdef, true_lines(mdef, view, truth, book.alt_lines),
+                                event.id, None)
             if lines:
                 wire.append(Market(mdef.name, ts, lines).to_wire(book.precision))
         self._closing[key] = wire

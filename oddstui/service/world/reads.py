@@ -106,11 +106,7 @@ class Reads(WorldState):
         return self.bookmaker_event_id(event, bookie)
 
     def movements(
-        self,
-        event_id: int,
-        bookie: str,
-        market: str,
-        hdp: float | None = None,
+        self, event_id: int, bookie: str, market: str, hdp: float | None = None,
         label: str | None = None,
     ) -> list[Tick] | None:
         """Every tick of one line, opening first; None when the line does not exist. Without
@@ -120,30 +116,19 @@ class Reads(WorldState):
             return None
         key, current, precision = found
         event = self.events[event_id]
-        return self.history.sequence(
-            event_id, key, self._meta[event_id].open_ts, event.start, current, precision
-        )
+        return self.history.sequence(event_id, key, self._meta[event_id].open_ts, event.start,
+                                     current, precision)
 
     def price_at(
-        self,
-        event_id: int,
-        bookie: str,
-        market: str,
-        hdp: float | None,
-        label: str | None,
+        self, event_id: int, bookie: str, market: str, hdp: float | None, label: str | None,
         ts: float,
     ) -> Tick | None:
         ticks = self.movements(event_id, bookie, market, hdp, label)
         return History.price_at(ticks, ts) if ticks else None
 
     def line_window(
-        self,
-        event_id: int,
-        bookie: str,
-        market: str,
-        hdp: float | None = None,
-        label: str | None = None,
-        now: float | None = None,
+        self, event_id: int, bookie: str, market: str, hdp: float | None = None,
+        label: str | None = None, now: float | None = None,
     ) -> WindowPrices | None:
         """Opening, 12h, 24h and 48h-ago and current prices of one line, in one call."""
         ticks = self.movements(event_id, bookie, market, hdp, label)
@@ -156,12 +141,8 @@ class Reads(WorldState):
                 moved = ticks[i][0]
                 break
         return WindowPrices(
-            ticks[0],
-            History.price_at(ticks, at - 12 * 3600),
-            History.price_at(ticks, at - 86400),
-            History.price_at(ticks, at - 2 * 86400),
-            ticks[-1],
-            moved,
+            ticks[0], History.price_at(ticks, at - 12 * 3600), History.price_at(ticks, at - 86400),
+            History.price_at(ticks, at - 2 * 86400), ticks[-1], moved,
         )
 
     def changed_since(
@@ -187,17 +168,11 @@ class Reads(WorldState):
                     continue
                 for entry in m["odds"]:
                     if _matches(entry.get("hdp"), entry.get("label"), hdp, label):
-                        prices = {
-                            k: float(v)
-                            for k, v in entry.items()
-                            if k not in ("hdp", "label", "max")
-                        }
+                        prices = {k: float(v) for k, v in entry.items()
+                                  if k not in ("hdp", "label", "max")}
                         ts = event.start - 60.0
-                        return (
-                            (bookie, market, entry.get("hdp"), entry.get("label")),
-                            (ts, prices),
-                            book.precision,
-                        )
+                        return (bookie, market, entry.get("hdp"), entry.get("label")), \
+                            (ts, prices), book.precision
             return None
         self._ensure_quotes(event)
         quote = event.quotes.get(bookie, {}).get(market)
@@ -205,11 +180,8 @@ class Reads(WorldState):
             return None
         for line in quote.lines:
             if _matches(line.hdp, line.label, hdp, label):
-                return (
-                    (bookie, market, line.hdp, line.label),
-                    (quote.updated_at, line.prices),
-                    book.precision,
-                )
+                return (bookie, market, line.hdp, line.label), (quote.updated_at, line.prices), \
+                    book.precision
         return None
 
     def crest_png(self, participant_id: int) -> bytes | None:
@@ -224,11 +196,8 @@ class Reads(WorldState):
     def quoted_events(self) -> list[Event]:
         """Pending and live events whose quotes exist (the ones value bets, arbitrage and
         dropping odds should scan)."""
-        return [
-            e
-            for e in self.events.values()
-            if e.status in (PENDING, LIVE) and e.id in self._quoter.truths
-        ]
+        return [e for e in self.events.values()
+                if e.status in (PENDING, LIVE) and e.id in self._quoter.truths]
 
     def market_types(self, sport: str | None = None) -> list[str]:
         if sport is not None:
@@ -243,9 +212,8 @@ class Reads(WorldState):
         return self._meta[event_id].open_ts
 
 
-def _matches(
-    line_hdp: float | None, line_label: str | None, hdp: float | None, label: str | None
-) -> bool:
+def _matches(line_hdp: float | None, line_label: str | None, hdp: float | None,
+             label: str | None) -> bool:
     if hdp is not None and (line_hdp is None or abs(line_hdp - hdp) > 1e-9):
         return False
     return label is None or line_label == label

@@ -40,17 +40,9 @@ ID_EPOCH_DAY = 18_262  # 2020-01-01: event ids count days from here
 FILLER_SLOTS = 400
 LEAGUE_SLACK = 1.3  # league sizes leave this much room over the day's fixtures
 BOOKS_PER_EVENT = {
-    "football": (22, 60),
-    "basketball": (20, 55),
-    "tennis": (18, 50),
-    "ice-hockey": (18, 50),
-    "esports": (12, 40),
-    "baseball": (15, 45),
-    "american-football": (20, 55),
-    "handball": (12, 38),
-    "volleyball": (12, 36),
-    "darts": (12, 36),
-    "table-tennis": (10, 30),
+    "football": (22, 60), "basketball": (20, 55), "tennis": (18, 50), "ice-hockey": (18, 50),
+    "esports": (12, 40), "baseball": (15, 45), "american-football": (20, 55),
+    "handball": (12, 38), "volleyball": (12, 36), "darts": (12, 36), "table-tennis": (10, 30),
 }
 DEFAULT_BOOKS = (10, 28)
 BOOK_SETS = 31  # the different sets of bookmakers a sport's fixtures are quoted by
@@ -151,9 +143,8 @@ class Scheduler:
         out: list[Fixture] = []
         for spec in SPORTS:
             base = FIRST_EVENT_ID + (day - ID_EPOCH_DAY) * self._stride
-            kickoffs = [
-                (t, base + self._id_offsets[spec.slug] + k) for k, t in enumerate(times[spec.slug])
-            ]
+            kickoffs = [(t, base + self._id_offsets[spec.slug] + k)
+                        for k, t in enumerate(times[spec.slug])]
             if spec.slug == FILLER_SPORT:  # the fillers share the sport's day and players
                 kickoffs += [(t, base + self._filler_offset + k) for k, t in enumerate(fillers)]
                 kickoffs.sort()
@@ -189,13 +180,8 @@ class Scheduler:
             last = max(last, t)
         return fillers
 
-    def _pair(
-        self,
-        spec: SportSpec,
-        day: int,
-        slots: list[tuple[float, int]],
-        keep: Callable[[int], bool] | None,
-    ) -> list[Fixture]:
+    def _pair(self, spec: SportSpec, day: int, slots: list[tuple[float, int]],
+              keep: Callable[[int], bool] | None) -> list[Fixture]:
         """League and participants of each (kick-off, id): the day's half of the league,
         in a day's order, taken two by two in kick-off order (when a league has no pair left,
         the next one with room takes the kick-off)."""
@@ -220,27 +206,19 @@ class Scheduler:
             found = halves.get(which)
             if found is None:
                 members = self.catalog.league_members[leagues[which]]
-                half = members[day % 2 :: 2]
+                half = members[day % 2::2]
                 # The day's order of the half: an affine permutation i -> (a + b i) mod n.
                 h = _hash(self.seed, 10, sport_index, which, day)
                 found = halves[which] = (half, h % len(half), _coprime(len(half), h >> 8))
             half, a, b = found
             n = len(half)
-            out.append(
-                self._fixture(
-                    spec,
-                    event_id,
-                    start,
-                    leagues[which],
-                    half[(a + b * 2 * pair) % n],
-                    half[(a + b * (2 * pair + 1)) % n],
-                )
-            )
+            out.append(self._fixture(spec, event_id, start, leagues[which],
+                                     half[(a + b * 2 * pair) % n],
+                                     half[(a + b * (2 * pair + 1)) % n]))
         return out
 
-    def _fixture(
-        self, spec: SportSpec, event_id: int, start: float, league: str, home: int, away: int
-    ) -> Fixture:
+    def _fixture(self, spec: SportSpec, event_id: int, start: float, league: str, home: int,
+                 away: int) -> Fixture:
         seed = self.seed
         z = spec.rating_sd * _normal(_unit(seed, event_id, 1), _unit(seed, event_id, 2))
         # Listed between half the sport's horizon and all of it before kick-off; its prices
@@ -250,9 +228,8 @@ class Scheduler:
         cancel_at = None
         if _unit(seed, event_id, 5) < CANCEL_SHARE:
             cancel_at = publish_ts + (start - 300.0 - publish_ts) * _unit(seed, event_id, 6)
-        return Fixture(
-            event_id, start, spec.slug, league, home, away, z, publish_ts, open_ts, cancel_at
-        )
+        return Fixture(event_id, start, spec.slug, league, home, away, z, publish_ts, open_ts,
+                       cancel_at)
 
     def books(self, fixture: Fixture) -> list[str]:
         """The bookmakers that quote a fixture: one of its sport's `BOOK_SETS` sets, by id (the
@@ -261,8 +238,7 @@ class Scheduler:
         if sets is None:
             rng = random.Random(mix(self.seed, 3, self._index[fixture.sport]))
             sets = self._book_sets[fixture.sport] = [
-                self._draw_books(fixture.sport, rng) for _ in range(BOOK_SETS)
-            ]
+                self._draw_books(fixture.sport, rng) for _ in range(BOOK_SETS)]
         return sets[_hash(self.seed, fixture.id, 3) % BOOK_SETS]
 
     def _draw_books(self, sport: str, rng: random.Random) -> list[str]:

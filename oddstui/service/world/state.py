@@ -110,9 +110,8 @@ class WorldState:
         return self._meta[event.id].z * spec.total**0.5
 
     def _truth(self, event: Event) -> EventTruth:
-        players = (
-            self._catalog.players[event.home.id][:2] + self._catalog.players[event.away.id][:2]
-        )
+        players = self._catalog.players[event.home.id][:2] \
+            + self._catalog.players[event.away.id][:2]
         return self._quoter.truth_for(event, self._meta[event.id].z, players)
 
     def _ensure_quotes(self, event: Event) -> EventTruth:
@@ -121,25 +120,19 @@ class WorldState:
             truth = self._truth(event)
             # A far-off event put away cold opens again exactly as it first did.
             opened_at = self._cold.pop(event.id, self._sim)
-            self._quoter.open_event(
-                event, truth, opened_at, self._meta[event.id].open_ts, self._quoting(event)
-            )
+            self._quoter.open_event(event, truth, opened_at, self._meta[event.id].open_ts,
+                                    self._quoting(event))
             if event.status == PENDING and event.start > self._sim + OPEN_QUOTES_WITHIN:
                 self._cold_candidates.append((event.id, opened_at))
         return truth
 
     def _make_event(self, fixture: Fixture) -> Event:
         event = Event(
-            id=fixture.id,
-            sport=self.sports[fixture.sport],
-            league=self.leagues[fixture.league],
-            home=self.participants[fixture.home],
-            away=self.participants[fixture.away],
-            start=fixture.start,
-            bookmakers=self._scheduler.books(fixture),
+            id=fixture.id, sport=self.sports[fixture.sport], league=self.leagues[fixture.league],
+            home=self.participants[fixture.home], away=self.participants[fixture.away],
+            start=fixture.start, bookmakers=self._scheduler.books(fixture),
         )
         self.events[fixture.id] = event
-        self._meta[fixture.id] = EventMeta(
-            fixture.z, fixture.league in self._catalog.knockout, fixture.open_ts, fixture.cancel_at
-        )
+        self._meta[fixture.id] = EventMeta(fixture.z, fixture.league in self._catalog.knockout,
+                                           fixture.open_ts, fixture.cancel_at)
         return event

@@ -161,12 +161,8 @@ def true_lines(mdef: MarketDef, view: LiveView, truth: EventTruth, alt: int) -> 
         if kind == M.DNB:
             s = h + a
             return _keep([(None, None, (h / s, a / s))]) if s > 0 else []
-        return _keep(
-            [
-                (None, label, (p, 1 - p))
-                for label, p in zip(M.DC_LABELS, (h + d, h + a, d + a), strict=True)
-            ]
-        )
+        return _keep([(None, label, (p, 1 - p)) for label, p in
+                      zip(M.DC_LABELS, (h + d, h + a, d + a), strict=True)])
     if kind == M.SPREAD:
         c = _centre(-margin, mdef.step, mdef.half)
         out: list[Line3] = []
@@ -185,7 +181,8 @@ def true_lines(mdef: MarketDef, view: LiveView, truth: EventTruth, alt: int) -> 
             sigma = k * math.sqrt(max(rem_total / 2, 0.0))
         sigma_t = sigma * 1.1
         c = _centre(expect, mdef.step, mdef.half)
-        already = cur_h + cur_a if kind == M.TOTALS else (cur_h if kind == M.TEAM_HOME else cur_a)
+        already = cur_h + cur_a if kind == M.TOTALS else \
+            (cur_h if kind == M.TEAM_HOME else cur_a)
         out = []
         for i in range(-alt, alt + 1):
             hdp = round(c + i * mdef.step, 2)
@@ -228,11 +225,8 @@ def _yes_no(
         p = 1.0 if shown else 1.0 - math.exp(-2.0 * spec.red_cards * rem)
         return p, 1.0 - p
     r = truth.z * math.sqrt(spec.total)
-    scope_rem = (
-        _scope_rem((0.0, 0.5), view.progress if view.live else 0.0) * 0.5
-        if rule == "btts_ht"
-        else rem
-    )
+    scope_rem = _scope_rem((0.0, 0.5), view.progress if view.live else 0.0) * 0.5 \
+        if rule == "btts_ht" else rem
     lam_h = max(0.01, (spec.total / 2 + r / 2) * scope_rem)
     lam_a = max(0.01, (spec.total / 2 - r / 2) * scope_rem)
     if rule == "btts_ht":

@@ -43,14 +43,9 @@ MOST_OWED_SECONDS = 0.25
 
 class World(Lifecycle, Reads):
     def __init__(
-        self,
-        seed: int = 1,
-        speed: float = 1.0,
-        bookmakers: int = 265,
-        updates_per_second: float = 50.0,
-        replay_window: float = 600.0,
-        start: float | None = None,
-        real_clock: Callable[[], float] = time.monotonic,
+        self, seed: int = 1, speed: float = 1.0, bookmakers: int = 265,
+        updates_per_second: float = 50.0, replay_window: float = 600.0,
+        start: float | None = None, real_clock: Callable[[], float] = time.monotonic,
         background: bool = False,
     ) -> None:
         """`background`: lay out only the hours around the start now and the rest of the
@@ -163,10 +158,8 @@ class World(Lifecycle, Reads):
         self._sim = target
         self._put_away_cold()
         self._quoter.clear_step_cache()
-        self._budget = min(
-            self._budget + self.updates_per_second * dt / self.speed,
-            self.updates_per_second * MOST_OWED_SECONDS,
-        )
+        self._budget = min(self._budget + self.updates_per_second * dt / self.speed,
+                           self.updates_per_second * MOST_OWED_SECONDS)
         self._add_new_events(target)
         self._forget_past(target)
         self._cancel_due(target)

@@ -223,7 +223,6 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def row_cap(self) -> int | None:
         return self.limit
-
     def export_records(self) -> list[dict[str, object]]:
         """The prices the board holds, in its order, as data (`dropping_export`)."""
         by_key = {_row_key(item): item for item in self.items}

@@ -81,3 +81,4 @@ class FilterBar:
     def action_leave_filters(self) -> None:
         if isinstance(self.focused, Input):
             self.query_one(PatchTable).focus()
+

@@ -31,10 +31,7 @@ _BY_KIND: dict[str, type[Engine]] = {
 
 
 def make_engine(
-    spec: SportSpec,
-    seed: int,
-    scores: Scores | None = None,
-    rating: float = 0.0,
+    spec: SportSpec, seed: int, scores: Scores | None = None, rating: float = 0.0,
     knockout: bool = False,
 ) -> Engine:
     return _BY_KIND[spec.engine](spec, seed, scores or Scores(), rating, knockout)
@@ -49,12 +46,8 @@ def decided_on_penalties(scores: Scores) -> bool:
 
 
 def find_seed(
-    spec: SportSpec,
-    wanted: Callable[[Scores], bool],
-    knockout: bool = True,
-    rating: float = 0.0,
-    start: int = 0,
-    tries: int = 5000,
+    spec: SportSpec, wanted: Callable[[Scores], bool], knockout: bool = True,
+    rating: float = 0.0, start: int = 0, tries: int = 5000,
 ) -> int:
     """The first seed from `start` whose played-out match satisfies `wanted`."""
     for seed in range(start, start + tries):

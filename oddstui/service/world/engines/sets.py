@@ -81,14 +81,8 @@ class UnitEngine(Engine):
         key = self._key(self.set_index)
         if self.spec.engine == "frames":
             high = self.rng.randint(60, 110)
-            self._set_period(
-                key,
-                *(
-                    (high, self.rng.randint(0, 59))
-                    if winner == 0
-                    else (self.rng.randint(0, 59), high)
-                ),
-            )
+            self._set_period(key, *((high, self.rng.randint(0, 59)) if winner == 0
+                                    else (self.rng.randint(0, 59), high)))
         else:
             self._set_period(key, self.units[0], self.units[1])
         if self._unit_set_won(self.units[winner], self.units[1 - winner]):

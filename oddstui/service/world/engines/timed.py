@@ -91,9 +91,8 @@ class TimedEngine(Engine):
             minute_end = int((game + spec.game_s) // 60)
             label = f"{ordinal(n)} {spec.period_word}"
             self.phases.append(
-                Phase(
-                    PLAY, f"p{n}", label, n, t, real, spec.game_s, injury, game, minute_end, ratio
-                )
+                Phase(PLAY, f"p{n}", label, n, t, real, spec.game_s, injury, game, minute_end,
+                      ratio)
             )
             t += real
             game += spec.game_s
@@ -113,11 +112,8 @@ class TimedEngine(Engine):
         period = last.period + 1
         count = spec.ot_periods if self.rule == S.ET_PENALTIES else 1
         gap = 300.0 if self.rule == S.ET_PENALTIES else max(spec.break_s, 60.0)
-        self.phases.append(
-            Phase(
-                BREAK, "", "Break before overtime", last.period, t, gap, 0, 0, game, last.minute_end
-            )
-        )
+        self.phases.append(Phase(BREAK, "", "Break before overtime", last.period, t, gap, 0, 0,
+                                 game, last.minute_end))
         t += gap
         for n in range(count):
             word = "Extra time" if self.rule == S.ET_PENALTIES else "Overtime"
@@ -127,21 +123,8 @@ class TimedEngine(Engine):
             elif self.batting:
                 label = "Super over"
             minute_end = int((game + spec.ot_game_s) // 60)
-            self.phases.append(
-                Phase(
-                    PLAY,
-                    "ot",
-                    label,
-                    period,
-                    t,
-                    spec.ot_real_s,
-                    spec.ot_game_s,
-                    0,
-                    game,
-                    minute_end,
-                    spec.ot_game_s / spec.ot_real_s,
-                )
-            )
+            self.phases.append(Phase(PLAY, "ot", label, period, t, spec.ot_real_s, spec.ot_game_s,
+                                     0, game, minute_end, spec.ot_game_s / spec.ot_real_s))
             t += spec.ot_real_s
             game += spec.ot_game_s
             period += 1
@@ -151,9 +134,8 @@ class TimedEngine(Engine):
         t = last.start + last.real
         game = last.game_before + last.game
         label = "Penalties" if self.spec.slug in ("football", "futsal", "bandy") else "Shoot-out"
-        self.phases.append(
-            Phase(SHOOTOUT, "ap", label, last.period, t, math.inf, 0, 0, game, last.minute_end)
-        )
+        self.phases.append(Phase(SHOOTOUT, "ap", label, last.period, t, math.inf, 0, 0, game,
+                                 last.minute_end))
 
     def _enter(self, index: int) -> None:
         self._index = index
@@ -306,11 +288,8 @@ class TimedEngine(Engine):
             if self.clocked:
                 # The clock stands where the period ended (its added time included).
                 last = self.phases[self._index - 1] if self._index else phase
-                played = (
-                    int(last.game_before + last.game + last.injury * 60.0)
-                    if last.kind == PLAY
-                    else int(phase.game_before)
-                )
+                played = int(last.game_before + last.game + last.injury * 60.0) \
+                    if last.kind == PLAY else int(phase.game_before)
             minute = max(phase.minute_end, played // 60) if self.clocked else played // 60
             return Clock(minute, played, phase.period, False, phase.label, 0)
         into = max(0.0, self.elapsed - phase.start)
@@ -328,9 +307,8 @@ class TimedEngine(Engine):
         if self.batting and phase.key.startswith("p"):
             balls = int(played_here // (OVER_SECONDS / 6))
             label = f"{label} · {balls // 6}.{balls % 6} ov"
-        return Clock(
-            minute, int(total_played), phase.period, running, label, phase.injury if stoppage else 0
-        )
+        return Clock(minute, int(total_played), phase.period, running, label,
+                     phase.injury if stoppage else 0)
 
     def _game_clock(self, phase: Phase, into: float) -> tuple[float, bool]:
         """Game-clock seconds played `into` a play phase, and whether the clock runs: it runs
