@@ -17,7 +17,12 @@ warm-up it prints:
   100 % the figures are bounded by the clients, not the relay
 
     python benchmarks/relay.py [--seconds 10] [--updates-per-second 2000] [--clients 50]
-        [--setups relay,nats] [--compression]
+        [--setups relay,nats] [--compression] [--repeat 5] [--busy-core] [--profile DIR]
+
+Each setup is measured `--repeat` times on the same processes (a one-line report per run), then
+the median and range of the runs: one run is not a figure. `--busy-core` keeps one core busy
+with a spinning process (the issue's "one core busy" condition); `--profile DIR` adds one run
+per setup under py-spy (`pip install py-spy`) and prints where each relay's time goes.
 
 Clients offer permessage-deflate with `--compression`, and the relays then accept it (`--deflate`).
 """
@@ -105,6 +110,7 @@ class Reader:
     def __init__(self, url: str) -> None:
         self.url = url
         self.arrivals: dict[int, float] = {}
+        self.frames = 0  # WebSocket frames inside the window (one may carry several messages)
         self.window = (0.0, 0.0)
 
     async def run(self, compression: str | None, begin: float, end: float) -> None:
@@ -117,6 +123,7 @@ class Reader:
                     break
                 now = time.monotonic()
                 if now >= begin:
+                    self.frames += 1
                     for seq in SEQ.findall(str(frame)):
                         self.arrivals.setdefault(int(seq), now)
 
@@ -198,6 +205,7 @@ async def measure(
         "plain_nats": plain_added,
         "upstream": len(reference.arrivals) / args.seconds,
         "rates": [len(c.arrivals) / args.seconds for c in clients],
+        "frames": sum(c.frames for c in clients) / args.seconds,
         "missing": missing,
         "p50": statistics.median(added) if added else float("nan"),
         "p99": added[int(len(added) * 0.99)] if added else float("nan"),
@@ -213,7 +221,8 @@ def report(name: str, result: dict[str, Any], clients: int) -> None:
     print(f"    upstream (reference client): {result['upstream']:,.0f} odds messages/s")
     print(
         f"    delivered per client: min {min(rates):,.0f}, mean {statistics.mean(rates):,.0f} "
-        f"msg/s; missing at a client: max {max(result['missing'])}"
+        f"msg/s; missing at a client: max {max(result['missing'])}; "
+        f"frames to all clients {result['frames']:,.0f}/s"
     )
     print(
         f"    added delay: p50 {result['p50'] * 1000:.1f} ms, p99 {result['p99'] * 1000:.1f} ms "
@@ -233,8 +242,110 @@ def report(name: str, result: dict[str, Any], clients: int) -> None:
     )
 
 
+async def repeated(
+    name: str,
+    base: str,
+    upstream: str,
+    keys: list[str],
+    processes: dict[str, psutil.Process],
+    args: Any,
+    nats_url: str | None = None,
+) -> None:
+    """`--repeat` measurements on the same processes, then their median and range; with
+    `--profile`, one more run under py-spy, not counted (sampling costs the relay a little)."""
+    results = []
+    for run in range(1, args.repeat + 1):
+        result = await measure(base, upstream, keys, processes, args, nats_url)
+        report(f"{name}, run {run} of {args.repeat}", result, args.clients)
+        results.append(result)
+    summarize(name, results)
+    if args.profile:
+        profilers = {
+            who: start_profile(process.pid, args.warmup + args.seconds, Path(args.profile), who)
+            for who, process in processes.items()
+            if "relay" in who
+        }
+        await measure(base, upstream, keys, processes, args, nats_url)
+        for who, (profiler, out) in profilers.items():
+            profiler.wait(timeout=60)
+            print(f"  profile of the {who} during one more run ({out}):")
+            for share, frame in top_frames(out):
+                print(f"    {share:5.1f} %  {frame}")
+
+
+def summarize(name: str, results: list[dict[str, Any]]) -> None:
+    def spread(values: list[float], scale: float = 1.0) -> str:
+        scaled = [v * scale for v in values]
+        return f"{statistics.median(scaled):.1f} (range {min(scaled):.1f}-{max(scaled):.1f})"
+
+    print(f"  {name}: median of {len(results)} runs (range)")
+    print(
+        f"    added delay p99 {spread([r['p99'] for r in results], 1000)} ms, "
+        f"p50 {spread([r['p50'] for r in results], 1000)} ms"
+    )
+    plains = [r["plain_nats"] for r in results if r.get("plain_nats")]
+    if plains:
+        p99s = [plain[int(len(plain) * 0.99)] for plain in plains]
+        print(f"    plain NATS subscriber p99 {spread(p99s, 1000)} ms")
+    for who in results[0]["cpu"]:
+        print(f"    CPU {who} {spread([r['cpu'][who] for r in results])} % of one core")
+    print(
+        f"    benchmark clients CPU {spread([r['clients_cpu'] for r in results])} %; "
+        f"frames to all clients {spread([r['frames'] for r in results])}/s; "
+        f"load average {spread([r['load'] for r in results])}"
+    )
+
+
+def start_profile(pid: int, seconds: float, folder: Path, who: str) -> tuple[Any, Path]:
+    """py-spy sampling `pid` for `seconds` (without pausing it), collapsed stacks into a file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{who.replace(' ', '-')}.txt"
+    command = [
+        "py-spy",
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(int(seconds) + 1),
+        "--rate",
+        "200",
+        "--nonblocking",
+        "--format",
+        "raw",
+        "--output",
+        str(out),
+    ]
+    profiler = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return profiler, out
+
+
+def top_frames(collapsed: Path, count: int = 12) -> list[tuple[float, str]]:
+    """The functions most samples were in (their own time), as % of all samples."""
+    own: dict[str, int] = {}
+    total = 0
+    for line in collapsed.read_text().splitlines():
+        stack, _, samples = line.rpartition(" ")
+        if not samples.isdigit():
+            continue
+        leaf = stack.rsplit(";", 1)[-1]
+        own[leaf] = own.get(leaf, 0) + int(samples)
+        total += int(samples)
+    ranked = sorted(own.items(), key=lambda item: -item[1])[:count]
+    return [(100.0 * n / max(total, 1), frame) for frame, n in ranked]
+
+
 async def main(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="oddstui-relay-bench-"))
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy_core else None
+    try:
+        await bench(args, folder)
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
+
+
+async def bench(args: argparse.Namespace, folder: Path) -> None:
     keys = [f"k-bench-client-{n}" for n in range(args.clients + 1)]  # the last: a relay's own
     env = {"ODDSTUI_HOME": str(folder), "ODDSTUI_API_KEY": UP_KEY}
     relay_flags = ["--port", "0", "--accounts", str(accounts(folder, keys))]
@@ -264,8 +375,7 @@ async def main(args: argparse.Namespace) -> None:
             relay, base = spawn(["relay", *relay_flags, "--upstream", upstream], "relaying", env)
             try:
                 processes = {"relay": psutil.Process(relay.pid)}
-                result = await measure(base, upstream, keys[:-1], processes, args)
-                report("relay", result, args.clients)
+                await repeated("relay", base, upstream, keys[:-1], processes, args)
             finally:
                 stop(relay)
         if "nats" in args.setups:
@@ -288,8 +398,15 @@ async def main(args: argparse.Namespace) -> None:
                         "nats-server": psutil.Process(nats.process.pid),
                         "consuming relay": psutil.Process(b.pid),
                     }
-                    result = await measure(b_base, upstream, keys[:-1], processes, args, url)
-                    report("relay -> NATS JetStream -> relay", result, args.clients)
+                    await repeated(
+                        "relay -> NATS JetStream -> relay",
+                        b_base,
+                        upstream,
+                        keys[:-1],
+                        processes,
+                        args,
+                        url,
+                    )
                 finally:
                     stop(b)
                     stop(a)
@@ -309,5 +426,12 @@ if __name__ == "__main__":
     parser.add_argument("--setups", default="relay,nats", help="relay, nats or both")
     parser.add_argument(
         "--compression", action="store_true", help="permessage-deflate (relays get --deflate)"
+    )
+    parser.add_argument("--repeat", type=int, default=5, help="runs per setup (default 5)")
+    parser.add_argument(
+        "--busy-core", action="store_true", help="keep one core busy with a spinning process"
+    )
+    parser.add_argument(
+        "--profile", metavar="DIR", help="one more run per setup with py-spy on each relay"
     )
     asyncio.run(main(parser.parse_args()))

@@ -10,6 +10,7 @@ from pathlib import Path
 from oddstui import __version__
 from oddstui.config import ConfigError
 from oddstui.record_replay import add_recording_commands
+from oddstui.server.connection_limits import add_max_connections
 
 
 class UsageError(Exception):
@@ -89,6 +90,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=600.0,
         help="feed replay window in seconds (default 600)",
     )
+    add_max_connections(parser)
 
 
 def _key_env() -> str:
@@ -124,6 +126,7 @@ def add_relay_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="seconds of lastSeq replay kept (default 600)",
     )
+    add_max_connections(parser)
     parser.add_argument(
         "--nats",
         metavar="URL",

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 READY = re.compile(r"serving (http://\S+/v3)")
 
@@ -27,6 +28,17 @@ def launch(*flags: str, timeout: float = 30.0) -> tuple[subprocess.Popen[str], s
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     return process, read_ready(process, READY, timeout, "oddstui serve")
+
+
+def launch_replay(folder: Path, *flags: str) -> tuple[subprocess.Popen[str], str]:
+    """`oddstui replay FOLDER --port 0 <flags>` once it serves: the process and its base URL."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "oddstui", "replay", str(folder), "--port", "0", *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    return process, read_ready(process, READY, 60.0, "oddstui replay")
 
 
 def read_ready(

@@ -12,7 +12,9 @@ It follows ../shared/FEED-CLIENT.md:
 - Events added with `track()` while streaming are loaded alone (their messages held back, then
   per-event floors), so the rest of the board stays live and the cursor does not move.
 - Reconnects use full-jitter backoff, reset only once a connection has held up; while the
-  service cannot be reached, a TCP probe each second ends the wait once it is back.
+  service is not there yet (refused, reset, timed out, no valid HTTP answer, a proxy's 502/503/
+  504), a TCP probe each second ends the wait once it answers, so a desk is live again within
+  a few seconds of its service's return, behind a proxy as directly.
 - A replaced connection never reconnects by itself; 401/403 stop; 429 waits for Retry-After.
 
 The socket reader only splits, parses, checks seq, applies to the book and stamps receive time.
@@ -30,6 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import (
     ConnectionClosed,
     InvalidHandshake,
+    InvalidMessage,
     InvalidStatus,
     InvalidURI,
 )
@@ -71,11 +74,23 @@ class _Retry(Exception):
     def __init__(self, delay: float, why: str, unreachable: bool = False) -> None:
         self.delay = delay
         self.why = why
-        self.unreachable = unreachable  # no TCP connection: the wait may probe for its return
+        self.unreachable = unreachable  # the service is not there yet: the wait probes for it
 
 
 class _Stop(Exception):
     pass
+
+
+# What a proxy or load balancer answers while the service behind it is down.
+NOT_THERE_YET_STATUSES = frozenset({502, 503, 504})
+
+
+def _not_there_yet(error: BaseException) -> bool:
+    """A handshake failure that means "the service is not there yet", so the wait probes for it:
+    refused, reset, timed out, or no valid HTTP answer at all (`InvalidMessage`: a TCP proxy,
+    SSH tunnel or load balancer accepted the connection and then closed it, its service down).
+    Other handshake errors (a bad header, a failed negotiation) would repeat: plain backoff."""
+    return isinstance(error, OSError | TimeoutError | EOFError | InvalidMessage)
 
 
 class FeedClient(FeedStream):
@@ -237,8 +252,7 @@ class FeedClient(FeedStream):
             raise _Stop() from None
         except (OSError, TimeoutError, InvalidHandshake, EOFError) as error:
             why = plain(redact(f"cannot connect: {type(error).__name__}: {error}", self._key))
-            unreachable = isinstance(error, OSError | TimeoutError)
-            raise _Retry(self._backoff.next_delay(), why, unreachable) from None
+            raise _Retry(self._backoff.next_delay(), why, _not_there_yet(error)) from None
 
     def _refused(self, error: InvalidStatus) -> Exception:
         response = error.response
@@ -260,7 +274,8 @@ class FeedClient(FeedStream):
                 FeedState.OFFLINE, f"the feed refused the request (HTTP {status}) {body}"
             )
             return _Stop()
-        return _Retry(self._backoff.next_delay(), f"the feed answered HTTP {status}")
+        why = f"the feed answered HTTP {status}"
+        return _Retry(self._backoff.next_delay(), why, status in NOT_THERE_YET_STATUSES)
 
     def _begin_connection(self, ws: ClientConnection, resume_from: int | None) -> None:
         self._ws = ws

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from oddstui.api.feed_url import FeedFilters
 from oddstui.server.accounts import Accounts, AccountsError, load_accounts
+from oddstui.server.connection_limits import DEFAULT_MAX_CONNECTIONS
 from oddstui.server.feed.params import MAX_MARKETS
 
 DEFAULT_MARKETS = FeedFilters().markets  # what the desk subscribes to
@@ -38,6 +39,7 @@ class RelayOptions:
     stream: str
     deflate: bool = False
     catalog_every: float = 600.0
+    max_connections: int = DEFAULT_MAX_CONNECTIONS
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> RelayOptions:
@@ -86,6 +88,7 @@ class RelayOptions:
             stream=args.stream,
             deflate=args.deflate,
             catalog_every=args.catalog_every,
+            max_connections=args.max_connections,
         )
 
 

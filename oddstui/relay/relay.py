@@ -68,7 +68,11 @@ class Relay:
         self._pending: list[Relayed | _EventLine] = []
         self._flush_handle: asyncio.Handle | None = None
         self.locator: Locator | None = None
-        self.feed = FeedCore(self, accounts, welcome_fields=self._welcome_fields)
+        # Its desks may ask only for the markets it carries (as the service refuses names it
+        # never quotes): any other name would stream nothing but empty messages.
+        self.feed = FeedCore(
+            self, accounts, welcome_fields=self._welcome_fields, market_names=markets
+        )
 
     # -- ChangeSource ------------------------------------------------------------------------------
 

@@ -73,6 +73,7 @@ async def run_relay(
     from oddstui.relay.sources import Sources, start_sources
     from oddstui.server.accounts import AccountsError
     from oddstui.server.feed.upgrade import FeedUpgradeProtocol
+    from oddstui.server.guard import guarded_protocol
     from oddstui.server.serving import QuickServer
 
     relay = Relay(options.accounts, options.markets, window=options.replay_window)
@@ -97,6 +98,7 @@ async def run_relay(
             # One deflate context per client: at thousands of messages a second to tens of
             # clients, compressing costs more than the relay's whole fan-out.
             ws_per_message_deflate=options.deflate,
+            http=guarded_protocol(options.max_connections),  # header timeout, garbage, cap
             ws=FeedUpgradeProtocol,  # lets the feed watch each client's socket drain
         )
         server = QuickServer(config)

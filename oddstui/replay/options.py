@@ -6,6 +6,8 @@ import argparse
 import re
 from datetime import UTC, datetime
 
+from oddstui.server.connection_limits import add_max_connections
+
 _OFFSET = re.compile(r"\+?(\d+(?:\.\d+)?)\s*([smh])", re.IGNORECASE)
 _SECONDS = {"s": 1, "m": 60, "h": 3600}
 
@@ -64,3 +66,4 @@ def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
         "--port", type=port, default=8765, help="port (default 8765); 0 binds a free one"
     )
     parser.add_argument("--accounts", metavar="FILE", help="TOML file of accounts (as serve)")
+    add_max_connections(parser)

@@ -17,6 +17,7 @@ from typing import Any
 
 from oddstui.recording.reader import Recording, open_recording
 from oddstui.recording.records import RecordingError
+from oddstui.server.connection_limits import DEFAULT_MAX_CONNECTIONS
 
 FEED_SHUTDOWN_TIMEOUT = 1.5
 
@@ -49,7 +50,9 @@ def replay_command(args: argparse.Namespace) -> int:
     except BindError as error:
         return usage_error(str(error))
     url = base_url(sock, args.host)
-    return asyncio.run(_main(recording, accounts, args.speed, start_from, last, sock, url))
+    return asyncio.run(
+        _main(recording, accounts, args.speed, start_from, last, sock, url, args.max_connections)
+    )
 
 
 def scan(recording: Recording) -> tuple[float | None, float | None, int]:
@@ -73,6 +76,7 @@ async def _main(
     until: float,
     sock: socket.socket,
     url: str,
+    max_connections: int,
 ) -> int:
     from oddstui.server.serving import announce_serving
 
@@ -81,7 +85,16 @@ async def _main(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     return await run_replay(
-        recording, accounts, speed, start_from, until, sock, url, announce_serving, stop
+        recording,
+        accounts,
+        speed,
+        start_from,
+        until,
+        sock,
+        url,
+        announce_serving,
+        stop,
+        max_connections=max_connections,
     )
 
 
@@ -95,6 +108,8 @@ async def run_replay(
     url: str,
     on_ready: Any,
     stop: asyncio.Event,
+    *,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> int:
     import uvicorn
     from starlette.applications import Starlette
@@ -106,6 +121,7 @@ async def run_replay(
     from oddstui.replay.state import ReplayState
     from oddstui.server.feed.core import FeedCore
     from oddstui.server.feed.upgrade import FeedUpgradeProtocol
+    from oddstui.server.guard import guarded_protocol
     from oddstui.server.http import BASE, ERROR_HANDLERS
     from oddstui.server.serving import QuickServer
 
@@ -131,7 +147,12 @@ async def run_replay(
     )
     app.router.redirect_slashes = False
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="off", ws=FeedUpgradeProtocol
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        http=guarded_protocol(max_connections),
+        ws=FeedUpgradeProtocol,
     )
     server = QuickServer(config)
     serve_task = asyncio.create_task(server.serve(sockets=[sock]), name="http")
@@ -166,5 +187,3 @@ def _iso(unix_time: float) -> str:
     from oddstui.recording.manifest import iso
 
     return iso(unix_time)
-
-

@@ -77,6 +77,13 @@ class Param:
         return schema
 
 
+def control_refusal(name: str, text: str) -> str | None:
+    """The one rule for every text a client sends (a query parameter, a feed filter): no control
+    characters, which would reach logs, the welcome's echo and terminals. The refusal names the
+    parameter; None when the text is clean."""
+    return f"{name}: must not contain control characters" if _CONTROL.search(text) else None
+
+
 def shown(text: str) -> str:
     """A client's value quoted in an error message, cut short and made printable."""
     text = _CONTROL.sub("?", text)
@@ -108,8 +115,8 @@ def _parse_one(param: Param, text: str) -> Any:
     name = param.name
     if param.kind != LIST and len(text) > param.max_length:
         raise BadRequest(f"{name}: must be at most {param.max_length} characters")
-    if _CONTROL.search(text):
-        raise BadRequest(f"{name}: must not contain control characters")
+    if refusal := control_refusal(name, text):
+        raise BadRequest(refusal)
     if param.kind == INTEGER:
         return _in_range(param, parse_integer(name, text))
     if param.kind == NUMBER:

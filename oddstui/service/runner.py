@@ -11,7 +11,9 @@ from typing import Any
 
 import uvicorn
 
+from oddstui.server.connection_limits import DEFAULT_MAX_CONNECTIONS
 from oddstui.server.feed.upgrade import FeedUpgradeProtocol
+from oddstui.server.guard import guarded_protocol
 from oddstui.server.serving import QuickServer
 from oddstui.service.app import create_app
 from oddstui.service.context import ServiceContext
@@ -30,6 +32,7 @@ async def run_service(
     on_ready: Callable[[str], None],
     stop: asyncio.Event,
     log_config: Any = uvicorn.config.LOGGING_CONFIG,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> int:
     """Serve until `stop` is set; returns the exit status (1 if the world failed)."""
     config = uvicorn.Config(
@@ -38,6 +41,7 @@ async def run_service(
         access_log=False,
         lifespan="off",
         log_config=log_config,
+        http=guarded_protocol(max_connections),
         ws=FeedUpgradeProtocol,
     )
     server = QuickServer(config)

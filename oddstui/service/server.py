@@ -53,10 +53,10 @@ def serve(args: argparse.Namespace) -> int:
         sock.close()
         _exit(0)
     url = base_url(sock, args.host)
-    _exit(asyncio.run(_main(svc, sock, url)))
+    _exit(asyncio.run(_main(svc, sock, url, args.max_connections)))
 
 
-async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:
+async def _main(svc: ServiceContext, sock: socket.socket, url: str, max_connections: int) -> int:
     from oddstui.server.serving import announce_serving
     from oddstui.service.child import STOP_ON_EOF_ENV
     from oddstui.service.runner import run_service
@@ -69,7 +69,9 @@ async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:
         stop.set()
     if os.environ.get(STOP_ON_EOF_ENV):
         _stop_on_eof(loop, stop)
-    return await run_service(svc, sock, url, announce_serving, stop)
+    return await run_service(
+        svc, sock, url, announce_serving, stop, max_connections=max_connections
+    )
 
 
 def _stop_on_eof(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:

@@ -25,6 +25,7 @@ KEY = "k-upstream-secret-93f1"
         (("--port", "-1"), "--port"),
         (("--stream", "odds.live"), "--stream"),
         (("--catalog-every", "-5"), "--catalog-every"),
+        (("--max-connections", "many"), "--max-connections"),
     ],
 )
 def test_bad_relay_flags_are_one_line_and_exit_2(

@@ -119,7 +119,13 @@ def test_port_in_use_exits_2_naming_the_flag() -> None:
 
 @pytest.mark.parametrize(
     ("flag", "value"),
-    [("--port", "70000"), ("--speed", "0"), ("--bookmakers", "x"), ("--updates-per-second", "-1")],
+    [
+        ("--port", "70000"),
+        ("--speed", "0"),
+        ("--bookmakers", "x"),
+        ("--updates-per-second", "-1"),
+        ("--max-connections", "0"),
+    ],
 )
 def test_bad_flag_exits_2_naming_the_flag(flag: str, value: str) -> None:
     _one_line_exit_2(run_serve(flag, value), flag)

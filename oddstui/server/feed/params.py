@@ -6,10 +6,14 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from oddstui.seed_markets import MAX_FEED_MARKETS
+from oddstui.server.params import control_refusal
 
 ODDS, SCORES, STATUS = "odds", "scores", "status"
 CHANNELS = (ODDS, SCORES, STATUS)
 STATUS_FILTERS = ("live", "prematch")
+
+# Every parameter of the handshake that carries text: none may hold a control character.
+TEXT_PARAMETERS = ("channels", "sport", "leagues", "eventIds", "markets", "status", "lastSeq")
 
 MAX_SPORTS, MAX_LEAGUES, MAX_EVENT_IDS, MAX_MARKETS = 10, 20, 50, MAX_FEED_MARKETS
 
@@ -102,8 +106,11 @@ def parse_filter(
     """Validate the handshake query; raises `BadFilter` with the wire text of the first problem.
 
     `known_markets` are the case-folded market names the source quotes, or None when it cannot
-    tell (a relay): then only control characters are refused.
+    tell: then only control characters are refused.
     """
+    for name in TEXT_PARAMETERS:
+        if refusal := control_refusal(name, query.get(name) or ""):
+            raise BadFilter(refusal)
     channels = _items(query, "channels") or [ODDS]
     for channel in channels:
         if channel.casefold() not in CHANNELS:
