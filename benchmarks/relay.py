@@ -45,6 +45,7 @@ from urllib.parse import urlencode
 
 import httpx
 import psutil
+from measure import emit
 from websockets.asyncio.client import connect
 
 from oddstui.relay.nats_server import NatsServer
@@ -279,6 +280,11 @@ def summarize(name: str, results: list[dict[str, Any]]) -> None:
         return f"{statistics.median(scaled):.1f} (range {min(scaled):.1f}-{max(scaled):.1f})"
 
     print(f"  {name}: median of {len(results)} runs (range)")
+    emit(
+        f"{name}, added delay",
+        p99_ms=[r["p99"] * 1000 for r in results],
+        p50_ms=[r["p50"] * 1000 for r in results],
+    )
     print(
         f"    added delay p99 {spread([r['p99'] for r in results], 1000)} ms, "
         f"p50 {spread([r['p50'] for r in results], 1000)} ms"
