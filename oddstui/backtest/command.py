@@ -11,7 +11,7 @@ import orjson
 
 from oddstui import config
 from oddstui.backtest.partition import MAX_WORKERS
-from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP
+from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARPS
 from oddstui.book.alert_rules_file import rules_from_toml
 from oddstui.book.alert_watch import AlertRules
 from oddstui.recording.reader import open_recording
@@ -36,9 +36,11 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     )
     backtest.add_argument(
         "--sharp",
-        metavar="BOOKMAKER",
-        default=DEFAULT_SHARP,
-        help=f"the sharp book whose fair price values bets (default {DEFAULT_SHARP})",
+        metavar="BOOKMAKER[,BOOKMAKER...]",
+        type=_sharps,
+        default=DEFAULT_SHARPS,
+        help="the sharp books, first preferred, whose fair price values bets (default the "
+        f"desk's: {','.join(DEFAULT_SHARPS)})",
     )
     backtest.add_argument(
         "--min-ev",
@@ -75,6 +77,13 @@ def _workers(text: str) -> int:
     return value
 
 
+def _sharps(text: str) -> tuple[str, ...]:
+    books = tuple(name.strip() for name in text.split(","))
+    if not all(books):
+        raise argparse.ArgumentTypeError(f"--sharp must name bookmakers, got {text!r}")
+    return books
+
+
 def _non_negative(flag: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
@@ -108,7 +117,7 @@ def _backtest(args: argparse.Namespace) -> int:
         args.path,
         rules,
         workers=args.workers or default_workers(),
-        sharp=args.sharp,
+        sharps=args.sharp,
         min_ev=args.min_ev,
     )
     with collector_paused():  # the report's tens of thousands of findings hold no cycles

@@ -15,7 +15,7 @@ from oddstui.backtest.feeding import BookFeeder, sport_and_status
 from oddstui.backtest.findings import ArbitrageSeen, ValueBetSeen
 from oddstui.backtest.line_state import LineState
 from oddstui.backtest.partition import Share
-from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueTracker
+from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARPS, ValueTracker
 from oddstui.book.alert_watch import AlertRules
 from oddstui.book.arbitrage import Arbitrage, sport_has_draw
 from oddstui.recording.records import Record
@@ -41,7 +41,7 @@ def run_backtest(
     records: Iterable[Record],
     rules: AlertRules | None = None,
     *,
-    sharp: str = DEFAULT_SHARP,
+    sharps: tuple[str, ...] = DEFAULT_SHARPS,
     min_ev: float = DEFAULT_MIN_EV,
     complete_markets: bool = False,
     share: Share | None = None,
@@ -51,7 +51,7 @@ def run_backtest(
     `share`: backtest only these events (`backtest.parallel` runs the shares side by side)."""
     started = time.perf_counter()
     with collector_paused():
-        report = _backtest(records, rules, sharp, min_ev, complete_markets, share)
+        report = _backtest(records, rules, sharps, min_ev, complete_markets, share)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -74,7 +74,7 @@ def collector_paused() -> Iterator[None]:
 def _backtest(
     records: Iterable[Record],
     rules: AlertRules | None,
-    sharp: str,
+    sharps: tuple[str, ...],
     min_ev: float,
     complete_markets: bool,
     share: Share | None,
@@ -84,7 +84,7 @@ def _backtest(
     lines = feeder.lines
     lines.complete_markets = complete_markets
     arbitrages = ArbitrageTracker()
-    values = ValueTracker(sharp, min_ev)
+    values = ValueTracker(sharps, min_ev)
     alerts = AlertRunner(rules or AlertRules())
     arbitrage_of = ArbitrageCheck()
     report = BacktestReport()
@@ -116,7 +116,7 @@ def _backtest(
         bookmaker = touched.bookmaker
         if bookmaker is not None and touched.event_id is not None:  # an odds message
             has_draw, in_play = sport_and_play(touched.event_id)
-            sharp_moved = bookmaker == sharp
+            sharp_moved = bookmaker in values.sharps
             for state, old, new in touched.changes:
                 best = update(state, bookmaker, old, new)
                 if best is not None:  # else the best prices, so the arbitrage, are as they were

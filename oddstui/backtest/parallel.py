@@ -36,7 +36,7 @@ def backtest_recording(
     rules: AlertRules | None = None,
     *,
     workers: int = 1,
-    sharp: str,
+    sharps: tuple[str, ...],
     min_ev: float,
 ) -> BacktestReport:
     """The backtest of the recording at `path` in `workers` processes (1: this one)."""
@@ -45,7 +45,7 @@ def backtest_recording(
     complete = recording.manifest.complete_markets
     if workers <= 1:
         report = run_backtest(
-            recording.records(), rules, sharp=sharp, min_ev=min_ev, complete_markets=complete
+            recording.records(), rules, sharps=sharps, min_ev=min_ev, complete_markets=complete
         )
         report.seconds = time.perf_counter() - started  # from the same start as with workers
         return report
@@ -59,12 +59,12 @@ def backtest_recording(
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers - 1, mp_context=context) as pool, collector_paused():
         futures = [
-            pool.submit(_share, recording.folder, rules, sharp, min_ev, share(index))
+            pool.submit(_share, recording.folder, rules, sharps, min_ev, share(index))
             for index in range(1, workers)
         ]
         # This process takes the first share itself: one process less to start, and one report
         # less to send back. Its own copy of the rules: the others are sent theirs as it runs.
-        reports = [_share(recording.folder, deepcopy(rules), sharp, min_ev, share(0))]
+        reports = [_share(recording.folder, deepcopy(rules), sharps, min_ev, share(0))]
         reports += [future.result() for future in futures]  # unpickled: many objects, no cycles
         merged = merge(reports)
     merged.seconds = time.perf_counter() - started
@@ -72,13 +72,13 @@ def backtest_recording(
 
 
 def _share(
-    folder: Path, rules: AlertRules | None, sharp: str, min_ev: float, share: Share
+    folder: Path, rules: AlertRules | None, sharps: tuple[str, ...], min_ev: float, share: Share
 ) -> BacktestReport:
     recording = open_recording(folder)
     return run_backtest(
         recording.records(),
         rules,
-        sharp=sharp,
+        sharps=sharps,
         min_ev=min_ev,
         complete_markets=recording.manifest.complete_markets,
         share=share,

@@ -1,8 +1,9 @@
 """Value bets over a recording, each with its closing-line value (MATHS.md).
 
-A price is a value bet when its EV against the sharp book's fair price of the same market and
-line (margin removed by Shin, as the service's value index does) is at least `min_ev` percent,
-and only when the sharp book quotes every side (a fair line is never invented). A bet is taken
+A price is a value bet when its EV against the fair price of the same market and line, by the
+desk's one fair-price policy (`book.fair_policy`: the first sharp book quoting every side, its
+margin removed, as the service's value bets), is at least `min_ev` percent (a fair line is
+never invented from half a market). A bet is taken
 at the first price that is value; it stays one bet until it stops being value. Its closing
 price is the sharp book's fair price at kick-off for a bet taken before it, else the sharp
 book's last fair price in the recording.
@@ -15,16 +16,19 @@ from collections.abc import Iterable, Mapping
 from oddstui.backtest.findings import ValueBetSeen
 from oddstui.backtest.line_state import LineState, MarketLine
 from oddstui.book.arbitrage import in_side_order, is_lay, required_sides
-from oddstui.book.fair import fair_probabilities
+from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
 
-DEFAULT_SHARP = "Pinnacle"
+DEFAULT_SHARPS = FAIR_POLICY.books
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
 
 
 class ValueTracker:
-    def __init__(self, sharp: str = DEFAULT_SHARP, min_ev: float = DEFAULT_MIN_EV) -> None:
-        self.sharp = sharp
+    def __init__(
+        self, sharps: tuple[str, ...] = DEFAULT_SHARPS, min_ev: float = DEFAULT_MIN_EV
+    ) -> None:
+        self.policy = FairPolicy(sharps, FAIR_POLICY.method)
+        self.sharps = frozenset(sharps)
         self.min_ev = min_ev
         self.bets: list[ValueBetSeen] = []
         self._priced: dict[MarketLine, LineState] = {}
@@ -37,7 +41,7 @@ class ValueTracker:
 
     def refresh_fair(self, state: LineState, has_draw: bool) -> None:
         """The sharp book's prices on the line moved (or were read afresh)."""
-        fair = self._fair(state.key[1], state.quotes.get(self.sharp), has_draw)
+        fair = self._fair(state.key[1], state.quotes, has_draw)
         state.fair = fair
         if fair is not None:
             if state.last_fair is None:
@@ -62,7 +66,7 @@ class ValueTracker:
             return  # no price of any bookmaker passes value's first test
         found: dict[tuple[str, str], ValueBetSeen] = {}
         for bookmaker, prices in state.quotes.items():
-            if bookmaker != self.sharp and _may_be_value(prices, fair, floor):
+            if bookmaker not in self.sharps and _may_be_value(prices, fair, floor):
                 self._check(state.key, bookmaker, prices, fair, held, found, in_play, now)
         if found:
             state.bets = found
@@ -78,7 +82,7 @@ class ValueTracker:
         """Only `bookmaker`'s prices on the line changed, to `prices`."""
         fair = state.fair
         held = state.bets
-        if fair is None or bookmaker == self.sharp or (not prices and not held):
+        if fair is None or bookmaker in self.sharps or (not prices and not held):
             return
         if prices and not held and not _may_be_value(prices, fair, self._floor):
             return  # the usual case: no bet open on the line, and none made
@@ -142,22 +146,25 @@ class ValueTracker:
                 bet.closing_fair, bet.closed_at = last[bet.side], "last"
 
     def _fair(
-        self, market: str, sharp: Mapping[str, float] | None, has_draw: bool
+        self, market: str, quotes: Mapping[str, Mapping[str, float]], has_draw: bool
     ) -> dict[str, float] | None:
-        if not sharp:
-            return None
-        key = (market, has_draw, frozenset(sharp))
-        try:
-            sides = self._sides[key]
-        except KeyError:
-            sides = self._sides[key] = _fair_sides(market, has_draw, sharp)
-        if sides is None:
-            return None
-        try:
-            probabilities = fair_probabilities([float(sharp[s]) for s in sides], "shin")
-        except ValueError:
-            return None
-        return {s: 1.0 / p for s, p in zip(sides, probabilities, strict=True) if p > 0}
+        """The line's fair prices by the policy: the first sharp book, in order, quoting every
+        side the market needs."""
+        for book in self.policy.books:
+            sharp = quotes.get(book)
+            if not sharp:
+                continue
+            key = (market, has_draw, frozenset(sharp))
+            try:
+                sides = self._sides[key]
+            except KeyError:
+                sides = self._sides[key] = _fair_sides(market, has_draw, sharp)
+            if sides is None:
+                continue
+            line = self.policy.fair_line({book: sharp}, sides)
+            if line is not None:
+                return dict(zip(sides, line.prices(), strict=True))
+        return None
 
 
 def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: float) -> bool:

@@ -7,15 +7,14 @@ that no caller ever invents a fair line from half a market.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from typing import Literal, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Literal
 
 from oddstui.book._validate import check_index, check_prices
 
 FairMethod = Literal["multiplicative", "additive", "power", "shin"]
 METHODS: tuple[FairMethod, ...] = ("multiplicative", "additive", "power", "shin")
 
-Stamp = TypeVar("Stamp", float, str)
 _MAX_ITERATIONS = 200
 _TOLERANCE = 1e-14
 
@@ -32,30 +31,6 @@ def fair_probabilities(
             f"unknown fair-price method {method!r}; use one of {', '.join(METHODS)}"
         ) from None
     return remove(q)
-
-
-def averaged_fair(
-    quotes: Iterable[tuple[Sequence[float | None], Stamp | None]], method: FairMethod = "shin"
-) -> tuple[list[float], Stamp | None] | None:
-    """Fair probabilities per side averaged over the quotes (prices per side, and when quoted)
-    that price every side above 1, with the newest stamp among those; None when none does.
-    The value bet's fair line (MATHS.md): the sharp books' margin-free prices, averaged."""
-    total: list[float] = []
-    count = 0
-    newest: Stamp | None = None
-    for prices, stamp in quotes:
-        if not all(price is not None and price > 1.0 for price in prices):
-            continue
-        probabilities = fair_probabilities([p for p in prices if p is not None], method)
-        if total:
-            probabilities = [t + p for t, p in zip(total, probabilities, strict=True)]
-        total = probabilities
-        count += 1
-        if stamp is not None and (newest is None or stamp > newest):
-            newest = stamp
-    if not count:
-        return None
-    return [value / count for value in total], newest
 
 
 def fair_prices(prices: Sequence[float], method: FairMethod = "multiplicative") -> list[float]:

@@ -4,8 +4,8 @@ A recording holds prices, not the lists the service derived from them, so a repl
 again from the replayed prices with the desk's maths (`book/`), in the service's item shapes:
 the desk's boards then show what the service would have listed at that moment. An arbitrage is
 the best back price of each side across the asked bookmakers summing under 1 on an exhaustive
-market; a value bet is a price whose EV against the sharp books' fair price (margin removed by
-Shin, averaged over those quoting every side) is at least `MIN_VALUE_EV` percent.
+market; a value bet is a price whose EV against the fair price by the desk's one policy
+(`book.fair_policy`) is at least `MIN_VALUE_EV` percent.
 
 Each event's quotes are parsed once per change of the event (the state's `versions`), and the
 items of an event are kept until it changes: a desk polling the boards costs only the events
@@ -29,8 +29,8 @@ from oddstui.book.arbitrage import (
     required_sides,
     sport_has_draw,
 )
-from oddstui.book.fair import averaged_fair
-from oddstui.book.value import MIN_VALUE_EV, SHARP_BOOKS, ev_percent
+from oddstui.book.fair_policy import FAIR_POLICY
+from oddstui.book.value import MIN_VALUE_EV, ev_percent
 from oddstui.recording.manifest import iso
 from oddstui.replay.state import ReplayState
 from oddstui.server.item_text import (
@@ -67,7 +67,7 @@ class ReplayDerived:
     def __init__(
         self,
         state: ReplayState,
-        sharps: tuple[str, ...] = SHARP_BOOKS,
+        sharps: tuple[str, ...] = FAIR_POLICY.books,
         min_ev: float = MIN_VALUE_EV,
     ) -> None:
         self.state = state
@@ -167,10 +167,7 @@ class ReplayDerived:
             if needed is None or not needed <= backs:
                 continue
             sides = in_side_order(needed)
-            fair = fair_price(
-                [quotes[book] for book in self.sharps if book in quotes and book != bookmaker],
-                sides,
-            )
+            fair = fair_price({book: quotes[book] for book in self.sharps if book in quotes}, sides)
             if fair is None:
                 continue
             for side, probability in zip(sides, fair[0], strict=True):
@@ -312,13 +309,14 @@ def event_quotes(books: Mapping[str, Any]) -> EventQuotes:
 
 
 def fair_price(
-    sharp_quotes: list[Quote], sides: tuple[str, ...]
+    sharp_quotes: Mapping[str, Quote], sides: tuple[str, ...]
 ) -> tuple[list[float], str | None] | None:
-    """Fair probabilities per side, averaged over the sharp quotes of every side, and the
-    newest of their stamps; None when no sharp book quotes every side."""
-    return averaged_fair(
-        ([quote.prices.get(side) for side in sides], quote.updated_at) for quote in sharp_quotes
-    )
+    """Fair probabilities per side by the fair-price policy, and the stamp of the sharp quote
+    they come from; None when no sharp book quotes every side."""
+    found = FAIR_POLICY.fair_line({b: q.prices for b, q in sharp_quotes.items()}, sides)
+    if found is None:
+        return None
+    return list(found.probabilities), sharp_quotes[found.book].updated_at
 
 
 def _kept_for(

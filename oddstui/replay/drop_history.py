@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from oddstui.book.dropping import Tick
-from oddstui.book.value import SHARP_BOOKS
+from oddstui.book.fair_policy import SHARP_BOOKS
 from oddstui.seed_markets import SEED_MARKETS
 
 BET_SIDES = ("home", "away", "over", "under")

@@ -1,8 +1,8 @@
 """The value-bet index behind GET /value-bets.
 
-A bookmaker's price is a value bet when it beats the fair price: the sharp books' quotes of the
-same market and line with their margin removed (Shin), averaged across the sharp books that
-quote every side. Results are cached per bookmaker and recomputed for events that the
+A bookmaker's price is a value bet when it beats the fair price of the same market and line by
+the desk's one fair-price policy (`book.fair_policy`: the first sharp book quoting every side,
+its margin removed). Results are cached per bookmaker and recomputed for events that the
 bookmaker or a sharp book changed since the last request.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from oddstui.book.fair import FairMethod, averaged_fair
+from oddstui.book.fair_policy import FAIR_POLICY
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
 from oddstui.server.item_text import direct_link, item_id, market_reference
 from oddstui.service.derived.arbitrage import BACK_SIDES, _required
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from oddstui.service.world import World
 
 MIN_EV = MIN_VALUE_EV
-FAIR_METHOD: FairMethod = "shin"
 MAX_BOOKIES = 32  # cached bookmakers, least recently used dropped first
 
 
@@ -52,7 +51,8 @@ class ValueIndex:
     def __init__(self, world: World, draws: DrawingSports) -> None:
         self.world = world
         self.draws = draws
-        self.sharps = [b.name for b in world.bookmakers.values() if b.sharp and b.active]
+        books = world.bookmakers
+        self.sharps = [b for b in FAIR_POLICY.books if b in books and books[b].active]
         self._sharp_set = frozenset(self.sharps)
         self._cache: OrderedDict[str, _PerBookie] = OrderedDict()
 
@@ -118,7 +118,7 @@ class ValueIndex:
         if (event.id, bookie) in getattr(self.world, "_suspended", ()):
             return []  # a suspended book offers nothing (GET /odds shows no markets for it)
         markets = event.quotes.get(bookie)
-        sharp_quotes = [event.quotes[s] for s in self.sharps if s in event.quotes]
+        sharp_quotes = [(s, event.quotes[s]) for s in self.sharps if s in event.quotes]
         if not markets or not sharp_quotes:
             return []
         has_draw = self.draws.has_draw(event.sport.slug)
@@ -176,25 +176,26 @@ class ValueIndex:
 
 
 def _fair(
-    sharp_quotes: list[dict[str, Any]],
+    sharp_quotes: list[tuple[str, dict[str, Any]]],
     name: str,
     hdp: float | None,
     label: str | None,
     sides: tuple[str, ...],
 ) -> tuple[list[float], float] | None:
-    """Fair probabilities per side, averaged over the sharp books quoting every side, and the
-    time of the newest of those quotes."""
-    lines: list[tuple[list[float | None], float | None]] = []
-    for quotes in sharp_quotes:
+    """Fair probabilities per side by the fair-price policy, and the time of the sharp book's
+    quote they come from."""
+    lines: dict[str, dict[str, float]] = {}
+    stamps: dict[str, float] = {}
+    for book, quotes in sharp_quotes:
         market = quotes.get(name)
         if market is None:
             continue
         for line in market.lines:
             if line.hdp == hdp and line.label == label:
-                lines.append(([line.prices.get(s) for s in sides], market.updated_at))
+                lines[book], stamps[book] = line.prices, market.updated_at
                 break
-    found = averaged_fair(lines, FAIR_METHOD)
-    return None if found is None else (found[0], found[1] or 0.0)
+    found = FAIR_POLICY.fair_line(lines, sides)
+    return None if found is None else (list(found.probabilities), stamps[found.book])
 
 
 def _encode(body: dict[str, Any]) -> bytes:

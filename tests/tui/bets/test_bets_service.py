@@ -10,9 +10,9 @@ import pytest
 
 from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import SETTLED
+from oddstui.book.fair_policy import SHARP_BOOKS
 from oddstui.book.settlement import settles_by_score
 from oddstui.tui.bets.bets_screen import BetsScreen
-from oddstui.tui.bets.settling import SHARP_BOOKS
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
 from oddstui.tui.desk.state import LIVE
