@@ -8,7 +8,9 @@ checked before any service is asked or started. With no API key and no service n
 `--seed`), so they see the desk's world, and say so in one line on stderr. `odds` and
 `movements` take an event id or `live` (the busiest live match, of `--sport` if given).
 `--json` prints the SDK's records (snake_case fields, times in ISO-8601 UTC); without it a
-compact plain-text table is printed (`batch_output`).
+compact plain-text table is printed (`batch_output`). `arbs` counts an exchange's leg net of the
+`exchange_commission` setting, as the desk does (`book.exchange.paid_arbitrage`): its profit and
+stakes are the desk's, and a line that is no arbitrage once commission is paid is left out.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from oddstui.api.errors import (
@@ -27,7 +31,8 @@ from oddstui.api.errors import (
     ServiceError,
     ServiceUnavailable,
 )
-from oddstui.api.models import OddsRecord
+from oddstui.api.models import ArbitrageBet, OddsRecord
+from oddstui.api.models.derived import OptimalStake
 from oddstui.api.redact import plain
 from oddstui.api.rest import ApiClient, check_base_url
 from oddstui.api.validate import MAX_BOOKMAKERS
@@ -41,6 +46,8 @@ from oddstui.batch_output import (
     odds_rows,
     value_rows,
 )
+from oddstui.book.arbitrage import ArbLeg
+from oddstui.book.exchange import paid_arbitrage
 from oddstui.config import (
     KEY_ENV,
     PUBLIC_BASE_URL,
@@ -120,7 +127,7 @@ async def _run(args: argparse.Namespace, base_url: str, key: str, timeout: float
         elif args.command == "arbs":
             books = await _bookmakers(api, args.bookmakers)
             arbs = await api.arbitrage_bets(books, limit=args.limit, include_event_details=True)
-            emit(args, arbs, arb_rows)
+            emit(args, paid_arbitrages(arbs, load_settings().exchange_commission), arb_rows)
         elif args.command == "value":
             bets = await api.value_bets(
                 args.bookmaker, sport=args.sport, include_event_details=True
@@ -151,6 +158,33 @@ async def _run(args: argparse.Namespace, base_url: str, key: str, timeout: float
         else:
             raise BadInput(f"unknown command {args.command!r}")
     return 0
+
+
+def paid_arbitrages(arbs: Iterable[ArbitrageBet], commission: float) -> list[ArbitrageBet]:
+    """The service's arbitrages as the desk counts them: each exchange leg net of the trader's
+    `commission`, profit and equal-return stakes made again; one that is no arbitrage once
+    commission is paid is left out. The service lists raw prices: it knows no trader's rate."""
+    kept = []
+    for item in arbs:
+        arb = paid_arbitrage((ArbLeg(g.side, g.odds, g.bookmaker) for g in item.legs), commission)
+        if arb is None:
+            continue
+        stakes = item.optimal_stakes
+        if item.total_stake > 0:
+            stakes = tuple(
+                OptimalStake(leg.bookmaker, leg.side, stake, stake * leg.price)
+                for leg, stake in zip(arb.legs, arb.stakes(item.total_stake), strict=True)
+            )
+        kept.append(
+            replace(
+                item,
+                implied_probability=arb.implied_probability,
+                profit_margin=arb.profit_pct,
+                optimal_stakes=stakes,
+            )
+        )
+    kept.sort(key=lambda item: -item.profit_margin)
+    return kept
 
 
 async def _bookmakers(api: ApiClient, flag: str | None) -> list[str]:

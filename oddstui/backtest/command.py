@@ -50,6 +50,13 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
         help=f"smallest EV %% counted as a value bet (default {DEFAULT_MIN_EV})",
     )
     backtest.add_argument(
+        "--commission",
+        metavar="RATE",
+        type=_commission,
+        help="the exchanges' commission on winnings, 0.05 for 5 %% (default: the desk's "
+        "exchange_commission setting); an exchange's back price counts net of it",
+    )
+    backtest.add_argument(
         "--workers",
         metavar="N",
         type=_workers,
@@ -74,6 +81,17 @@ def _workers(text: str) -> int:
         raise argparse.ArgumentTypeError(message) from None
     if not 1 <= value <= MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"--workers must be 1 to {MAX_WORKERS}, got {text!r}")
+    return value
+
+
+def _commission(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--commission must be a number, got {text!r}") from None
+    if not 0.0 <= value < 1.0:
+        message = f"--commission must be 0 or more and below 1, got {text!r}"
+        raise argparse.ArgumentTypeError(message)
     return value
 
 
@@ -108,17 +126,16 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _backtest(args: argparse.Namespace) -> int:
-    from oddstui.backtest.engine import collector_paused
+    from oddstui.backtest.engine import Judging, collector_paused
     from oddstui.backtest.parallel import backtest_recording, default_workers
     from oddstui.backtest.report import to_json, to_table
 
     rules = load_alert_rules(args.alerts)
+    settings = config.load_settings()
+    commission = settings.exchange_commission if args.commission is None else args.commission
+    judging = Judging(args.sharp, args.min_ev, commission, settings.suspect_profit)
     report = backtest_recording(
-        args.path,
-        rules,
-        workers=args.workers or default_workers(),
-        sharps=args.sharp,
-        min_ev=args.min_ev,
+        args.path, rules, workers=args.workers or default_workers(), judging=judging
     )
     with collector_paused():  # the report's tens of thousands of findings hold no cycles
         if args.json:

@@ -45,8 +45,10 @@ class ArbitrageSeen:
     last_seen: float
     """When it went (or the recording's end, when `open_at_end`)."""
     best_profit: float
-    """Percent, (1/S - 1) · 100 on the total stake."""
+    """Percent, (1/S - 1) · 100 on the total stake, each exchange leg net of commission."""
     open_at_end: bool = True
+    suspect: str = ""
+    """Why its edge is not to be believed (`book.suspect`) when it was best, or ""."""
 
     @property
     def legs_key(self) -> LegsKey:
@@ -74,6 +76,8 @@ class ValueBetSeen:
     closing_fair: float | None = None
     closed_at: str = ""
     """"kick-off" or "last" (the sharp book's last fair price in the recording)."""
+    suspect: str = ""
+    """Why its edge is not to be believed (`book.suspect`) when it was taken, or ""."""
 
     @property
     def clv(self) -> float | None:

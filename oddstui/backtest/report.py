@@ -41,6 +41,8 @@ def to_json(report: BacktestReport) -> dict[str, Any]:
                 "openAtEnd": a.open_at_end,
                 "bestProfitPct": a.best_profit,
                 "legs": [{"side": s, "price": p, "bookmaker": b} for s, p, b in a.legs],
+                "suspect": bool(a.suspect),
+                "suspectReason": a.suspect or None,
             }
             for a in report.arbitrages
         ],
@@ -60,6 +62,8 @@ def to_json(report: BacktestReport) -> dict[str, Any]:
                 "closingFair": v.closing_fair,
                 "closedAt": v.closed_at or None,
                 "clvPct": v.clv,
+                "suspect": bool(v.suspect),
+                "suspectReason": v.suspect or None,
             }
             for v in report.value_bets
         ],
@@ -90,7 +94,10 @@ def to_table(report: BacktestReport) -> str:
             for a in data["alerts"]
         ],
     )
-    out.append(f"\nArbitrages ({len(data['arbitrages'])}), profit % = (1/S - 1) x 100")
+    out.append(
+        f"\nArbitrages ({len(data['arbitrages'])}), profit % = (1/S - 1) x 100, exchanges net of"
+        " commission; * suspect"
+    )
     out += _rows(
         ("first seen", "last seen", "secs", "profit %", "event", "market", "legs"),
         [
@@ -98,7 +105,7 @@ def to_table(report: BacktestReport) -> str:
                 a["firstSeen"],
                 a["lastSeen"] + ("+" if a["openAtEnd"] else ""),
                 f"{a['durationSeconds']:.1f}",
-                f"{a['bestProfitPct']:.2f}",
+                f"{a['bestProfitPct']:.2f}" + ("*" if a["suspect"] else ""),
                 a["event"] or str(a["eventId"]),
                 _market(a),
                 ", ".join(f"{x['side']} {x['price']:g} {x['bookmaker']}" for x in a["legs"]),
@@ -106,7 +113,9 @@ def to_table(report: BacktestReport) -> str:
             for a in data["arbitrages"]
         ],
     )
-    out.append(f"\nValue bets ({len(data['value_bets'])}), CLV = price / closing fair - 1")
+    out.append(
+        f"\nValue bets ({len(data['value_bets'])}), CLV = price / closing fair - 1; * suspect"
+    )
     out += _rows(
         ("time", "event", "market", "bookmaker", "side", "price", "fair", "EV %", "CLV %"),
         [
@@ -118,7 +127,7 @@ def to_table(report: BacktestReport) -> str:
                 v["side"],
                 f"{v['price']:g}",
                 f"{v['fair']:.3f}",
-                f"{v['evPct']:.2f}",
+                f"{v['evPct']:.2f}" + ("*" if v["suspect"] else ""),
                 "" if v["clvPct"] is None else f"{v['clvPct']:.2f}",
             )
             for v in data["value_bets"]

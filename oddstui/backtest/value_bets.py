@@ -17,6 +17,7 @@ from oddstui.backtest.findings import ValueBetSeen
 from oddstui.backtest.line_state import LineState, MarketLine
 from oddstui.book.arbitrage import in_side_order, is_lay, required_sides
 from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
+from oddstui.book.suspect import suspicion
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
 
 DEFAULT_SHARPS = FAIR_POLICY.books
@@ -25,8 +26,15 @@ DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
 
 class ValueTracker:
     def __init__(
-        self, sharps: tuple[str, ...] = DEFAULT_SHARPS, min_ev: float = DEFAULT_MIN_EV
+        self,
+        sharps: tuple[str, ...] = DEFAULT_SHARPS,
+        min_ev: float = DEFAULT_MIN_EV,
+        suspect_profit: float | None = None,
+        changed_at: dict[int, float] | None = None,
     ) -> None:
+        self.suspect_profit = suspect_profit
+        self.changed_at = {} if changed_at is None else changed_at
+        """event -> when its score or status last moved (the engine keeps it)."""
         self.policy = FairPolicy(sharps, FAIR_POLICY.method)
         self.sharps = frozenset(sharps)
         self.min_ev = min_ev
@@ -67,7 +75,7 @@ class ValueTracker:
         found: dict[tuple[str, str], ValueBetSeen] = {}
         for bookmaker, prices in state.quotes.items():
             if bookmaker not in self.sharps and _may_be_value(prices, fair, floor):
-                self._check(state.key, bookmaker, prices, fair, held, found, in_play, now)
+                self._check(state, bookmaker, prices, fair, held, found, in_play, now)
         if found:
             state.bets = found
 
@@ -89,7 +97,7 @@ class ValueTracker:
         if held is None:
             held = {}
         found: dict[tuple[str, str], ValueBetSeen] = {}
-        self._check(state.key, bookmaker, prices or {}, fair, held, found, in_play, now)
+        self._check(state, bookmaker, prices or {}, fair, held, found, in_play, now)
         if held:
             for side in fair:
                 held.pop((bookmaker, side), None)
@@ -100,7 +108,7 @@ class ValueTracker:
 
     def _check(
         self,
-        key: MarketLine,
+        state: LineState,
         bookmaker: str,
         prices: Mapping[str, float],
         fair: dict[str, float],
@@ -119,12 +127,22 @@ class ValueTracker:
                 continue
             bet = held.get((bookmaker, side))
             if bet is None:
-                event_id, market, line = key
+                event_id, market, line = state.key
+                quoted = state.quoted
                 bet = ValueBetSeen(
                     event_id, market, line, bookmaker, side, now, price, fair_price, ev, in_play
                 )
+                bet.suspect = suspicion(
+                    ev, [quoted.get(bookmaker)], self.changed_at.get(event_id), self.suspect_profit
+                )
                 self.bets.append(bet)
             found[(bookmaker, side)] = bet
+
+    def end_event(self, event_id: int) -> None:
+        """The event ended (settled or cancelled): its value bets are no longer open."""
+        for key, state in self._priced.items():
+            if key[0] == event_id:
+                state.bets = None
 
     def kick_off(self, event_id: int) -> None:
         """The event went live: its lines' fair prices now are their closing prices."""

@@ -1,5 +1,6 @@
 """Fair prices: the bookmaker's margin removed by one of four methods (see MATHS.md).
 
+Which method the desk uses is not chosen here: `book.fair_policy` holds that one choice.
 Only valid when every side of the market is quoted: a missing side raises ``ValueError``, so
 that no caller ever invents a fair line from half a market.
 """
@@ -20,7 +21,7 @@ _TOLERANCE = 1e-14
 
 
 def fair_probabilities(
-    prices: Sequence[float], method: FairMethod = "multiplicative"
+    prices: Sequence[float], method: FairMethod
 ) -> list[float]:
     """Probabilities that sum to 1, one per side, in the order of ``prices``."""
     q = [1.0 / d for d in check_prices(prices, minimum=2)]
@@ -33,7 +34,7 @@ def fair_probabilities(
     return remove(q)
 
 
-def fair_prices(prices: Sequence[float], method: FairMethod = "multiplicative") -> list[float]:
+def fair_prices(prices: Sequence[float], method: FairMethod) -> list[float]:
     """Decimal prices with the margin removed: ``1/p_i``."""
     return [1.0 / p for p in fair_probabilities(prices, method)]
 

@@ -81,8 +81,8 @@ def test_every_method_sums_to_one_and_keeps_the_order(method: str, prices: list[
 @settings(deadline=None)
 @given(price_lists())
 def test_fair_prices_are_the_inverse_probabilities(prices: list[float]) -> None:
-    fair = fair_prices(prices)
-    assert [1 / f for f in fair] == pytest.approx(fair_probabilities(prices))
+    fair = fair_prices(prices, "power")
+    assert [1 / f for f in fair] == pytest.approx(fair_probabilities(prices, "power"))
 
 
 @settings(deadline=None)
@@ -105,7 +105,7 @@ def test_worst_case_is_the_lowest_across_methods(prices: list[float]) -> None:
 )
 def test_a_market_must_be_fully_quoted(prices: list, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        fair_probabilities(prices)
+        fair_probabilities(prices, "multiplicative")
 
 
 def test_an_unknown_method_is_rejected() -> None:
