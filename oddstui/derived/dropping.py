@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,34 @@ class Drop:
     order: tuple[Any, ...]
     encoded: tuple[bytes, bytes] | None = None
     """The source's JSON of it, without and with `event`, when it keeps it encoded."""
+
+
+@dataclass(frozen=True, slots=True)
+class DropQuery:
+    """What a GET /dropping-odds asks for, checked."""
+
+    sport: str | None
+    leagues: Sequence[str]
+    markets: Sequence[str]
+    window: str
+    min_drop: float
+    limit: int
+    page: int
+    details: bool
+
+    @classmethod
+    def of(cls, q: Mapping[str, Any], sport: str | None, leagues: Sequence[str]) -> DropQuery:
+        """From the route's parsed query `q`, with the sport and leagues the source checked."""
+        return cls(
+            sport,
+            leagues,
+            drop_markets(q["markets"]),
+            q["timeWindow"],
+            q["minDrop"],
+            q["limit"],
+            q["page"],
+            q["includeEventDetails"],
+        )
 
 
 def check_plan(plan: str) -> None:
@@ -85,25 +113,15 @@ def line_drops(
     return found
 
 
-def page_of_drops(
-    drops: Iterable[Drop],
-    *,
-    sport: str | None,
-    leagues: Sequence[str],
-    markets: Sequence[str],
-    window: str,
-    min_drop: float,
-    limit: int,
-    page: int,
-) -> list[Drop]:
-    """The drops the query asks for, the largest drop in `window` first, one page of `limit`."""
-    wanted_leagues, wanted_markets = set(leagues), set(markets)
+def page_of_drops(drops: Iterable[Drop], query: DropQuery) -> list[Drop]:
+    """The drops the query asks for, the largest drop in its window first, one page."""
+    wanted_leagues, wanted_markets = set(query.leagues), set(query.markets)
     chosen = []
     for drop in drops:
-        value = drop.drops[window]
-        if value is None or value <= 0 or value < min_drop:
+        value = drop.drops[query.window]
+        if value is None or value <= 0 or value < query.min_drop:
             continue
-        if sport is not None and drop.sport != sport:
+        if query.sport is not None and drop.sport != query.sport:
             continue
         if wanted_leagues and drop.league not in wanted_leagues:
             continue
@@ -111,5 +129,5 @@ def page_of_drops(
             continue
         chosen.append((-value, drop.order, drop))
     chosen.sort(key=lambda row: (row[0], row[1]))
-    start = (page - 1) * limit
-    return [row[2] for row in chosen[start : start + limit]]
+    start = (query.page - 1) * query.limit
+    return [row[2] for row in chosen[start : start + query.limit]]

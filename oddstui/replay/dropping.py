@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from oddstui.derived.dropping import DROP_MARKETS, Drop, line_drops, page_of_drops
+from oddstui.derived.dropping import DROP_MARKETS, Drop, DropQuery, line_drops, page_of_drops
 from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.drop_history import line_key
 from oddstui.replay.state import ReplayState
@@ -19,33 +19,13 @@ class ReplayDropping:
         self.state = state
         self._derived = derived  # its open events: what it keeps of ended matches goes with them
 
-    def dropping_odds(
-        self,
-        *,
-        sport: str | None,
-        leagues: list[str],
-        markets: list[str],
-        window: str,
-        min_drop: float,
-        limit: int,
-        page: int,
-        details: bool,
-    ) -> list[Json]:
-        """GET /dropping-odds: the largest drop in `window` first, one page of `limit`. Only
-        lines whose opening the recording holds are measured (`replay/drop_history.py`)."""
+    def dropping_odds(self, query: DropQuery) -> list[Json]:
+        """GET /dropping-odds: the largest drop in the window first, one page. Only lines whose
+        opening the recording holds are measured (`replay/drop_history.py`)."""
         now = self.state.time
         drops = [drop for event in self._derived.open_events() for drop in self._drops(event, now)]
-        chosen = page_of_drops(
-            drops,
-            sport=sport,
-            leagues=leagues,
-            markets=markets,
-            window=window,
-            min_drop=min_drop,
-            limit=limit,
-            page=page,
-        )
-        return [self._shown_named(drop.item, details) for drop in chosen]
+        chosen = page_of_drops(drops, query)
+        return [self._shown_named(drop.item, query.details) for drop in chosen]
 
     def _shown_named(self, item: Json, details: bool) -> Json:
         """A dropping-odds item's `event` names its sport and league as {name, slug}."""

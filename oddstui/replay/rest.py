@@ -15,7 +15,7 @@ from typing import Any
 from starlette.routing import BaseRoute
 from starlette.routing import Route as StarletteRoute
 
-from oddstui.derived.dropping import check_leagues, check_plan, drop_markets
+from oddstui.derived.dropping import DropQuery, check_leagues, check_plan
 from oddstui.recording.manifest import unix
 from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.dropping import ReplayDropping
@@ -205,16 +205,7 @@ class ReplayRest:
             if league not in held:
                 name = "league" if q["league"] else "leagues"
                 raise BadRequest(f"{name}: no events of league {shown(league)} in this recording")
-        return self.dropping.dropping_odds(
-            sport=sport,
-            leagues=leagues,
-            markets=drop_markets(q["markets"]),
-            window=q["timeWindow"],
-            min_drop=q["minDrop"],
-            limit=q["limit"],
-            page=q["page"],
-            details=q["includeEventDetails"],
-        )
+        return self.dropping.dropping_odds(DropQuery.of(q, sport, leagues))
 
     # -- lookups -------------------------------------------------------------------------------
     def _event(self, event_id: int, name: str) -> dict[str, Any]:

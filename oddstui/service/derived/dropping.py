@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import json
 import time
-from functools import partial
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from oddstui.book.dropping import Tick
 from oddstui.book.fair_policy import FAIR_POLICY
-from oddstui.derived.dropping import DROP_MARKETS, Drop, line_drops, page_of_drops
+from oddstui.derived.dropping import DROP_MARKETS, Drop, DropQuery, line_drops, page_of_drops
 from oddstui.service.derived.links import summary_named
 from oddstui.service.world.model import Event
 
@@ -53,31 +53,11 @@ class DroppingIndex:
         self._dirty.add(event.id)
 
     # -- queries
-    def items(
-        self,
-        *,
-        sport: str | None,
-        leagues: list[str],
-        markets: list[str],
-        window: str,
-        min_drop: float,
-        limit: int,
-        page: int,
-        details: bool,
-    ) -> bytes:
+    def items(self, query: DropQuery) -> bytes:
         self._refresh()
         drops = (drop for drops in self._by_event.values() for drop in drops)
-        chosen = page_of_drops(
-            drops,
-            sport=sport,
-            leagues=leagues,
-            markets=markets,
-            window=window,
-            min_drop=min_drop,
-            limit=limit,
-            page=page,
-        )
-        parts = [drop.encoded[1 if details else 0] for drop in chosen if drop.encoded]
+        shown = 1 if query.details else 0
+        parts = [drop.encoded[shown] for drop in page_of_drops(drops, query) if drop.encoded]
         return b"[" + b",".join(parts) + b"]"
 
     # -- upkeep

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddstui.derived.dropping import check_leagues, check_plan, drop_markets
+from oddstui.derived.dropping import DropQuery, check_leagues, check_plan
 from oddstui.server.errors import BadRequest
 from oddstui.service.routes.call import Call, Handler
 from oddstui.service.routes.lookup import bookmakers_or_400, league_or_400, sport_or_400
@@ -39,16 +39,7 @@ def dropping_odds(call: Call) -> bytes:
         leagues = [league_or_400(world, q["league"], sport).slug]
     elif q["leagues"]:
         leagues = [league_or_400(world, slug, sport, "leagues").slug for slug in q["leagues"]]
-    return call.svc.indexes.dropping.items(
-        sport=sport.slug if sport else None,
-        leagues=leagues,
-        markets=drop_markets(q["markets"]),
-        window=q["timeWindow"],
-        min_drop=q["minDrop"],
-        limit=q["limit"],
-        page=q["page"],
-        details=q["includeEventDetails"],
-    )
+    return call.svc.indexes.dropping.items(DropQuery.of(q, sport.slug if sport else None, leagues))
 
 
 HANDLERS: dict[str, Handler] = {
