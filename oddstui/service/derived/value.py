@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 from oddstui.book.fair_policy import FAIR_POLICY
 from oddstui.book.value import MIN_VALUE_EV
 from oddstui.derived.items import value_body
+from oddstui.derived.listed import is_listed
 from oddstui.derived.value import LineValue, line_value
 from oddstui.service.derived.links import event_url, summary_strings
 from oddstui.service.derived.sports import DrawingSports
-from oddstui.service.world.model import LIVE, PENDING, Event, Line, Market, iso
+from oddstui.service.world.model import Event, Line, Market, iso
 
 if TYPE_CHECKING:
     from oddstui.service.world import World
@@ -113,7 +114,7 @@ class ValueIndex:
         return cached
 
     def _event_items(self, event: Event, bookie: str) -> list[ValueItem]:
-        if event.status not in (PENDING, LIVE) or bookie in self._sharp_set:
+        if not is_listed(event.status) or bookie in self._sharp_set:
             return []
         if (event.id, bookie) in getattr(self.world, "_suspended", ()):
             return []  # a suspended book offers nothing (GET /odds shows no markets for it)
