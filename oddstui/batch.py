@@ -4,8 +4,10 @@
 Exit status: 0 on success, 2 on bad input (flags, config, an event, market, bookmaker or sport
 the service does not know), 1 when the service fails. Errors are one line on stderr; flags are
 checked before any service is asked or started. With no API key and no service named
-(`--base-url` or the config), the commands ask the built-in service at the desk's seed (1, or
-`--seed`), so they see the desk's world, and say so in one line on stderr. `odds` and
+(`--base-url` or the config), the commands ask a running desk's built-in service at that seed (1,
+or `--seed`; `service/desk_service.py`), so they print the prices the desk shows, or else start a
+built-in service of their own (its world requotes on its own schedule: same matches, not the
+same prices), and say which in one line on stderr. `odds` and
 `movements` take an event id or `live` (the busiest live match, of `--sport` if given).
 `--json` prints the SDK's records (snake_case fields, times in ISO-8601 UTC); without it a
 compact plain-text table is printed (`batch_output`). `arbs` counts an exchange's leg net of the
@@ -60,9 +62,10 @@ from oddstui.config import (
 #: The batch commands, as `oddstui <command>` names them.
 COMMANDS = ("live", "arbs", "value", "odds", "dropping", "movements")
 BUILT_IN_NOTE = (
-    "oddstui: no API key: asking the built-in service (simulated data); "
-    f"set {KEY_ENV} for a real one"
+    "oddstui: no API key: asking a built-in service of its own (simulated data; a running "
+    f"desk's world quotes its own prices); set {KEY_ENV} for a real one"
 )
+DESK_NOTE = "oddstui: no API key: asking the running desk's built-in service (simulated data)"
 
 __all__ = ["COMMANDS", "BadInput", "run_batch"]
 
@@ -77,6 +80,13 @@ def run_batch(args: argparse.Namespace) -> int:
     try:
         check_arguments(args)
         base_url, key = _connection(args)
+        if base_url is None:
+            from oddstui.server.accounts import DEMO_KEY
+            from oddstui.service.desk_service import find
+
+            base_url, key = find(args.seed), DEMO_KEY
+            if base_url is not None:
+                sys.stderr.write(f"{DESK_NOTE} ({base_url}, seed {args.seed})\n")
         if base_url is None:
             from oddstui.service.assembly import Options
             from oddstui.service.embedded import start_embedded
