@@ -11,6 +11,7 @@ from pathlib import Path
 from oddstui.api.redact import plain
 from oddstui.betlog.bets import OPEN, SETTLED, Bet, bet_records
 from oddstui.betlog.store import BetLog, BetLogError
+from oddstui.book.formats import format_price
 
 COLUMNS = (
     ("Bet", 4), ("Placed", 11), ("Event", 24), ("Line", 14), ("Side", 5), ("Book", 12),
@@ -65,7 +66,7 @@ def table_lines(bets: list[Bet]) -> list[str]:
                 leg.line_text,
                 leg.side,
                 leg.bookmaker,
-                f"{leg.price:.2f}",
+                format_price(leg.price),  # the bookmaker's own places: 2.317, not 2.32
                 f"{leg.stake:.2f}",
                 leg.result_word,
                 "" if leg.profit is None else f"{leg.profit:+.2f}",

@@ -18,6 +18,7 @@ from oddstui.book.arbitrage import (
     find_arbitrage,
     is_lay,
 )
+from oddstui.book.formats import exact_price
 from oddstui.book.probability import margin
 
 #: Exchanges whose names do not say so.
@@ -36,6 +37,14 @@ def is_exchange(bookmaker: str, sides: Iterable[str] = ()) -> bool:
 def net_back(price: float, commission: float) -> float:
     """What a back price pays after commission on winnings: `1 + (d - 1)(1 - c)`."""
     return commission_adjusted(price, commission) if commission else price
+
+
+def quoted_back(paid_price: float, commission: float) -> float:
+    """The price as the exchange quoted it, from what it pays net of `commission` (the inverse
+    of `net_back`), without the float noise the arithmetic leaves (2.3170000000000002)."""
+    if not commission or commission >= 1.0:
+        return paid_price
+    return exact_price(1.0 + (paid_price - 1.0) / (1.0 - commission))
 
 
 def commission_rate(bookmaker: str, commission: float, sides: Iterable[str] = ()) -> float:
