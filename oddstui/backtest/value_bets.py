@@ -3,22 +3,21 @@
 A price is a value bet when its EV against the fair price of the same market and line, by the
 desk's one fair-price policy (`book.fair_policy`: the first sharp book quoting every side, its
 margin removed, as the service's value bets), is at least `min_ev` percent (a fair line is
-never invented from half a market). A bet is taken
-at the first price that is value; it stays one bet until it stops being value. Its closing
-price is the sharp book's fair price at kick-off for a bet taken before it, else the sharp
-book's last fair price in the recording.
+never invented from half a market). A bet is taken at the first price that is value; it stays
+one bet until it stops being value. Its closing price is the sharp book's fair price at
+kick-off for a bet taken before it, else the sharp book's last fair price in the recording.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from oddstui.backtest.findings import ValueBetSeen
 from oddstui.backtest.line_state import LineState, MarketLine
-from oddstui.book.arbitrage import in_side_order, is_lay, required_sides
 from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
 from oddstui.book.suspect import suspicion
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
+from oddstui.derived.value import needed_sides
 
 DEFAULT_SHARPS = FAIR_POLICY.books
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
@@ -44,8 +43,6 @@ class ValueTracker:
         # A cheap first test of EV >= min_ev (d/fair - 1), a little wide of the exact one.
         self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
-        self._sides: dict[tuple[str, bool, frozenset[str]], tuple[str, ...] | None] = {}
-        """(market, has draw, sides the sharp book quotes) -> `_fair_sides`."""
 
     def refresh_fair(self, state: LineState, has_draw: bool) -> None:
         """The sharp book's prices on the line moved (or were read afresh)."""
@@ -172,11 +169,7 @@ class ValueTracker:
             sharp = quotes.get(book)
             if not sharp:
                 continue
-            key = (market, has_draw, frozenset(sharp))
-            try:
-                sides = self._sides[key]
-            except KeyError:
-                sides = self._sides[key] = _fair_sides(market, has_draw, sharp)
+            sides = needed_sides(market, has_draw, frozenset(sharp))
             if sides is None:
                 continue
             line = self.policy.fair_line({book: sharp}, sides)
@@ -192,13 +185,3 @@ def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: fl
         if price is not None and price >= fair_price * floor:
             return True
     return False
-
-
-def _fair_sides(market: str, has_draw: bool, quoted: Iterable[str]) -> tuple[str, ...] | None:
-    """The sides a fair line of the market needs, in the market's order, when the sharp book
-    quotes them all; else None."""
-    seen = {side for side in quoted if not is_lay(side)}
-    required = required_sides(market, has_draw, seen)
-    if required is None or not required <= seen:
-        return None
-    return in_side_order(required)
