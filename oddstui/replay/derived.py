@@ -22,7 +22,7 @@ from typing import Any
 from oddstui.api.errors import MalformedRecord
 from oddstui.api.models.odds import parse_market
 from oddstui.book.arbitrage import Arbitrage, market_arbitrage, sport_has_draw
-from oddstui.book.fair_policy import FAIR_POLICY
+from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
 from oddstui.book.value import MIN_VALUE_EV
 from oddstui.derived.items import arbitrage_body, leg_body, value_body
 from oddstui.derived.listed import is_listed
@@ -59,6 +59,7 @@ class ReplayDerived:
     ) -> None:
         self.state = state
         self.sharps = sharps
+        self.policy = FairPolicy(sharps, FAIR_POLICY.method)
         self.min_ev = min_ev
         self._quotes: dict[int, tuple[int, EventQuotes]] = {}
         self._arbs: OrderedDict[frozenset[str], dict[int, tuple[int, list[Json]]]] = OrderedDict()
@@ -150,7 +151,7 @@ class ReplayDerived:
             if quote is None:
                 continue
             sharp = {book: quotes[book].prices for book in self.sharps if book in quotes}
-            value = line_value(line[0], has_draw, quote.prices, sharp, self.min_ev)
+            value = line_value(line[0], has_draw, quote.prices, sharp, self.min_ev, self.policy)
             if value is None:
                 continue
             fair_at = quotes[value.fair.book].updated_at
