@@ -23,7 +23,14 @@ class ReplayDropping:
         """GET /dropping-odds: the largest drop in the window first, one page. Only lines whose
         opening the recording holds are measured (`replay/drop_history.py`)."""
         now = self.state.time
-        drops = [drop for event in self._derived.open_events() for drop in self._drops(event, now)]
+        # Only the asked sport's and leagues' events are measured (`page_of_drops` filters too).
+        events = [
+            event
+            for event in self._derived.open_events()
+            if (query.sport is None or _slug(event.get("sport")) == query.sport)
+            and (not query.leagues or _slug(event.get("league")) in query.leagues)
+        ]
+        drops = [drop for event in events for drop in self._drops(event, now)]
         chosen = page_of_drops(drops, query)
         return [self._shown_named(drop.item, query.details) for drop in chosen]
 
