@@ -4,11 +4,15 @@
 Exit status: 0 on success, 2 on bad input (flags, config, an event, market, bookmaker or sport
 the service does not know), 1 when the service fails. Errors are one line on stderr; flags are
 checked before any service is asked or started. With no API key and no service named
-(`--base-url` or the config), the commands ask the built-in service at the desk's seed (1, or
-`--seed`), so they see the desk's world, and say so in one line on stderr. `odds` and
+(`--base-url` or the config), the commands ask a running desk's built-in service at that seed (1,
+or `--seed`; `service/desk_service.py`), so they print the prices the desk shows, or else start a
+built-in service of their own (its world requotes on its own schedule: same matches, not the
+same prices), and say which in one line on stderr. `odds` and
 `movements` take an event id or `live` (the busiest live match, of `--sport` if given).
 `--json` prints the SDK's records (snake_case fields, times in ISO-8601 UTC); without it a
-compact plain-text table is printed (`batch_output`).
+compact plain-text table is printed (`batch_output`). `arbs` counts an exchange's leg net of the
+`exchange_commission` setting, as the desk does (`book.exchange.paid_arbitrage`): its profit and
+stakes are the desk's, and a line that is no arbitrage once commission is paid is left out.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from oddstui.api.errors import (
@@ -27,7 +33,8 @@ from oddstui.api.errors import (
     ServiceError,
     ServiceUnavailable,
 )
-from oddstui.api.models import OddsRecord
+from oddstui.api.models import ArbitrageBet, OddsRecord
+from oddstui.api.models.derived import OptimalStake
 from oddstui.api.redact import plain
 from oddstui.api.rest import ApiClient, check_base_url
 from oddstui.api.validate import MAX_BOOKMAKERS
@@ -41,6 +48,8 @@ from oddstui.batch_output import (
     odds_rows,
     value_rows,
 )
+from oddstui.book.arbitrage import ArbLeg
+from oddstui.book.exchange import paid_arbitrage
 from oddstui.config import (
     KEY_ENV,
     PUBLIC_BASE_URL,
@@ -53,9 +62,10 @@ from oddstui.config import (
 #: The batch commands, as `oddstui <command>` names them.
 COMMANDS = ("live", "arbs", "value", "odds", "dropping", "movements")
 BUILT_IN_NOTE = (
-    "oddstui: no API key: asking the built-in service (simulated data); "
-    f"set {KEY_ENV} for a real one"
+    "oddstui: no API key: asking a built-in service of its own (simulated data; a running "
+    f"desk's world quotes its own prices); set {KEY_ENV} for a real one"
 )
+DESK_NOTE = "oddstui: no API key: asking the running desk's built-in service (simulated data)"
 
 __all__ = ["COMMANDS", "BadInput", "run_batch"]
 
@@ -70,6 +80,13 @@ def run_batch(args: argparse.Namespace) -> int:
     try:
         check_arguments(args)
         base_url, key = _connection(args)
+        if base_url is None:
+            from oddstui.server.accounts import DEMO_KEY
+            from oddstui.service.desk_service import find
+
+            base_url, key = find(args.seed), DEMO_KEY
+            if base_url is not None:
+                sys.stderr.write(f"{DESK_NOTE} ({base_url}, seed {args.seed})\n")
         if base_url is None:
             from oddstui.service.assembly import Options
             from oddstui.service.embedded import start_embedded
@@ -120,7 +137,7 @@ async def _run(args: argparse.Namespace, base_url: str, key: str, timeout: float
         elif args.command == "arbs":
             books = await _bookmakers(api, args.bookmakers)
             arbs = await api.arbitrage_bets(books, limit=args.limit, include_event_details=True)
-            emit(args, arbs, arb_rows)
+            emit(args, paid_arbitrages(arbs, load_settings().exchange_commission), arb_rows)
         elif args.command == "value":
             bets = await api.value_bets(
                 args.bookmaker, sport=args.sport, include_event_details=True
@@ -151,6 +168,33 @@ async def _run(args: argparse.Namespace, base_url: str, key: str, timeout: float
         else:
             raise BadInput(f"unknown command {args.command!r}")
     return 0
+
+
+def paid_arbitrages(arbs: Iterable[ArbitrageBet], commission: float) -> list[ArbitrageBet]:
+    """The service's arbitrages as the desk counts them: each exchange leg net of the trader's
+    `commission`, profit and equal-return stakes made again; one that is no arbitrage once
+    commission is paid is left out. The service lists raw prices: it knows no trader's rate."""
+    kept = []
+    for item in arbs:
+        arb = paid_arbitrage((ArbLeg(g.side, g.odds, g.bookmaker) for g in item.legs), commission)
+        if arb is None:
+            continue
+        stakes = item.optimal_stakes
+        if item.total_stake > 0:
+            stakes = tuple(
+                OptimalStake(leg.bookmaker, leg.side, stake, stake * leg.price)
+                for leg, stake in zip(arb.legs, arb.stakes(item.total_stake), strict=True)
+            )
+        kept.append(
+            replace(
+                item,
+                implied_probability=arb.implied_probability,
+                profit_margin=arb.profit_pct,
+                optimal_stakes=stakes,
+            )
+        )
+    kept.sort(key=lambda item: -item.profit_margin)
+    return kept
 
 
 async def _bookmakers(api: ApiClient, flag: str | None) -> list[str]:

@@ -345,6 +345,8 @@ def run_desk(args: argparse.Namespace) -> int:
 
         # The service builds its world in its own process while this one loads the desk.
         service = start_child(seed=args.seed, speed=args.speed)
+        from oddstui.service import desk_service
+
         try:
             from oddstui.tui.launch import run_tui
 
@@ -353,6 +355,7 @@ def run_desk(args: argparse.Namespace) -> int:
             except Exception as error:  # noqa: BLE001 - one line, never a traceback
                 sys.stderr.write(f"oddstui: the built-in service did not start: {error}\n")
                 return 1
+            desk_service.publish(base_url, args.seed)  # `oddstui odds` asks the same world
             return run_tui(
                 base_url,
                 service.api_key,
@@ -361,6 +364,7 @@ def run_desk(args: argparse.Namespace) -> int:
                 record=args.record,
             )
         finally:
+            desk_service.withdraw()
             service.stop()
     from oddstui.api.errors import RequestRejected
     from oddstui.api.rest import check_base_url

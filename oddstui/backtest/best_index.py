@@ -4,11 +4,14 @@ A message changes one bookmaker's prices, so the line's other quotes need not be
 a side's best moves only when that bookmaker beats it or was the one holding it and got worse;
 only then is the side read again from the line's quotes, with the desk's own `best_prices` (its
 tie rule: the bookmaker whose name sorts first). Lay prices are no sides to back: left out.
+
+The best prices are the quoted ones (alert rules compare those); an arbitrage counts each price
+at what it pays, an exchange's net of commission (`book.exchange.paid`), as the desk does.
 """
 
 from __future__ import annotations
 
-from oddstui.backtest.line_state import Best, LineState, Prices
+from oddstui.backtest.line_state import Best, LineState, Prices, Quotes
 from oddstui.book.arbitrage import (
     Arbitrage,
     best_prices,
@@ -17,6 +20,7 @@ from oddstui.book.arbitrage import (
     is_lay,
     required_sides,
 )
+from oddstui.book.exchange import commission_rate, paid_best_prices
 
 
 def rebuild(state: LineState) -> Best:
@@ -80,12 +84,22 @@ class ArbitrageCheck:
 
     `market_arbitrage` over every bookmaker's quotes finds the required sides from the sides
     quoted, takes the best price of each, in the market's order, and asks `find_arbitrage`; the
-    best prices already hold all of that, so they go to `find_arbitrage` directly."""
+    best prices already hold all of that, so they go to `find_arbitrage` directly.
 
-    def __init__(self) -> None:
+    With a `commission`, a line whose best price of a side is an exchange's is read again from
+    its `quotes` at what each price pays: the exchange's net price may fall below another
+    book's. A quoted price above every other one pays no less than theirs, so a line whose
+    best prices are all bookmakers' needs no second look, nor one whose quoted prices make no
+    arbitrage."""
+
+    def __init__(self, commission: float = 0.0) -> None:
+        self.commission = commission
         self._required: dict[tuple[str, bool, frozenset[str]], tuple[str, ...] | None] = {}
+        self._rates: dict[str, float] = {}
 
-    def __call__(self, market: str, best: Best, has_draw: bool) -> Arbitrage | None:
+    def __call__(
+        self, market: str, best: Best, has_draw: bool, quotes: Quotes | None = None
+    ) -> Arbitrage | None:
         if len(best) < 2:
             return None
         key = (market, has_draw, frozenset(best))
@@ -97,11 +111,22 @@ class ArbitrageCheck:
         if required is None:
             return None
         total = 0.0
+        exchange = False
         for side in required:
             held = best.get(side)
             if held is None:
                 return None
             total += 1.0 / held[0]
+            exchange = exchange or (self.commission > 0.0 and self._rate(held[1], quotes) > 0.0)
         if total >= 1.0:
             return None
+        if exchange and quotes is not None:
+            return find_arbitrage(paid_best_prices(quotes, required, self.commission))
         return find_arbitrage({side: best[side] for side in required})
+
+    def _rate(self, bookmaker: str, quotes: Quotes | None) -> float:
+        rate = self._rates.get(bookmaker)
+        if rate is None:
+            prices = () if quotes is None else quotes.get(bookmaker, ())
+            rate = self._rates[bookmaker] = commission_rate(bookmaker, self.commission, prices)
+        return rate

@@ -11,7 +11,7 @@ import orjson
 
 from oddstui import config
 from oddstui.backtest.partition import MAX_WORKERS
-from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP
+from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARPS
 from oddstui.book.alert_rules_file import rules_from_toml
 from oddstui.book.alert_watch import AlertRules
 from oddstui.recording.reader import open_recording
@@ -36,9 +36,11 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     )
     backtest.add_argument(
         "--sharp",
-        metavar="BOOKMAKER",
-        default=DEFAULT_SHARP,
-        help=f"the sharp book whose fair price values bets (default {DEFAULT_SHARP})",
+        metavar="BOOKMAKER[,BOOKMAKER...]",
+        type=_sharps,
+        default=DEFAULT_SHARPS,
+        help="the sharp books, first preferred, whose fair price values bets (default the "
+        f"desk's: {','.join(DEFAULT_SHARPS)})",
     )
     backtest.add_argument(
         "--min-ev",
@@ -46,6 +48,13 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
         type=_non_negative("--min-ev"),
         default=DEFAULT_MIN_EV,
         help=f"smallest EV %% counted as a value bet (default {DEFAULT_MIN_EV})",
+    )
+    backtest.add_argument(
+        "--commission",
+        metavar="RATE",
+        type=_commission,
+        help="the exchanges' commission on winnings, 0.05 for 5 %% (default: the desk's "
+        "exchange_commission setting); an exchange's back price counts net of it",
     )
     backtest.add_argument(
         "--workers",
@@ -75,6 +84,24 @@ def _workers(text: str) -> int:
     return value
 
 
+def _commission(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--commission must be a number, got {text!r}") from None
+    if not 0.0 <= value < 1.0:
+        message = f"--commission must be 0 or more and below 1, got {text!r}"
+        raise argparse.ArgumentTypeError(message)
+    return value
+
+
+def _sharps(text: str) -> tuple[str, ...]:
+    books = tuple(name.strip() for name in text.split(","))
+    if not all(books):
+        raise argparse.ArgumentTypeError(f"--sharp must name bookmakers, got {text!r}")
+    return books
+
+
 def _non_negative(flag: str) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
@@ -99,17 +126,16 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def _backtest(args: argparse.Namespace) -> int:
-    from oddstui.backtest.engine import collector_paused
+    from oddstui.backtest.engine import Judging, collector_paused
     from oddstui.backtest.parallel import backtest_recording, default_workers
     from oddstui.backtest.report import to_json, to_table
 
     rules = load_alert_rules(args.alerts)
+    settings = config.load_settings()
+    commission = settings.exchange_commission if args.commission is None else args.commission
+    judging = Judging(args.sharp, args.min_ev, commission, settings.suspect_profit)
     report = backtest_recording(
-        args.path,
-        rules,
-        workers=args.workers or default_workers(),
-        sharp=args.sharp,
-        min_ev=args.min_ev,
+        args.path, rules, workers=args.workers or default_workers(), judging=judging
     )
     with collector_paused():  # the report's tens of thousands of findings hold no cycles
         if args.json:

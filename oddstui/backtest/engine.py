@@ -15,12 +15,28 @@ from oddstui.backtest.feeding import BookFeeder, sport_and_status
 from oddstui.backtest.findings import ArbitrageSeen, ValueBetSeen
 from oddstui.backtest.line_state import LineState
 from oddstui.backtest.partition import Share
-from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARP, ValueTracker
+from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARPS, ValueTracker
 from oddstui.book.alert_watch import AlertRules
 from oddstui.book.arbitrage import Arbitrage, sport_has_draw
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.settlement import VOID, ScoreSheet, grade_leg
+from oddstui.book.suspect import DEFAULT_SUSPECT_PROFIT
+from oddstui.config import DEFAULT_COMMISSION
 from oddstui.recording.records import Record
+
+#: The statuses after which an event's prices can no longer be taken: it leaves the lists.
+ENDED = ("settled", "cancelled")
+
+
+@dataclass(frozen=True, slots=True)
+class Judging:
+    """How the backtest judges prices, as the desk does: the fair price's sharp books, the
+    smallest EV, the exchanges' commission and the profit above which an edge is suspect."""
+
+    sharps: tuple[str, ...] = DEFAULT_SHARPS
+    min_ev: float = DEFAULT_MIN_EV
+    commission: float = DEFAULT_COMMISSION
+    suspect_profit: float | None = DEFAULT_SUSPECT_PROFIT
 
 
 @dataclass(slots=True)
@@ -43,8 +59,7 @@ def run_backtest(
     records: Iterable[Record],
     rules: AlertRules | None = None,
     *,
-    sharp: str = DEFAULT_SHARP,
-    min_ev: float = DEFAULT_MIN_EV,
+    judging: Judging | None = None,
     complete_markets: bool = False,
     share: Share | None = None,
 ) -> BacktestReport:
@@ -53,7 +68,7 @@ def run_backtest(
     `share`: backtest only these events (`backtest.parallel` runs the shares side by side)."""
     started = time.perf_counter()
     with collector_paused():
-        report = _backtest(records, rules, sharp, min_ev, complete_markets, share)
+        report = _backtest(records, rules, judging or Judging(), complete_markets, share)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -76,8 +91,7 @@ def collector_paused() -> Iterator[None]:
 def _backtest(
     records: Iterable[Record],
     rules: AlertRules | None,
-    sharp: str,
-    min_ev: float,
+    judging: Judging,
     complete_markets: bool,
     share: Share | None,
 ) -> BacktestReport:
@@ -85,18 +99,21 @@ def _backtest(
     book = feeder.book
     lines = feeder.lines
     lines.complete_markets = complete_markets
-    arbitrages = ArbitrageTracker()
-    values = ValueTracker(sharp, min_ev)
+    changed_at: dict[int, float] = {}  # event -> when its score or status last moved
+    arbitrages = ArbitrageTracker(judging.suspect_profit, changed_at)
+    values = ValueTracker(judging.sharps, judging.min_ev, judging.suspect_profit, changed_at)
     alerts = AlertRunner(rules or AlertRules())
-    arbitrage_of = ArbitrageCheck()
+    arbitrage_of = ArbitrageCheck(judging.commission)
+
     report = BacktestReport()
     now = float("-inf")
 
-    def sport_and_play(event_id: int) -> tuple[bool, bool]:
-        """Whether the event's sport has a draw (so it does until known), and whether it is in
-        play."""
+    def sport_and_play(event_id: int) -> tuple[bool, bool, bool]:
+        """Whether the event's sport has a draw (so it does until known), whether it is in
+        play, and whether it has ended (its prices are no longer listed)."""
         sport, status = sport_and_status(book, event_id)
-        return (True if sport is None else sport_has_draw(sport)), status == "live"
+        has_draw = True if sport is None else sport_has_draw(sport)
+        return has_draw, status == "live", status in ENDED
 
     for record in records:
         # Records are in the order the recorder applied them; a snapshot is stamped when
@@ -111,18 +128,24 @@ def _backtest(
                 continue
             record = mine
         touched = feeder.apply(record)
+        for event_id in touched.events:
+            changed_at[event_id] = now
         for event_id, status in touched.status:
             if status == "live":
                 values.kick_off(event_id)
+            elif status in ENDED:  # its prices can no longer be taken: off every list now
+                arbitrages.end_event(event_id, now)
+                values.end_event(event_id)
         found: list[tuple[LineState, Arbitrage | None]] = []
         bookmaker = touched.bookmaker
         if bookmaker is not None and touched.event_id is not None:  # an odds message
-            has_draw, in_play = sport_and_play(touched.event_id)
-            sharp_moved = bookmaker == sharp
-            for state, old, new in touched.changes:
+            has_draw, in_play, over = sport_and_play(touched.event_id)
+            sharp_moved = bookmaker in values.sharps
+            for state, old, new in () if over else touched.changes:
+                state.quoted[bookmaker] = now
                 best = update(state, bookmaker, old, new)
                 if best is not None:  # else the best prices, so the arbitrage, are as they were
-                    arb = arbitrage_of(state.key[1], best, has_draw)
+                    arb = arbitrage_of(state.key[1], best, has_draw, state.quotes)
                     arbitrages.observe(state, arb, now)
                     found.append((state, arb))  # None too: an arbitrage that ended
                 if sharp_moved:
@@ -130,13 +153,15 @@ def _backtest(
                     values.check_line(state, in_play, now)
                 else:
                     values.check_bookmaker(state, bookmaker, new, in_play, now)
-        event_id, has_draw, in_play = -1, True, False
+        event_id, has_draw, in_play, over = -1, True, False, False
         for key in touched.lines:  # after a snapshot: each line read afresh
             if key[0] != event_id:
                 event_id = key[0]
-                has_draw, in_play = sport_and_play(event_id)
+                has_draw, in_play, over = sport_and_play(event_id)
+            if over:
+                continue
             state = lines.state(key)
-            arb = arbitrage_of(key[1], rebuild(state), has_draw)
+            arb = arbitrage_of(key[1], rebuild(state), has_draw, state.quotes)
             arbitrages.observe(state, arb, now)
             found.append((state, arb))
             values.refresh_fair(state, has_draw)

@@ -46,8 +46,10 @@ class ArbitrageSeen:
     last_seen: float
     """When it went (or the recording's end, when `open_at_end`)."""
     best_profit: float
-    """Percent, (1/S - 1) · 100 on the total stake."""
+    """Percent, (1/S - 1) · 100 on the total stake, each exchange leg net of commission."""
     open_at_end: bool = True
+    suspect: str = ""
+    """Why its edge is not to be believed (`book.suspect`) when it was best, or ""."""
 
     @property
     def legs_key(self) -> LegsKey:
@@ -77,6 +79,8 @@ class ValueBetSeen:
     """"kick-off" or "last" (the sharp book's last fair price in the recording)."""
     result: float | None = None
     """`book.settlement` result (1 won … -1 lost) when the recording holds the final score."""
+    suspect: str = ""
+    """Why its edge is not to be believed (`book.suspect`) when it was taken, or ""."""
 
     @property
     def profit(self) -> float | None:

@@ -14,17 +14,21 @@ MarketLine = tuple[int, str, tuple[float | None, str | None]]
 """(event id, market, line): the line's key."""
 Prices = dict[str, float]
 """side -> price."""
+Quotes = dict[str, Prices]
+"""bookmaker -> its prices on the line."""
 Best = dict[str, tuple[float, str]]
 """side -> (price, bookmaker)."""
 
 
 class LineState:
-    __slots__ = ("key", "quotes", "best", "fair", "last_fair", "bets", "arbitrage")
+    __slots__ = ("key", "quotes", "quoted", "best", "fair", "last_fair", "bets", "arbitrage")
 
     def __init__(self, key: MarketLine) -> None:
         self.key = key
         self.quotes: dict[str, Prices] = {}
         """bookmaker -> its prices on the line (a bookmaker with none is left out)."""
+        self.quoted: dict[str, float] = {}
+        """bookmaker -> when a message last moved its prices on the line (not from snapshots)."""
         self.best: Best = {}
         """The best back price of each side (`best_index`)."""
         self.fair: dict[str, float] | None = None

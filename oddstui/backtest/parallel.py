@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from copy import deepcopy
 from pathlib import Path
 
-from oddstui.backtest.engine import BacktestReport, collector_paused, run_backtest
+from oddstui.backtest.engine import BacktestReport, Judging, collector_paused, run_backtest
 from oddstui.backtest.partition import MAX_WORKERS, Share
 from oddstui.book.alert_watch import AlertRules
 from oddstui.recording.reader import open_recording
@@ -36,8 +36,7 @@ def backtest_recording(
     rules: AlertRules | None = None,
     *,
     workers: int = 1,
-    sharp: str,
-    min_ev: float,
+    judging: Judging | None = None,
 ) -> BacktestReport:
     """The backtest of the recording at `path` in `workers` processes (1: this one)."""
     started = time.perf_counter()
@@ -45,7 +44,7 @@ def backtest_recording(
     complete = recording.manifest.complete_markets
     if workers <= 1:
         report = run_backtest(
-            recording.records(), rules, sharp=sharp, min_ev=min_ev, complete_markets=complete
+            recording.records(), rules, judging=judging, complete_markets=complete
         )
         report.seconds = time.perf_counter() - started  # from the same start as with workers
         return report
@@ -59,12 +58,12 @@ def backtest_recording(
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers - 1, mp_context=context) as pool, collector_paused():
         futures = [
-            pool.submit(_share, recording.folder, rules, sharp, min_ev, share(index))
+            pool.submit(_share, recording.folder, rules, judging, share(index))
             for index in range(1, workers)
         ]
         # This process takes the first share itself: one process less to start, and one report
         # less to send back. Its own copy of the rules: the others are sent theirs as it runs.
-        reports = [_share(recording.folder, deepcopy(rules), sharp, min_ev, share(0))]
+        reports = [_share(recording.folder, deepcopy(rules), judging, share(0))]
         reports += [future.result() for future in futures]  # unpickled: many objects, no cycles
         merged = merge(reports)
     merged.seconds = time.perf_counter() - started
@@ -72,14 +71,13 @@ def backtest_recording(
 
 
 def _share(
-    folder: Path, rules: AlertRules | None, sharp: str, min_ev: float, share: Share
+    folder: Path, rules: AlertRules | None, judging: Judging | None, share: Share
 ) -> BacktestReport:
     recording = open_recording(folder)
     return run_backtest(
         recording.records(),
         rules,
-        sharp=sharp,
-        min_ev=min_ev,
+        judging=judging,
         complete_markets=recording.manifest.complete_markets,
         share=share,
     )

@@ -43,6 +43,8 @@ def to_json(report: BacktestReport) -> dict[str, Any]:
                 "openAtEnd": a.open_at_end,
                 "bestProfitPct": a.best_profit,
                 "legs": [{"side": s, "price": p, "bookmaker": b} for s, p, b in a.legs],
+                "suspect": bool(a.suspect),
+                "suspectReason": a.suspect or None,
             }
             for a in report.arbitrages
         ],
@@ -64,6 +66,8 @@ def to_json(report: BacktestReport) -> dict[str, Any]:
                 "clvPct": v.clv,
                 "result": None if v.result is None else VERDICTS[v.result],
                 "profitPerUnit": v.profit,
+                "suspect": bool(v.suspect),
+                "suspectReason": v.suspect or None,
             }
             for v in report.value_bets
         ],
@@ -96,7 +100,10 @@ def to_table(report: BacktestReport) -> str:
             for a in data["alerts"]
         ],
     )
-    out.append(f"\nArbitrages ({len(data['arbitrages'])}), profit % = (1/S - 1) x 100")
+    out.append(
+        f"\nArbitrages ({len(data['arbitrages'])}), profit % = (1/S - 1) x 100, exchanges net of"
+        " commission; * suspect"
+    )
     out += _rows(
         ("first seen", "last seen", "secs", "profit %", "event", "market", "legs"),
         [
@@ -104,7 +111,7 @@ def to_table(report: BacktestReport) -> str:
                 a["firstSeen"],
                 a["lastSeen"] + ("+" if a["openAtEnd"] else ""),
                 f"{a['durationSeconds']:.1f}",
-                f"{a['bestProfitPct']:.2f}",
+                f"{a['bestProfitPct']:.2f}" + ("*" if a["suspect"] else ""),
                 a["event"] or str(a["eventId"]),
                 _market(a),
                 ", ".join(f"{x['side']} {x['price']:g} {x['bookmaker']}" for x in a["legs"]),
@@ -113,7 +120,7 @@ def to_table(report: BacktestReport) -> str:
         ],
     )
     out.append(
-        f"\nValue bets ({len(data['value_bets'])}), CLV = price / closing fair - 1; "
+        f"\nValue bets ({len(data['value_bets'])}), CLV = price / closing fair - 1; * suspect; "
         f"{summary['valueBetsSettled']} settled from the final score, "
         f"P&L {summary['valueBetsProfitPerUnit']:+.2f} units"
     )
@@ -139,7 +146,7 @@ def to_table(report: BacktestReport) -> str:
                 v["side"],
                 f"{v['price']:g}",
                 f"{v['fair']:.3f}",
-                f"{v['evPct']:.2f}",
+                f"{v['evPct']:.2f}" + ("*" if v["suspect"] else ""),
                 "" if v["clvPct"] is None else f"{v['clvPct']:.2f}",
                 v["result"] or "",
             )

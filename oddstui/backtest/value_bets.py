@@ -1,30 +1,41 @@
 """Value bets over a recording, each with its closing-line value (MATHS.md).
 
-A price is a value bet when its EV against the sharp book's fair price of the same market and
-line (margin removed by Shin, as the service's value index does) is at least `min_ev` percent,
-and only when the sharp book quotes every side (a fair line is never invented). A bet is taken
-at the first price that is value; it stays one bet until it stops being value. Its closing
-price is the sharp book's fair price at kick-off for a bet taken before it, else the sharp
-book's last fair price in the recording.
+A price is a value bet when its EV against the fair price of the same market and line, by the
+desk's one fair-price policy (`book.fair_policy`: the first sharp book quoting every side, its
+margin removed, as the service's value bets), is at least `min_ev` percent (a fair line is
+never invented from half a market). A bet is taken at the first price that is value; it stays
+one bet until it stops being value. Its closing price is the sharp book's fair price at
+kick-off for a bet taken before it, else the sharp book's last fair price in the recording.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from oddstui.backtest.findings import ValueBetSeen
 from oddstui.backtest.line_state import LineState, MarketLine
-from oddstui.book.arbitrage import in_side_order, is_lay, required_sides
-from oddstui.book.fair import fair_probabilities
+from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
+from oddstui.book.suspect import suspicion
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
+from oddstui.derived.value import needed_sides
 
-DEFAULT_SHARP = "Pinnacle"
+DEFAULT_SHARPS = FAIR_POLICY.books
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
 
 
 class ValueTracker:
-    def __init__(self, sharp: str = DEFAULT_SHARP, min_ev: float = DEFAULT_MIN_EV) -> None:
-        self.sharp = sharp
+    def __init__(
+        self,
+        sharps: tuple[str, ...] = DEFAULT_SHARPS,
+        min_ev: float = DEFAULT_MIN_EV,
+        suspect_profit: float | None = None,
+        changed_at: dict[int, float] | None = None,
+    ) -> None:
+        self.suspect_profit = suspect_profit
+        self.changed_at = {} if changed_at is None else changed_at
+        """event -> when its score or status last moved (the engine keeps it)."""
+        self.policy = FairPolicy(sharps, FAIR_POLICY.method)
+        self.sharps = frozenset(sharps)
         self.min_ev = min_ev
         self.bets: list[ValueBetSeen] = []
         self._priced: dict[MarketLine, LineState] = {}
@@ -32,12 +43,10 @@ class ValueTracker:
         # A cheap first test of EV >= min_ev (d/fair - 1), a little wide of the exact one.
         self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
-        self._sides: dict[tuple[str, bool, frozenset[str]], tuple[str, ...] | None] = {}
-        """(market, has draw, sides the sharp book quotes) -> `_fair_sides`."""
 
     def refresh_fair(self, state: LineState, has_draw: bool) -> None:
         """The sharp book's prices on the line moved (or were read afresh)."""
-        fair = self._fair(state.key[1], state.quotes.get(self.sharp), has_draw)
+        fair = self._fair(state.key[1], state.quotes, has_draw)
         state.fair = fair
         if fair is not None:
             if state.last_fair is None:
@@ -62,8 +71,8 @@ class ValueTracker:
             return  # no price of any bookmaker passes value's first test
         found: dict[tuple[str, str], ValueBetSeen] = {}
         for bookmaker, prices in state.quotes.items():
-            if bookmaker != self.sharp and _may_be_value(prices, fair, floor):
-                self._check(state.key, bookmaker, prices, fair, held, found, in_play, now)
+            if bookmaker not in self.sharps and _may_be_value(prices, fair, floor):
+                self._check(state, bookmaker, prices, fair, held, found, in_play, now)
         if found:
             state.bets = found
 
@@ -78,14 +87,14 @@ class ValueTracker:
         """Only `bookmaker`'s prices on the line changed, to `prices`."""
         fair = state.fair
         held = state.bets
-        if fair is None or bookmaker == self.sharp or (not prices and not held):
+        if fair is None or bookmaker in self.sharps or (not prices and not held):
             return
         if prices and not held and not _may_be_value(prices, fair, self._floor):
             return  # the usual case: no bet open on the line, and none made
         if held is None:
             held = {}
         found: dict[tuple[str, str], ValueBetSeen] = {}
-        self._check(state.key, bookmaker, prices or {}, fair, held, found, in_play, now)
+        self._check(state, bookmaker, prices or {}, fair, held, found, in_play, now)
         if held:
             for side in fair:
                 held.pop((bookmaker, side), None)
@@ -96,7 +105,7 @@ class ValueTracker:
 
     def _check(
         self,
-        key: MarketLine,
+        state: LineState,
         bookmaker: str,
         prices: Mapping[str, float],
         fair: dict[str, float],
@@ -115,12 +124,22 @@ class ValueTracker:
                 continue
             bet = held.get((bookmaker, side))
             if bet is None:
-                event_id, market, line = key
+                event_id, market, line = state.key
+                quoted = state.quoted
                 bet = ValueBetSeen(
                     event_id, market, line, bookmaker, side, now, price, fair_price, ev, in_play
                 )
+                bet.suspect = suspicion(
+                    ev, [quoted.get(bookmaker)], self.changed_at.get(event_id), self.suspect_profit
+                )
                 self.bets.append(bet)
             found[(bookmaker, side)] = bet
+
+    def end_event(self, event_id: int) -> None:
+        """The event ended (settled or cancelled): its value bets are no longer open."""
+        for key, state in self._priced.items():
+            if key[0] == event_id:
+                state.bets = None
 
     def kick_off(self, event_id: int) -> None:
         """The event went live: its lines' fair prices now are their closing prices."""
@@ -142,22 +161,21 @@ class ValueTracker:
                 bet.closing_fair, bet.closed_at = last[bet.side], "last"
 
     def _fair(
-        self, market: str, sharp: Mapping[str, float] | None, has_draw: bool
+        self, market: str, quotes: Mapping[str, Mapping[str, float]], has_draw: bool
     ) -> dict[str, float] | None:
-        if not sharp:
-            return None
-        key = (market, has_draw, frozenset(sharp))
-        try:
-            sides = self._sides[key]
-        except KeyError:
-            sides = self._sides[key] = _fair_sides(market, has_draw, sharp)
-        if sides is None:
-            return None
-        try:
-            probabilities = fair_probabilities([float(sharp[s]) for s in sides], "shin")
-        except ValueError:
-            return None
-        return {s: 1.0 / p for s, p in zip(sides, probabilities, strict=True) if p > 0}
+        """The line's fair prices by the policy: the first sharp book, in order, quoting every
+        side the market needs."""
+        for book in self.policy.books:
+            sharp = quotes.get(book)
+            if not sharp:
+                continue
+            sides = needed_sides(market, has_draw, frozenset(sharp))
+            if sides is None:
+                continue
+            line = self.policy.fair_line({book: sharp}, sides)
+            if line is not None:
+                return dict(zip(sides, line.prices(), strict=True))
+        return None
 
 
 def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: float) -> bool:
@@ -167,13 +185,3 @@ def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: fl
         if price is not None and price >= fair_price * floor:
             return True
     return False
-
-
-def _fair_sides(market: str, has_draw: bool, quoted: Iterable[str]) -> tuple[str, ...] | None:
-    """The sides a fair line of the market needs, in the market's order, when the sharp book
-    quotes them all; else None."""
-    seen = {side for side in quoted if not is_lay(side)}
-    required = required_sides(market, has_draw, seen)
-    if required is None or not required <= seen:
-        return None
-    return in_side_order(required)

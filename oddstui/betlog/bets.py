@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from oddstui.book.formats import exact_price
 from oddstui.book.settlement import RESULT_WORDS, closing_line_value, leg_profit
 
 OPEN, SETTLED = "open", "settled"
@@ -118,7 +119,7 @@ def bet_records(bets: list[Bet]) -> list[dict[str, Any]]:
                     "label": leg.label,
                     "side": leg.side,
                     "bookmaker": leg.bookmaker,
-                    "price": leg.price,
+                    "price": exact_price(leg.price),
                     "commission": leg.commission,
                     "stake": leg.stake,
                     "status": bet.status,
@@ -128,7 +129,7 @@ def bet_records(bets: list[Bet]) -> list[dict[str, Any]]:
                     "finalScore": bet.final_score,
                     "profit": leg.profit,
                     "sharpBook": leg.sharp_book,
-                    "closePrice": leg.close_price,
+                    "closePrice": None if leg.close_price is None else exact_price(leg.close_price),
                     "closeFair": leg.close_fair,
                     "clv": leg.clv,
                 }

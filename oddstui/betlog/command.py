@@ -15,6 +15,7 @@ from oddstui.api.rest import ApiClient, check_base_url
 from oddstui.betlog.bets import OPEN, SETTLED, Bet, bet_records
 from oddstui.betlog.grading import Disagreement, check_grades
 from oddstui.betlog.store import BetLog, BetLogError
+from oddstui.book.formats import format_price
 from oddstui.config import KEY_ENV, PUBLIC_BASE_URL, ConfigError, load_settings, resolve_api_key
 
 COLUMNS = (
@@ -111,7 +112,7 @@ def table_lines(bets: list[Bet]) -> list[str]:
                 leg.line_text,
                 leg.side,
                 leg.bookmaker,
-                f"{leg.price:.2f}",
+                format_price(leg.price),  # the bookmaker's own places: 2.317, not 2.32
                 f"{leg.stake:.2f}",
                 leg.result_word,
                 "" if leg.profit is None else f"{leg.profit:+.2f}",

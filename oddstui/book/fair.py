@@ -1,5 +1,6 @@
 """Fair prices: the bookmaker's margin removed by one of four methods (see MATHS.md).
 
+Which method the desk uses is not chosen here: `book.fair_policy` holds that one choice.
 Only valid when every side of the market is quoted: a missing side raises ``ValueError``, so
 that no caller ever invents a fair line from half a market.
 """
@@ -7,21 +8,20 @@ that no caller ever invents a fair line from half a market.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from typing import Literal, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Literal
 
 from oddstui.book._validate import check_index, check_prices
 
 FairMethod = Literal["multiplicative", "additive", "power", "shin"]
 METHODS: tuple[FairMethod, ...] = ("multiplicative", "additive", "power", "shin")
 
-Stamp = TypeVar("Stamp", float, str)
 _MAX_ITERATIONS = 200
 _TOLERANCE = 1e-14
 
 
 def fair_probabilities(
-    prices: Sequence[float], method: FairMethod = "multiplicative"
+    prices: Sequence[float], method: FairMethod
 ) -> list[float]:
     """Probabilities that sum to 1, one per side, in the order of ``prices``."""
     q = [1.0 / d for d in check_prices(prices, minimum=2)]
@@ -34,31 +34,7 @@ def fair_probabilities(
     return remove(q)
 
 
-def averaged_fair(
-    quotes: Iterable[tuple[Sequence[float | None], Stamp | None]], method: FairMethod = "shin"
-) -> tuple[list[float], Stamp | None] | None:
-    """Fair probabilities per side averaged over the quotes (prices per side, and when quoted)
-    that price every side above 1, with the newest stamp among those; None when none does.
-    The value bet's fair line (MATHS.md): the sharp books' margin-free prices, averaged."""
-    total: list[float] = []
-    count = 0
-    newest: Stamp | None = None
-    for prices, stamp in quotes:
-        if not all(price is not None and price > 1.0 for price in prices):
-            continue
-        probabilities = fair_probabilities([p for p in prices if p is not None], method)
-        if total:
-            probabilities = [t + p for t, p in zip(total, probabilities, strict=True)]
-        total = probabilities
-        count += 1
-        if stamp is not None and (newest is None or stamp > newest):
-            newest = stamp
-    if not count:
-        return None
-    return [value / count for value in total], newest
-
-
-def fair_prices(prices: Sequence[float], method: FairMethod = "multiplicative") -> list[float]:
+def fair_prices(prices: Sequence[float], method: FairMethod) -> list[float]:
     """Decimal prices with the margin removed: ``1/p_i``."""
     return [1.0 / p for p in fair_probabilities(prices, method)]
 

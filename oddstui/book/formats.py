@@ -184,6 +184,12 @@ def price_places(decimal: float) -> int:
     return MOST_PLACES
 
 
+def exact_price(decimal: float) -> float:
+    """A price as a bookmaker quotes it, without the float noise arithmetic leaves behind
+    (2.3170000000000002 is 2.317): no bookmaker quotes more than a few places."""
+    return round(decimal, 6)
+
+
 def book_places(prices: Iterable[float | None]) -> int:
     """The places one bookmaker's prices are shown with: what the most precise of them needs, so
     its column reads `1.900 2.228`, not `1.90 2.228`."""

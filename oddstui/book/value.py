@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from oddstui.book._validate import check_positive, check_price, check_probability
 
-#: The sharp books: the built-in service quotes them with a small margin that follows the true
-#: price, so their prices with the margin removed are fair (value bets, closing lines).
-SHARP_BOOKS = ("Pinnacle", "SingBet")
 #: The smallest EV, in percent, listed as a value bet: smaller edges are within the fair price's
 #: own noise.
 MIN_VALUE_EV = 0.5

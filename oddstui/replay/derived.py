@@ -4,8 +4,8 @@ A recording holds prices, not the lists the service derived from them, so a repl
 again from the replayed prices with the desk's maths (`book/`), in the service's item shapes:
 the desk's boards then show what the service would have listed at that moment. An arbitrage is
 the best back price of each side across the asked bookmakers summing under 1 on an exhaustive
-market; a value bet is a price whose EV against the sharp books' fair price (margin removed by
-Shin, averaged over those quoting every side) is at least `MIN_VALUE_EV` percent.
+market; a value bet is a price whose EV against the fair price by the desk's one policy
+(`book.fair_policy`) is at least `MIN_VALUE_EV` percent.
 
 Each event's quotes are parsed once per change of the event (the state's `versions`), and the
 items of an event are kept until it changes: a desk polling the boards costs only the events
@@ -21,29 +21,16 @@ from typing import Any
 
 from oddstui.api.errors import MalformedRecord
 from oddstui.api.models.odds import parse_market
-from oddstui.book.arbitrage import (
-    Arbitrage,
-    in_side_order,
-    is_lay,
-    market_arbitrage,
-    required_sides,
-    sport_has_draw,
-)
-from oddstui.book.fair import averaged_fair
-from oddstui.book.value import MIN_VALUE_EV, SHARP_BOOKS, ev_percent
+from oddstui.book.arbitrage import Arbitrage, market_arbitrage, sport_has_draw
+from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
+from oddstui.book.value import MIN_VALUE_EV
+from oddstui.derived.items import arbitrage_body, leg_body, value_body
+from oddstui.derived.listed import is_listed
+from oddstui.derived.value import line_value
 from oddstui.recording.manifest import iso
 from oddstui.replay.state import ReplayState
-from oddstui.server.item_text import (
-    NO_URL,
-    direct_link,
-    item_id,
-    market_reference,
-    optimal_stakes,
-    side_label,
-)
+from oddstui.server.item_text import NO_URL
 
-TOTAL_STAKE = 100.0
-OPEN = ("pending", "live")  # the statuses whose prices can still be taken
 KEPT_ASKS = 16  # bookmaker sets (arbitrage) and bookmakers (value) kept, least recent dropped
 
 LineId = tuple[str, float | None, str | None]  # (market, hdp, label)
@@ -67,11 +54,12 @@ class ReplayDerived:
     def __init__(
         self,
         state: ReplayState,
-        sharps: tuple[str, ...] = SHARP_BOOKS,
+        sharps: tuple[str, ...] = FAIR_POLICY.books,
         min_ev: float = MIN_VALUE_EV,
     ) -> None:
         self.state = state
         self.sharps = sharps
+        self.policy = FairPolicy(sharps, FAIR_POLICY.method)
         self.min_ev = min_ev
         self._quotes: dict[int, tuple[int, EventQuotes]] = {}
         self._arbs: OrderedDict[frozenset[str], dict[int, tuple[int, list[Json]]]] = OrderedDict()
@@ -111,7 +99,7 @@ class ReplayDerived:
         found = {
             event_id: event
             for event_id, event in self.state.events.items()
-            if event.get("status") in OPEN and self.state.books.get(event_id)
+            if is_listed(event.get("status")) and self.state.books.get(event_id)
         }
         kept: list[dict[int, Any]] = [self._quotes, *self._arbs.values(), *self._values.values()]
         for held in kept:
@@ -162,23 +150,25 @@ class ReplayDerived:
             quote = quotes.get(bookmaker)
             if quote is None:
                 continue
-            backs = frozenset(side for side in quote.prices if not is_lay(side))
-            needed = required_sides(line[0], has_draw, backs)
-            if needed is None or not needed <= backs:
+            sharp = {book: quotes[book].prices for book in self.sharps if book in quotes}
+            value = line_value(line[0], has_draw, quote.prices, sharp, self.min_ev, self.policy)
+            if value is None:
                 continue
-            sides = in_side_order(needed)
-            fair = fair_price(
-                [quotes[book] for book in self.sharps if book in quotes and book != bookmaker],
-                sides,
-            )
-            if fair is None:
-                continue
-            for side, probability in zip(sides, fair[0], strict=True):
-                ev = ev_percent(probability, quote.prices[side])
-                if ev >= self.min_ev:
-                    found.append(
-                        self._value_item(event, line, bookmaker, quote, sides, side, ev, fair)
+            fair_at = quotes[value.fair.book].updated_at
+            for bet in value.bets:
+                quoted_at = quote.updated_at or self._now()
+                found.append(
+                    value_body(
+                        event["id"],
+                        line,
+                        bookmaker,
+                        bet,
+                        (value.sides, value.fair),
+                        (quote.texts, quote.max, quoted_at),
+                        self._href(event["id"], bookmaker),
+                        max(quoted_at, fair_at or quoted_at),
                     )
+                )
         return found
 
     # -- items ---------------------------------------------------------------------------------
@@ -186,83 +176,16 @@ class ReplayDerived:
         self, event: Json, line: LineId, arb: Arbitrage, quotes: Mapping[str, Quote]
     ) -> Json:
         event_id = event["id"]
-        name, hdp, label = line
-        home, away = _names(event)
         legs, stamps = [], []
         for leg in arb.legs:
             quote = quotes[leg.bookmaker]
-            href = self._href(event_id, leg.bookmaker)
             stamp = quote.updated_at or self._now()
             stamps.append(stamp)
-            legs.append(
-                {
-                    "bookmaker": leg.bookmaker,
-                    "bookmakerFixtureId": str(
-                        self.state.book_ids.get(event_id, {}).get(leg.bookmaker, event_id)
-                    ),
-                    "directLink": direct_link(href, name, hdp, label, leg.side),
-                    "href": href,
-                    "label": side_label(home, away, name, leg.side, hdp, label),
-                    "odds": quote.texts[leg.side],
-                    "side": leg.side,
-                    "updatedAt": stamp,
-                }
-            )
-        ident = "|".join(
-            [str(event_id), name, repr(hdp), label or ""]
-            + [f"{leg.side}@{leg.bookmaker}" for leg in arb.legs]
-        )
-        return {
-            "id": item_id(ident),
-            "eventId": event_id,
-            "impliedProbability": round(arb.implied_probability, 6),
-            "profitMargin": round(arb.profit_pct, 4),
-            "totalStake": TOTAL_STAKE,
-            "updatedAt": max(stamps),
-            "market": market_reference(*line),
-            "legs": legs,
-            "optimalStakes": optimal_stakes(arb, TOTAL_STAKE),
-        }
-
-    def _value_item(
-        self,
-        event: Json,
-        line: LineId,
-        bookmaker: str,
-        quote: Quote,
-        sides: tuple[str, ...],
-        side: str,
-        ev: float,
-        fair: tuple[list[float], str | None],
-    ) -> Json:
-        event_id = event["id"]
-        name, hdp, label = line
-        probabilities, fair_at = fair
-        href = self._href(event_id, bookmaker)
-        odds: dict[str, Any] = {s: quote.texts[s] for s in sides}
-        if hdp is not None:
-            odds["hdp"] = f"{hdp:g}"
-        for s in sides:
-            odds[f"{s}DirectLink"] = direct_link(href, name, hdp, label, s)
-        odds["href"] = href
-        quoted_at = quote.updated_at or self._now()
-        odds["updatedAt"] = quoted_at
-        reference = market_reference(*line)
-        for s, probability in zip(sides, probabilities, strict=True):
-            reference[s] = f"{1.0 / probability:.3f}"
-        if quote.max is not None:
-            reference["max"] = quote.max
-        ident = f"{event_id}|{bookmaker}|{name}|{hdp!r}|{label or ''}|{side}"
-        return {
-            "id": item_id(ident),
-            "eventId": event_id,
-            "bookmaker": bookmaker,
-            "betSide": side,
-            "expectedValue": round(ev, 3),
-            "expectedValueUpdatedAt": max(quoted_at, fair_at or quoted_at),
-            "bookmakerOdds": odds,
-            "market": reference,
-        }
+            fixture = str(self.state.book_ids.get(event_id, {}).get(leg.bookmaker, event_id))
+            links = (fixture, self._href(event_id, leg.bookmaker))
+            odds = quote.texts[leg.side]
+            legs.append(leg_body(line, leg.side, leg.bookmaker, _names(event), odds, links, stamp))
+        return arbitrage_body(event_id, line, arb, legs, max(stamps))
 
     def _shown(self, item: Json, details: bool) -> Json:
         if not details:
@@ -309,16 +232,6 @@ def event_quotes(books: Mapping[str, Any]) -> EventQuotes:
                 quote = Quote(line.prices, texts, updated_at, line.max)
                 found.setdefault((market.name, line.hdp, line.label), {})[bookmaker] = quote
     return found
-
-
-def fair_price(
-    sharp_quotes: list[Quote], sides: tuple[str, ...]
-) -> tuple[list[float], str | None] | None:
-    """Fair probabilities per side, averaged over the sharp quotes of every side, and the
-    newest of their stamps; None when no sharp book quotes every side."""
-    return averaged_fair(
-        ([quote.prices.get(side) for side in sides], quote.updated_at) for quote in sharp_quotes
-    )
 
 
 def _kept_for(

@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from oddstui.book.dropping import Tick
-from oddstui.book.value import SHARP_BOOKS
+from oddstui.book.fair_policy import SHARP_BOOKS
+from oddstui.derived.dropping import BET_SIDES
 from oddstui.seed_markets import SEED_MARKETS
 
-BET_SIDES = ("home", "away", "over", "under")
 MAX_TICKS = 1_000  # per line; past it the oldest but the first go (the opening stays)
 LineKey = tuple[str, float | None, str | None]  # market, hdp, label
 Prices = dict[str, float] | None  # side -> price; None while suspended

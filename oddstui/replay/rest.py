@@ -17,12 +17,12 @@ from typing import Any
 from starlette.routing import BaseRoute
 from starlette.routing import Route as StarletteRoute
 
+from oddstui.derived.dropping import DropQuery, check_leagues
 from oddstui.recording.manifest import unix
 from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.dropping import ReplayDropping
 from oddstui.replay.settling import ReplaySettling
 from oddstui.replay.state import ReplayState
-from oddstui.seed_markets import SEED_MARKETS
 from oddstui.server.accounts import Accounts
 from oddstui.server.endpoint import Checked, checked_endpoint
 from oddstui.server.errors import BadRequest, NotFound
@@ -209,35 +209,15 @@ class ReplayRest:
     def dropping_odds(self, checked: Checked) -> list[dict[str, Any]]:
         q = checked.q
         assert checked.account is not None
-        if q["league"] and q["leagues"]:
-            raise BadRequest("league: cannot be combined with leagues; use one of them")
         sport = self._sport_slug(q["sport"]) if q["sport"] else None
-        if q["league"] and sport is None:
-            raise BadRequest("league: requires sport")
+        check_leagues(q["league"], q["leagues"], sport)
         leagues = [q["league"]] if q["league"] else list(q["leagues"] or [])
         held = {_slug(e.get("league")) for e in self.state.events.values()}
         for league in leagues:
             if league not in held:
                 name = "league" if q["league"] else "leagues"
                 raise BadRequest(f"{name}: no events of league {shown(league)} in this recording")
-        known = {name.casefold(): name for name in SEED_MARKETS}
-        markets = []
-        for name in q["markets"] or []:
-            if name.casefold() not in known:
-                raise BadRequest(
-                    f"markets: unknown market {shown(name)}; supported: {', '.join(SEED_MARKETS)}"
-                )
-            markets.append(known[name.casefold()])
-        return self.dropping.dropping_odds(
-            sport=sport,
-            leagues=leagues,
-            markets=markets,
-            window=q["timeWindow"],
-            min_drop=q["minDrop"],
-            limit=q["limit"],
-            page=q["page"],
-            details=q["includeEventDetails"],
-        )
+        return self.dropping.dropping_odds(DropQuery.of(q, sport, leagues))
 
     # -- lookups -------------------------------------------------------------------------------
     def _event(self, event_id: int, name: str) -> dict[str, Any]:

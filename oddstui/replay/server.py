@@ -23,8 +23,7 @@ FEED_SHUTDOWN_TIMEOUT = 1.5
 
 
 def replay_command(args: argparse.Namespace) -> int:
-    from oddstui.server.accounts import AccountsError, demo_accounts, load_accounts
-    from oddstui.server.serving import BindError, base_url, bind, usage_error
+    from oddstui.server.serving import accounts_and_socket, base_url, usage_error
 
     try:
         recording = open_recording(args.path)
@@ -39,16 +38,13 @@ def replay_command(args: argparse.Namespace) -> int:
         start_from = first + value if kind == "offset" else value
         if not first <= start_from <= last:
             return usage_error(f"--from: outside the recording ({_iso(first)} to {_iso(last)})")
-    try:
-        accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()
-        books = recording.manifest.bookmakers
-        accounts.resolve(books, books)
-    except AccountsError as error:
-        return usage_error(f"--accounts {error}")
-    try:
-        sock = bind(args.host, args.port)
-    except BindError as error:
-        return usage_error(str(error))
+    books = recording.manifest.bookmakers
+    opened = accounts_and_socket(
+        args.accounts, args.host, args.port, lambda accounts: accounts.resolve(books, books)
+    )
+    if isinstance(opened, int):
+        return opened
+    accounts, sock = opened
     url = base_url(sock, args.host)
     return asyncio.run(
         _main(recording, accounts, args.speed, start_from, last, sock, url, args.max_connections)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 
 import uvicorn
 
+from oddstui.server.accounts import Accounts, AccountsError, demo_accounts, load_accounts
 from oddstui.server.http import BASE
 from oddstui.server.ready_line import ready_line
 
@@ -104,6 +105,26 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         raise BindError(f"--port {port}: cannot bind {host}:{port} ({error.strerror})") from None
     return sock
+
+
+def accounts_and_socket(
+    accounts_file: str | None,
+    host: str,
+    port: int,
+    check: Callable[[Accounts], None] | None = None,
+) -> tuple[Accounts, socket.socket] | int:
+    """The accounts (`--accounts FILE`, the demo key without one; `check` may refuse them)
+    and the bound socket; or, when either cannot be had, the exit status of one usage line."""
+    try:
+        accounts = load_accounts(accounts_file) if accounts_file else demo_accounts()
+        if check is not None:
+            check(accounts)
+    except AccountsError as error:
+        return usage_error(f"--accounts {error}")
+    try:
+        return accounts, bind(host, port)
+    except BindError as error:
+        return usage_error(str(error))
 
 
 def base_url(sock: socket.socket, host: str) -> str:

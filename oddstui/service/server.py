@@ -32,18 +32,14 @@ def serve(args: argparse.Namespace) -> int:
     # cleanly, so the handlers go in before the heavy imports.
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _note_signal)
-    from oddstui.server.accounts import AccountsError, demo_accounts, load_accounts
-    from oddstui.server.serving import BindError, base_url, bind, usage_error
+    from oddstui.server.accounts import AccountsError
+    from oddstui.server.serving import accounts_and_socket, base_url, usage_error
     from oddstui.service.assembly import Options, build_service
 
-    try:
-        accounts = load_accounts(args.accounts) if args.accounts else demo_accounts()
-    except AccountsError as error:
-        return usage_error(f"--accounts {error}")
-    try:
-        sock = bind(args.host, args.port)
-    except BindError as error:
-        return usage_error(str(error))
+    opened = accounts_and_socket(args.accounts, args.host, args.port)
+    if isinstance(opened, int):
+        return opened
+    accounts, sock = opened
     try:
         svc = build_service(Options.from_args(args), accounts)
     except AccountsError as error:

@@ -209,3 +209,26 @@ def _ticks(records: list[Snapshot | FeedMessage]) -> list[tuple[object, ...]]:
                                 )
                             )
     return out
+
+
+def test_commission_and_sharp_flags(tmp_path: Path) -> None:
+    exchange = "Betfair Exchange"
+    records = [
+        snapshot(100.0, {1: {"Pinnacle": [ml(1.90, 1.95)], "BookA": [ml(2.00, 1.80)]}}),
+        updated(101.0, 1, 1, exchange, [ml(1.50, 2.04)]),  # no arbitrage net of 5 %
+    ]
+    folder = tmp_path / "rec"
+    write_recording(folder, records)
+    (tmp_path / "config.toml").write_text("exchange_commission = 0.05\n")
+    netted = json.loads(oddstui("backtest", str(folder), "--json", home=tmp_path).stdout)
+    assert netted["arbitrages"] == []  # the desk's setting
+    raw = oddstui("backtest", str(folder), "--json", "--commission", "0", home=tmp_path)
+    (arb,) = json.loads(raw.stdout)["arbitrages"]
+    assert arb["legs"][1] == {"side": "away", "price": 2.04, "bookmaker": exchange}
+    assert arb["suspect"] is False and arb["suspectReason"] is None
+    for bad in ("1", "-0.1", "five"):
+        line = _one_line(oddstui("backtest", str(folder), "--commission", bad, home=tmp_path))
+        assert "--commission" in line and repr(bad) in line
+    none = oddstui("backtest", str(folder), "--json", "--sharp", "Nobody", home=tmp_path)
+    assert json.loads(none.stdout)["value_bets"] == []  # no sharp book: no fair line, no value
+    assert "--sharp" in _one_line(oddstui("backtest", str(folder), "--sharp", ",", home=tmp_path))

@@ -10,6 +10,7 @@ from oddstui.backtest.findings import ValueBetSeen
 from oddstui.book.alert_rules import ArbitrageRule, PriceRule
 from oddstui.book.alert_watch import AlertRules
 from oddstui.book.fair import fair_prices
+from oddstui.book.fair_policy import FAIR_METHOD
 from oddstui.recording.records import Snapshot
 from tests.backtest.built import as_read, event, ml, snapshot, status, totals, updated
 
@@ -57,11 +58,11 @@ def test_value_bets_close_at_the_sharp_books_fair_price_at_kick_off() -> None:
         bets.setdefault((bet.bookmaker, bet.side), bet)  # the first of each
     assert bets, "the fair price of 1.90/1.95 makes BookA's 2.00 and BookB's 2.10 value"
     home = bets[("BookA", "home")]
-    fair_start = fair_prices([1.90, 1.95], "shin")
+    fair_start = fair_prices([1.90, 1.95], FAIR_METHOD)
     assert home.time == 100.0 and home.price == 2.00
     assert home.fair == pytest.approx(fair_start[0])
     assert home.ev == pytest.approx((2.00 / fair_start[0] - 1) * 100)
-    close = fair_prices([2.05, 1.80], "shin")  # the sharp book at kick-off, not in play
+    close = fair_prices([2.05, 1.80], FAIR_METHOD)  # the sharp book at kick-off, not in play
     assert home.closed_at == "kick-off" and not home.in_play
     assert home.closing_fair == pytest.approx(close[0])
     assert home.clv == pytest.approx((2.00 / close[0] - 1) * 100)
@@ -79,7 +80,7 @@ def test_a_bet_taken_in_play_closes_at_the_sharp_books_last_price() -> None:
     report = run_backtest([*RECORDS[:5], late, RECORDS[5]])
     bet = next(b for b in report.value_bets if b.time == 111.0)
     assert (bet.bookmaker, bet.side, bet.in_play) == ("BookA", "away", True)
-    last = fair_prices([1.95, 1.90], "shin")
+    last = fair_prices([1.95, 1.90], FAIR_METHOD)
     assert bet.closed_at == "last" and bet.closing_fair == pytest.approx(last[1])
 
 
@@ -140,7 +141,7 @@ def test_a_kick_off_seen_in_an_events_snapshot_closes_the_bets_taken_before() ->
     live_events = Snapshot(110.0, (event(1, status="live"),), ())
     report = run_backtest([START, ARB_OPENS, ARB_GOES, SHARP_MOVES, live_events, SHARP_IN_PLAY])
     home = next(b for b in report.value_bets if (b.bookmaker, b.side) == ("BookA", "home"))
-    close = fair_prices([2.05, 1.80], "shin")
+    close = fair_prices([2.05, 1.80], FAIR_METHOD)
     assert home.closed_at == "kick-off" and home.closing_fair == pytest.approx(close[0])
 
 

@@ -21,7 +21,7 @@ import pytest
 from oddstui.api.feed_url import FeedFilters
 from oddstui.api.models import ArbitrageBet
 from oddstui.api.rest import ApiClient
-from oddstui.backtest.engine import run_backtest
+from oddstui.backtest.engine import Judging, run_backtest
 from oddstui.book.arbitrage import exhaustive_sides, sport_has_draw
 from oddstui.recording import Snapshot, open_recording
 from oddstui.recording.recorder import Recorder, RecordOptions
@@ -115,7 +115,9 @@ async def test_every_arbitrage_the_service_listed_is_in_the_backtest(tmp_path: P
     wanted = in_scope
     assert wanted, f"the service listed no arbitrage on the recording's events ({len(listed)})"
 
-    report = run_backtest(records, complete_markets=recorded.manifest.complete_markets)
+    # The service lists raw prices (it knows no trader's commission): compared at none.
+    complete = recorded.manifest.complete_markets
+    report = run_backtest(records, judging=Judging(commission=0.0), complete_markets=complete)
     seen = {
         (a.event_id, a.market, a.line[0], a.line[1], frozenset((b, s) for s, _, b in a.legs))
         for a in report.arbitrages

@@ -127,3 +127,28 @@ def test_oddstui_bets_bad_flag(tmp_path: Path) -> None:
     done = run_bets(tmp_path, "--status", "maybe")
     assert done.returncode == 2
     assert "--status" in done.stderr
+
+
+def test_oddstui_bets_keeps_the_bookmakers_precision_and_no_float_noise(tmp_path: Path) -> None:
+    from oddstui.book.exchange import net_back, quoted_back
+
+    paid = net_back(4.7, 0.05)  # what the ticket counts for an exchange's 4.7
+    assert 1.0 + (paid - 1.0) / 0.95 == 4.700000000000001  # the plain inverse: float noise
+    assert quoted_back(paid, 0.05) == 4.7
+    bet = Bet(
+        event_id=9,
+        placed_at=1_790_000_000.0,
+        board="Arbitrage",
+        event_name="Home FC v Away FC",
+        legs=(
+            BetLeg("ML", None, "home", "Bet365", 2.317, 40.0),
+            BetLeg("ML", None, "away", "Betfair", 2.3170000000000002, 60.0, commission=0.05),
+        ),
+    )
+    BetLog(tmp_path / "bets.sqlite").record(bet)
+    done = run_bets(tmp_path, "--json")
+    assert done.returncode == 0, done.stderr
+    assert "2.3170000000000002" not in done.stdout
+    assert [leg["price"] for leg in json.loads(done.stdout)] == [2.317, 2.317]
+    table = run_bets(tmp_path)
+    assert table.stdout.count("2.317") == 2 and "2.32 " not in table.stdout

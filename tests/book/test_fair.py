@@ -7,7 +7,6 @@ from hypothesis import given, settings
 
 from oddstui.book.fair import (
     METHODS,
-    averaged_fair,
     fair_prices,
     fair_probabilities,
     worst_case_probability,
@@ -82,8 +81,8 @@ def test_every_method_sums_to_one_and_keeps_the_order(method: str, prices: list[
 @settings(deadline=None)
 @given(price_lists())
 def test_fair_prices_are_the_inverse_probabilities(prices: list[float]) -> None:
-    fair = fair_prices(prices)
-    assert [1 / f for f in fair] == pytest.approx(fair_probabilities(prices))
+    fair = fair_prices(prices, "power")
+    assert [1 / f for f in fair] == pytest.approx(fair_probabilities(prices, "power"))
 
 
 @settings(deadline=None)
@@ -107,7 +106,7 @@ def test_worst_case_is_the_lowest_across_methods(prices: list[float]) -> None:
 )
 def test_a_market_must_be_fully_quoted(prices: list, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        fair_probabilities(prices)
+        fair_probabilities(prices, "multiplicative")
 
 
 def test_an_unknown_method_is_rejected() -> None:
@@ -115,20 +114,3 @@ def test_an_unknown_method_is_rejected() -> None:
         fair_probabilities([2.0, 2.0], "logit")  # type: ignore[arg-type]
 
 
-def test_averaged_fair_means_the_quotes_that_price_every_side_and_keeps_the_newest_stamp():
-    first, second = [1.9, 2.0], [1.8, 2.1]
-    quotes = [
-        (first, 10.0),
-        ([1.7, None], 99.0),  # a side missing: not used, nor its stamp
-        (second, 12.0),
-        ([1.0, 3.0], 98.0),  # not a price
-    ]
-    found = averaged_fair(quotes)
-    assert found is not None
-    probabilities, newest = found
-    each = [fair_probabilities(first, "shin"), fair_probabilities(second, "shin")]
-    assert probabilities == pytest.approx([(a + b) / 2 for a, b in zip(*each, strict=True)])
-    assert sum(probabilities) == pytest.approx(1.0)
-    assert newest == 12.0
-    assert averaged_fair([([1.7, None], "2026-11-26T07:00:00Z")]) is None
-    assert averaged_fair([([2.0, 2.0], None)]) == ([0.5, 0.5], None)

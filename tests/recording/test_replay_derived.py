@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from oddstui.derived.dropping import DropQuery
 from oddstui.recording import FeedMessage, Snapshot
 from oddstui.replay.derived import ReplayDerived
 from oddstui.replay.dropping import ReplayDropping
@@ -180,7 +181,7 @@ def dropping(derived: ReplayDropping, **asked: Any) -> list[dict[str, Any]]:
         "page": 1,
         "details": False,
     }
-    return derived.dropping_odds(**{**query, **asked})
+    return derived.dropping_odds(DropQuery(**{**query, **asked}))
 
 
 def test_a_drop_is_measured_only_where_the_recording_holds_the_opening() -> None:

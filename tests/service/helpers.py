@@ -40,7 +40,7 @@ def error(response: httpx.Response, status: int, *needles: str) -> str:
     body = response.json()
     assert isinstance(body.get("error"), str) and body["error"]
     assert "Traceback" not in body["error"]
-    assert needles
+    # may be empty: a caller may check the status and the error's form alone
     for needle in needles:
         assert needle in body["error"], body["error"]
     return str(body["error"])

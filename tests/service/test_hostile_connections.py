@@ -103,6 +103,7 @@ async def test_half_sent_and_garbage_requests_are_closed_and_others_served(
         f"slowest {max(times):.3f} s"
     )
     assert closed_after < ALL_CLOSED_WITHIN
+    # non-empty: HALF_SENT sockets then the garbage ones were opened above, each noted here
     assert all(answer.startswith(b"HTTP/1.1 408 ") for _, answer in results[:HALF_SENT])
     assert all(answer.startswith(b"HTTP/1.1 400 ") for _, answer in results[HALF_SENT:])
     assert len(times) >= 10, "the normal client asked throughout"

@@ -15,13 +15,14 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from oddstui.book.arbitrage import find_arbitrage, in_side_order, required_sides
+from oddstui.book.arbitrage import find_arbitrage
+from oddstui.derived.listed import is_listed
+from oddstui.derived.value import needed_sides
 from oddstui.service.derived.arbitrage_json import ArbItem, Best, Key, encode_item
 from oddstui.service.derived.sports import DrawingSports
-from oddstui.service.world.model import LIVE, PENDING, Event, Market
+from oddstui.service.world.model import Event, Market
 
 if TYPE_CHECKING:
     from oddstui.service.world import JournalEntry, World
@@ -50,14 +51,6 @@ class _BookSet:
     pending: set[tuple[int, str]] = field(default_factory=set)
     built: bool = False
     used: float = 0.0  # time.monotonic() of the last request for this set
-
-
-@lru_cache(maxsize=4096)
-def _required(market: str, has_draw: bool, sides: frozenset[str]) -> tuple[str, ...] | None:
-    needed = required_sides(market, has_draw, sides)
-    if needed is None or not needed <= sides:
-        return None
-    return in_side_order(needed)
 
 
 def _beats(price: float, bookie: str, current: Best | None) -> bool:
@@ -93,7 +86,7 @@ class ArbitrageIndex:
                     pending.add(pair)
 
     def on_event(self, event: Event) -> None:
-        if event.status not in (PENDING, LIVE):
+        if not is_listed(event.status):
             for book_set in self._sets.values():
                 book_set.events.pop(event.id, None)
 
@@ -199,7 +192,7 @@ class ArbitrageIndex:
         while pending:
             event_id, bookie = pending.pop()
             event = events.get(event_id)
-            if event is None or event.status not in (PENDING, LIVE):
+            if event is None or not is_listed(event.status):
                 book_set.events.pop(event_id, None)
             else:
                 self._apply(book_set, event, bookie)
@@ -305,7 +298,7 @@ class ArbitrageIndex:
     def _check(self, state: _EventState, event: Event, key: Key) -> None:
         slot = state.best.get(key)
         sides = (
-            _required(key[0], self.draws.has_draw(event.sport.slug), frozenset(slot))
+            needed_sides(key[0], self.draws.has_draw(event.sport.slug), frozenset(slot))
             if slot
             else None
         )

@@ -15,43 +15,31 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from oddstui.book.dropping import drop_figures
-from oddstui.seed_markets import SEED_MARKETS
-from oddstui.server.item_text import drop_item, market_reference
+from oddstui.book.dropping import Tick
+from oddstui.book.fair_policy import FAIR_POLICY
+from oddstui.derived.dropping import DROP_MARKETS, Drop, DropQuery, line_drops, page_of_drops
 from oddstui.service.derived.links import summary_named
 from oddstui.service.world.model import Event
 
 if TYPE_CHECKING:
     from oddstui.service.world import World
 
-DROP_MARKETS = SEED_MARKETS  # /dropping-odds takes the seed's list
 _DROP_MARKET_SET = frozenset(DROP_MARKETS)
-BET_SIDES = ("home", "away", "over", "under")
 REFRESH = 20.0  # real seconds
-
-
-@dataclass(slots=True)
-class DropItem:
-    event_id: int
-    sport: str
-    league: str
-    market: str
-    drops: dict[str, float | None]  # "opening", "12h", "24h", "48h"
-    order: tuple[Any, ...]
-    plain: bytes
-    detailed: bytes
 
 
 class DroppingIndex:
     def __init__(self, world: World, clock: Callable[[], float] = time.monotonic) -> None:
         self.world = world
         self._clock = clock
-        self._sharps = [b.name for b in world.bookmakers.values() if b.sharp and b.active]
+        books = world.bookmakers
+        self._sharps = [b for b in FAIR_POLICY.books if b in books and books[b].active]
         self._sharp_set = frozenset(self._sharps)
-        self._by_event: dict[int, list[DropItem]] = {}
+        self._by_event: dict[int, list[Drop]] = {}
         self._computed: dict[int, float] = {}
         self._dirty: set[int] = set()
 
@@ -65,39 +53,11 @@ class DroppingIndex:
         self._dirty.add(event.id)
 
     # -- queries
-    def items(
-        self,
-        *,
-        sport: str | None,
-        leagues: list[str],
-        markets: list[str],
-        window: str,
-        min_drop: float,
-        limit: int,
-        page: int,
-        details: bool,
-    ) -> bytes:
+    def items(self, query: DropQuery) -> bytes:
         self._refresh()
-        wanted_leagues = set(leagues)
-        wanted_markets = set(markets)
-        chosen = []
-        for items in self._by_event.values():
-            for item in items:
-                drop = item.drops[window]
-                if drop is None or drop <= 0 or drop < min_drop:
-                    continue
-                if sport is not None and item.sport != sport:
-                    continue
-                if wanted_leagues and item.league not in wanted_leagues:
-                    continue
-                if wanted_markets and item.market not in wanted_markets:
-                    continue
-                chosen.append((-drop, item.order, item))
-        chosen.sort(key=lambda row: (row[0], row[1]))
-        start = (page - 1) * limit
-        parts = [
-            row[2].detailed if details else row[2].plain for row in chosen[start : start + limit]
-        ]
+        drops = (drop for drops in self._by_event.values() for drop in drops)
+        shown = 1 if query.details else 0
+        parts = [drop.encoded[shown] for drop in page_of_drops(drops, query) if drop.encoded]
         return b"[" + b",".join(parts) + b"]"
 
     # -- upkeep
@@ -121,46 +81,36 @@ class DroppingIndex:
                 return name
         return min(event.quotes) if event.quotes else None
 
-    def _event_items(self, event: Event, now: float) -> list[DropItem]:
+    def _event_items(self, event: Event, now: float) -> list[Drop]:
         bookie = self._reference(event)
         if bookie is None:
             return []
         found = []
+        about = (event.id, event.sport.slug, event.league.slug)
+        named = summary_named(event)
         for market in event.quotes[bookie].values():
             if market.name not in _DROP_MARKET_SET:
                 continue
             for line in market.lines:
-                sides = [s for s in BET_SIDES if s in line.prices]
-                if not sides:
-                    continue
                 ticks = self.world.movements(event.id, bookie, market.name, line.hdp, line.label)
                 if not ticks:
                     continue
-                for side in sides:
-                    item = self._item(event, market, line, side, ticks, now)
-                    if item is not None:
-                        found.append(item)
+                for drop in line_drops(
+                    about,
+                    (market.name, line.hdp, line.label),
+                    line.prices,
+                    partial(_side_ticks, ticks),
+                    now,
+                    market.updated_at,
+                ):
+                    plain = _encode(drop.item)
+                    detailed = _encode({**drop.item, "event": named})
+                    found.append(replace(drop, encoded=(plain, detailed)))
         return found
 
-    def _item(self, event, market, line, side, ticks, now):
-        figures = drop_figures([(ts, prices.get(side)) for ts, prices in ticks], now)
-        if figures is None:
-            return None
-        wire_market = market_reference(market.name, line.hdp, line.label)
-        body = drop_item(event.id, wire_market, side, figures, market.updated_at)
-        plain = _encode(body)
-        body["event"] = summary_named(event)
-        order = (event.id, market.name, line.hdp or 0.0, line.label or "", side)
-        return DropItem(
-            event.id,
-            event.sport.slug,
-            event.league.slug,
-            market.name,
-            figures.drops,
-            order,
-            plain,
-            _encode(body),
-        )
+
+def _side_ticks(ticks: list[tuple[float, dict[str, float]]], side: str) -> list[Tick]:
+    return [(ts, prices.get(side)) for ts, prices in ticks]
 
 
 def _encode(body: dict[str, Any]) -> bytes:

@@ -1,8 +1,8 @@
 """The value-bet index behind GET /value-bets.
 
-A bookmaker's price is a value bet when it beats the fair price: the sharp books' quotes of the
-same market and line with their margin removed (Shin), averaged across the sharp books that
-quote every side. Results are cached per bookmaker and recomputed for events that the
+A bookmaker's price is a value bet when it beats the fair price of the same market and line by
+the desk's one fair-price policy (`book.fair_policy`: the first sharp book quoting every side,
+its margin removed). Results are cached per bookmaker and recomputed for events that the
 bookmaker or a sharp book changed since the last request.
 """
 
@@ -14,19 +14,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from oddstui.book.fair import FairMethod, averaged_fair
-from oddstui.book.value import MIN_VALUE_EV, ev_percent
-from oddstui.server.item_text import direct_link, item_id, market_reference
-from oddstui.service.derived.arbitrage import BACK_SIDES, _required
+from oddstui.book.fair_policy import FAIR_POLICY
+from oddstui.book.value import MIN_VALUE_EV
+from oddstui.derived.items import value_body
+from oddstui.derived.listed import is_listed
+from oddstui.derived.value import LineValue, line_value
 from oddstui.service.derived.links import event_url, summary_strings
 from oddstui.service.derived.sports import DrawingSports
-from oddstui.service.world.model import LIVE, PENDING, Event, iso
+from oddstui.service.world.model import Event, Line, Market, iso
 
 if TYPE_CHECKING:
     from oddstui.service.world import World
 
 MIN_EV = MIN_VALUE_EV
-FAIR_METHOD: FairMethod = "shin"
 MAX_BOOKIES = 32  # cached bookmakers, least recently used dropped first
 
 
@@ -52,7 +52,8 @@ class ValueIndex:
     def __init__(self, world: World, draws: DrawingSports) -> None:
         self.world = world
         self.draws = draws
-        self.sharps = [b.name for b in world.bookmakers.values() if b.sharp and b.active]
+        books = world.bookmakers
+        self.sharps = [b for b in FAIR_POLICY.books if b in books and books[b].active]
         self._sharp_set = frozenset(self.sharps)
         self._cache: OrderedDict[str, _PerBookie] = OrderedDict()
 
@@ -113,88 +114,70 @@ class ValueIndex:
         return cached
 
     def _event_items(self, event: Event, bookie: str) -> list[ValueItem]:
-        if event.status not in (PENDING, LIVE) or bookie in self._sharp_set:
+        if not is_listed(event.status) or bookie in self._sharp_set:
             return []
         if (event.id, bookie) in getattr(self.world, "_suspended", ()):
             return []  # a suspended book offers nothing (GET /odds shows no markets for it)
         markets = event.quotes.get(bookie)
-        sharp_quotes = [event.quotes[s] for s in self.sharps if s in event.quotes]
-        if not markets or not sharp_quotes:
+        sharp_books = [s for s in self.sharps if s in event.quotes]
+        if not markets or not sharp_books:
             return []
         has_draw = self.draws.has_draw(event.sport.slug)
         found = []
         for market in markets.values():
+            sharp_markets = {s: event.quotes[s].get(market.name) for s in sharp_books}
             for line in market.lines:
-                sides = _required(
-                    market.name, has_draw, frozenset(s for s in line.prices if s in BACK_SIDES)
-                )
-                if sides is None:
+                sharp = _sharp_lines(sharp_markets, line.hdp, line.label)
+                value = line_value(market.name, has_draw, line.prices, sharp, MIN_EV)
+                if value is None:
                     continue
-                found_fair = _fair(sharp_quotes, market.name, line.hdp, line.label, sides)
-                if found_fair is None:
-                    continue
-                fair, fair_at = found_fair
-                for side, p in zip(sides, fair, strict=True):
-                    ev = ev_percent(p, line.prices[side])
-                    if ev >= MIN_EV:
-                        found.append(
-                            self._item(event, bookie, market, line, sides, side, ev, fair, fair_at)
-                        )
+                sharp_market = sharp_markets[value.fair.book]
+                fair_at = 0.0 if sharp_market is None else sharp_market.updated_at
+                for bet in value.bets:
+                    found.append(self._item(event, bookie, market, line, bet, value, fair_at))
         return found
 
-    def _item(self, event, bookie, market, line, sides, side, ev, fair, fair_at):
+    def _item(
+        self,
+        event: Event,
+        bookie: str,
+        market: Market,
+        line: Line,
+        bet: tuple[str, float],
+        value: LineValue,
+        fair_at: float,
+    ) -> ValueItem:
         precision = self.world.bookmakers[bookie].precision
-        href = event_url(self.world, event, bookie)
-        odds: dict[str, str] = {s: f"{line.prices[s]:.{precision}f}" for s in sides}
-        if line.hdp is not None:
-            odds["hdp"] = f"{line.hdp:g}"
-        for s in sides:
-            odds[f"{s}DirectLink"] = direct_link(href, market.name, line.hdp, line.label, s)
-        odds["href"] = href
-        # The quote's own age, apart from when the edge last changed: an old quote beside a
-        # fresh fair price is a stale line, which a client may flag.
-        odds["updatedAt"] = iso(market.updated_at)
-        reference = market_reference(market.name, line.hdp, line.label)
-        for s, p in zip(sides, fair, strict=True):
-            reference[s] = f"{1.0 / p:.3f}"
-        if line.max is not None:
-            reference["max"] = line.max
-        ident = f"{event.id}|{bookie}|{market.name}|{line.hdp!r}|{line.label or ''}|{side}"
-        body: dict[str, Any] = {
-            "id": item_id(ident),
-            "eventId": event.id,
-            "bookmaker": bookie,
-            "betSide": side,
-            "expectedValue": round(ev, 3),
-            "expectedValueUpdatedAt": iso(max(market.updated_at, fair_at)),
-            "bookmakerOdds": odds,
-            "market": reference,
-        }
+        texts = {s: f"{line.prices[s]:.{precision}f}" for s in value.sides}
+        body = value_body(
+            event.id,
+            (market.name, line.hdp, line.label),
+            bookie,
+            bet,
+            (value.sides, value.fair),
+            (texts, line.max, iso(market.updated_at)),
+            event_url(self.world, event, bookie),
+            iso(max(market.updated_at, fair_at)),
+        )
         plain = _encode(body)
         body["event"] = summary_strings(event)
+        ev = bet[1]
         return ValueItem(ev, event.sport.slug, event.league.slug, body["id"], plain, _encode(body))
 
 
-def _fair(
-    sharp_quotes: list[dict[str, Any]],
-    name: str,
-    hdp: float | None,
-    label: str | None,
-    sides: tuple[str, ...],
-) -> tuple[list[float], float] | None:
-    """Fair probabilities per side, averaged over the sharp books quoting every side, and the
-    time of the newest of those quotes."""
-    lines: list[tuple[list[float | None], float | None]] = []
-    for quotes in sharp_quotes:
-        market = quotes.get(name)
+def _sharp_lines(
+    markets: dict[str, Market | None], hdp: float | None, label: str | None
+) -> dict[str, dict[str, float]]:
+    """Each sharp book's prices of one line, when it quotes it."""
+    found = {}
+    for book, market in markets.items():
         if market is None:
             continue
         for line in market.lines:
             if line.hdp == hdp and line.label == label:
-                lines.append(([line.prices.get(s) for s in sides], market.updated_at))
+                found[book] = line.prices
                 break
-    found = averaged_fair(lines, FAIR_METHOD)
-    return None if found is None else (found[0], found[1] or 0.0)
+    return found
 
 
 def _encode(body: dict[str, Any]) -> bytes:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from oddstui.derived.dropping import DropQuery, check_leagues
 from oddstui.server.errors import BadRequest
-from oddstui.service.derived.dropping import DROP_MARKETS
 from oddstui.service.routes.call import Call, Handler
 from oddstui.service.routes.lookup import bookmakers_or_400, league_or_400, sport_or_400
 
@@ -30,34 +30,14 @@ def arbitrage_bets(call: Call) -> bytes:
 
 def dropping_odds(call: Call) -> bytes:
     world, q = call.world, call.q
-    if q["league"] and q["leagues"]:
-        raise BadRequest("league: cannot be combined with leagues; use one of them")
     sport = sport_or_400(world, q["sport"]) if q["sport"] else None
-    if q["league"] and sport is None:
-        raise BadRequest("league: requires sport")
+    check_leagues(q["league"], q["leagues"], sport)
     leagues: list[str] = []
     if q["league"]:
         leagues = [league_or_400(world, q["league"], sport).slug]
     elif q["leagues"]:
         leagues = [league_or_400(world, slug, sport, "leagues").slug for slug in q["leagues"]]
-    markets: list[str] = []
-    known = {name.lower(): name for name in DROP_MARKETS}
-    for name in q["markets"] or []:
-        if name.lower() not in known:
-            raise BadRequest(
-                f"markets: unknown market {name[:40]!r}; supported: {', '.join(DROP_MARKETS)}"
-            )
-        markets.append(known[name.lower()])
-    return call.svc.indexes.dropping.items(
-        sport=sport.slug if sport else None,
-        leagues=leagues,
-        markets=markets,
-        window=q["timeWindow"],
-        min_drop=q["minDrop"],
-        limit=q["limit"],
-        page=q["page"],
-        details=q["includeEventDetails"],
-    )
+    return call.svc.indexes.dropping.items(DropQuery.of(q, sport.slug if sport else None, leagues))
 
 
 HANDLERS: dict[str, Handler] = {

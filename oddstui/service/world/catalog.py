@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from oddstui.book.value import SHARP_BOOKS
+from oddstui.book.fair_policy import SHARP_BOOKS
 from oddstui.service.world import names as N
 from oddstui.service.world.model import Bookmaker, League, Participant, Sport
 from oddstui.service.world.sports import SPORTS, slugify

@@ -14,8 +14,8 @@ from oddstui.api.models import Event, OddsRecord
 from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import Bet, BetLeg
 from oddstui.book.arbitrage import is_lay
+from oddstui.book.fair_policy import FAIR_POLICY  # its first sharp book quoting a leg closes it
 from oddstui.book.settlement import VOID, ScoreSheet, closing_fair_price, grade_leg
-from oddstui.book.value import SHARP_BOOKS  # the first quoting a leg gives its closing price
 
 ENDED = ("settled", "cancelled")
 
@@ -46,7 +46,7 @@ async def settle_open(api: ApiClient, bets: Sequence[Bet], now: float) -> list[B
 async def closing_record(api: ApiClient, event_id: int) -> OddsRecord | None:
     """The sharp books' closing prices, or None when the service has none for them."""
     try:
-        return await api.historical_odds(event_id, SHARP_BOOKS)
+        return await api.historical_odds(event_id, FAIR_POLICY.books)
     except OddsApiError:
         return None
 
@@ -78,7 +78,7 @@ def settle_bet(bet: Bet, event: Event, closing: OddsRecord | None, now: float) -
 
 def with_closing(leg: BetLeg, record: OddsRecord) -> BetLeg:
     """The leg with the first sharp book's closing price (and fair price) of its line."""
-    for book in SHARP_BOOKS:
+    for book in FAIR_POLICY.books:
         prices = line_prices(record, book, leg.market, leg.hdp, leg.label)
         if prices is None or leg.side not in prices:
             continue

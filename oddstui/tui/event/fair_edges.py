@@ -1,8 +1,6 @@
-"""The fair price of each side of a line, from a sharp bookmaker's prices with the margin removed
-(`book.fair`, multiplicative), and a price's edge against it. Pure code.
-
-The sharp books are the Value board's: the first that quotes every back side of the line makes
-the fair line; none does, no fair line (never one made from half a market).
+"""The fair price of each side of a line by the desk's one fair-price policy
+(`book.fair_policy`: the first sharp book quoting every back side, its margin removed), and a
+price's edge against it. Pure code.
 """
 
 from __future__ import annotations
@@ -10,11 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from oddstui.book.exchange import is_lay
-from oddstui.book.fair import fair_prices
-
-#: The books whose prices, margin removed, are the fair line: the Value board's own list
-#: (`boards/value/value_rows.py`; the event package may not import the boards).
-SHARP_BOOKS = ("Pinnacle", "SingBet", "Betfair Exchange")
+from oddstui.book.fair_policy import FAIR_POLICY
 
 
 def fair_line(
@@ -22,19 +16,11 @@ def fair_line(
 ) -> tuple[tuple[float | None, ...], str | None]:
     """(fair price per side, in the order of `sides`, None for a lay side; the sharp book used)."""
     backs = [side for side in sides if not is_lay(side)]
-    if len(backs) < 2:
+    found = FAIR_POLICY.fair_line(quotes, backs)
+    if found is None:
         return tuple(None for _ in sides), None
-    for sharp in SHARP_BOOKS:
-        prices = quotes.get(sharp)
-        if prices is None or any(prices.get(side) is None for side in backs):
-            continue
-        try:
-            fairs = fair_prices([float(prices[side]) for side in backs])
-            fair = dict(zip(backs, fairs, strict=True))
-        except ValueError:
-            continue
-        return tuple(fair.get(side) for side in sides), sharp
-    return tuple(None for _ in sides), None
+    fair = dict(zip(backs, found.prices(), strict=True))
+    return tuple(fair.get(side) for side in sides), found.book
 
 
 def edge(price: float, fair: float) -> float:

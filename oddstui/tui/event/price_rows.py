@@ -14,7 +14,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from oddstui.book.exchange import back_margin, best_of_books, is_exchange, is_lay, net_back
+from oddstui.book.exchange import (
+    back_margin,
+    best_of_books,
+    commission_rate,
+    is_lay,
+    net_back,
+)
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
 from oddstui.tui.event.fair_edges import fair_line
@@ -160,7 +166,7 @@ def grid_rows(
             continue
         entry = quote.line(line)
         prices = entry.prices if entry is not None else {}
-        rate = commission if is_exchange(name, prices) else 0.0
+        rate = commission_rate(name, commission, prices)
         figures = []
         changed = -math.inf
         for side in sides:

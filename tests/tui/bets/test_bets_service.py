@@ -10,9 +10,10 @@ import pytest
 
 from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import SETTLED
+from oddstui.book.fair import fair_prices
+from oddstui.book.fair_policy import FAIR_METHOD, SHARP_BOOKS
 from oddstui.book.settlement import settles_by_score
 from oddstui.tui.bets.bets_screen import BetsScreen
-from oddstui.tui.bets.settling import SHARP_BOOKS
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.boards.ticket.stake_modal import StakeTicketModal
 from oddstui.tui.desk.state import LIVE
@@ -158,7 +159,8 @@ async def test_a_ticket_bet_is_logged_settled_with_pnl_and_clv(quick_world: Serv
             if prices is None:
                 assert cell == "" and leg.clv is None
                 continue
-            fair = 1 / ((1 / prices[leg.side]) / sum(1 / p for p in prices.values()))
+            # The desk's one fair price: the policy's method over every side of the close.
+            fair = fair_prices(list(prices.values()), FAIR_METHOD)[list(prices).index(leg.side)]
             assert leg.clv == pytest.approx(leg.price / fair - 1)
             assert cell == f"{(leg.price / fair - 1) * 100:+.1f}%"
         if done.legs[0].market == "ML":

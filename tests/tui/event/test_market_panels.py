@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from oddstui.book.fair import fair_prices
+from oddstui.book.fair_policy import FAIR_METHOD
 from oddstui.book.oddsbook import OddsBook
 from oddstui.config import ConfigError, Settings, load_settings, save_settings
 from oddstui.tui.event.fair_edges import edge_text, fair_line
@@ -85,7 +86,7 @@ def test_a_sharp_book_makes_the_fair_line_and_each_price_shows_its_edge() -> Non
     quotes = book.quotes(EVENT, "ML", (None, None))
     fair, source = fair_line(quotes, ["home", "draw", "away"])
     assert source == "Pinnacle"
-    assert fair == pytest.approx(tuple(fair_prices([2.00, 3.60, 4.00])))
+    assert fair == pytest.approx(tuple(fair_prices([2.00, 3.60, 4.00], FAIR_METHOD)))
     # Half a sharp market makes no fair line.
     assert fair_line({"Pinnacle": {"home": 2.0}}, ["home", "draw", "away"]) == ((None,) * 3, None)
 
@@ -113,13 +114,6 @@ def test_pinned_markets_are_kept_in_the_settings(tmp_path: Path) -> None:
     path.write_text('event_markets = "ML"\n')  # not a list: one line naming what is wrong
     with pytest.raises(ConfigError, match="'event_markets' must be a list of market names"):
         load_settings(path)
-
-
-def test_the_event_screen_and_the_value_board_use_the_same_sharp_books() -> None:
-    from oddstui.tui.boards.value.value_rows import SHARP_BOOKS as VALUE_BOARDS
-    from oddstui.tui.event.fair_edges import SHARP_BOOKS
-
-    assert SHARP_BOOKS == VALUE_BOARDS
 
 
 def test_a_market_beside_that_did_not_change_is_not_read_again() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from oddstui.api.models import ArbitrageBet
 from oddstui.book.arbitrage import Arbitrage, one_bookmaker
-from oddstui.book.exchange import is_exchange, net_back
+from oddstui.book.exchange import commission_rate, net_back
 
 SVC, LOCAL = "svc", "local"
 #: Seconds a vanished arbitrage stays on the board, greyed out, before it is removed.
@@ -211,7 +211,7 @@ class ArbRows:
     def _leg(
         self, side: str, bookmaker: str, price: float, label: str = "", quoted: float | None = None
     ) -> LegView:
-        rate = self.commission if is_exchange(bookmaker) else 0.0
+        rate = commission_rate(bookmaker, self.commission)
         return LegView(side, bookmaker, price, label, quoted, rate)
 
     def _row(

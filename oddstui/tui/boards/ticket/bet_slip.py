@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oddstui.betlog.bets import Bet, BetLeg
+from oddstui.book.exchange import quoted_back
 from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
 
 
@@ -25,9 +26,7 @@ class BetContext:
 
 def quoted_price(leg: TicketLeg) -> float:
     """The price as quoted: the ticket counts an exchange leg net of commission."""
-    if not leg.commission or leg.commission >= 1.0:
-        return leg.price
-    return 1.0 + (leg.price - 1.0) / (1.0 - leg.commission)
+    return quoted_back(leg.price, leg.commission)
 
 
 def bet_from_ticket(

@@ -1,8 +1,9 @@
 """Value bets as the board shows them: EV, fair price and Kelly stake per item.
 
-The fair price is the service's (its sharp books with the margin removed) or, when the trader
-picks a method, one made here with `book.fair` from a sharp bookmaker's prices in the feed's
-book. No textual here.
+The fair price is the service's or, when the trader picks a method, one made here from the
+feed's book by the desk's fair-price policy (`book.fair_policy`: its ordered sharp books, with
+the method the trader picked; "policy" is the policy's own method, so the service's number).
+No textual here.
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from oddstui.api.models import ValueBet
-from oddstui.book.fair import METHODS, fair_probabilities, worst_case_probability
+from oddstui.book.fair import METHODS, worst_case_probability
+from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.value import ev_percent, kelly_stake
 
 #: "service" first, then the local methods of `book.fair`, then the cautious worst case.
 FAIR_CHOICES: tuple[str, ...] = ("service", *METHODS, "worst")
-#: Bookmakers whose prices make a local fair price, in order of preference.
-SHARP_BOOKS = ("Pinnacle", "SingBet", "Betfair Exchange")
 SHORT_NAMES = {"multiplicative": "mult", "additive": "add", "power": "power", "shin": "Shin"}
 
 
@@ -59,8 +59,9 @@ def read_sharp_prices(book: OddsBook, items: Iterable[ValueBet]) -> SharpPrices:
     by_item: dict[str, Quotes] = {}
     for item in items:
         quotes = book.quotes(item.event_id, item.market_name, (item.market_hdp, None))
+        sharp = {name: quotes[name] for name in FAIR_POLICY.books if name in quotes}
         by_item[item.id] = MappingProxyType(
-            {name: MappingProxyType(dict(quotes[name])) for name in SHARP_BOOKS if name in quotes}
+            {name: MappingProxyType(dict(prices)) for name, prices in sharp.items()}
         )
     return SharpPrices(MappingProxyType(by_item))
 
@@ -72,22 +73,15 @@ def fair_from_sharp(
     side; None when none does (a fair line is never invented from half a market)."""
     if side not in sides:
         return None
-    for sharp in SHARP_BOOKS:
-        prices = quotes.get(sharp)
-        if prices is None or any(prices.get(s) is None for s in sides):
-            continue
-        row = [float(prices[s]) for s in sides]
-        index = sides.index(side)
-        try:
-            if method == "worst":
-                p = worst_case_probability(row, index)
-            else:
-                p = fair_probabilities(row, method)[index]  # type: ignore[arg-type]
-        except ValueError:
-            continue
-        if p > 0:
-            return 1.0 / p, sharp
-    return None
+    index = sides.index(side)
+    if method == "worst":
+        found = FAIR_POLICY.sharp_prices(quotes, sides)
+        if found is None:
+            return None
+        p = worst_case_probability(found[1], index)
+        return (1.0 / p, found[0]) if p > 0 else None
+    line = FairPolicy(FAIR_POLICY.books, method).fair_line(quotes, sides)  # type: ignore[arg-type]
+    return None if line is None else (line.prices()[index], line.book)
 
 
 def value_line(
