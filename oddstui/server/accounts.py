@@ -14,8 +14,12 @@ from typing import Any
 
 PAID, FREE = "paid", "free"
 DEFAULT_REQUESTS_PER_HOUR = 5000
+#: A free plan's hourly requests unless the account says otherwise (the public free tier's).
+FREE_REQUESTS_PER_HOUR = 100
+#: The length of the rate limit's "hour" in seconds; tests shorten it (`hour_seconds`).
+HOUR_SECONDS = 3600
 DEMO_KEY = "demo"
-_FIELDS = {"key", "plan", "feed", "requests_per_hour", "bookmakers"}
+_FIELDS = {"key", "plan", "feed", "requests_per_hour", "hour_seconds", "bookmakers"}
 
 
 class AccountsError(Exception):
@@ -28,11 +32,18 @@ class Account:
     plan: str = PAID
     feed: bool = False
     requests_per_hour: int = DEFAULT_REQUESTS_PER_HOUR
+    #: The rate limit's window in seconds: an hour, or less to test a desk over a short "hour".
+    hour_seconds: int = HOUR_SECONDS
     # the selected bookmakers; None until resolved against the world's default selection
     bookmakers: list[str] | None = field(default=None)
 
     def __repr__(self) -> str:  # never show the key
         return f"Account(plan={self.plan!r}, feed={self.feed}, rph={self.requests_per_hour})"
+
+    @property
+    def feed_in_plan(self) -> bool:
+        """The WebSocket feed is a paid add-on: a free plan never has it, whatever `feed` says."""
+        return self.plan == PAID and self.feed
 
     @property
     def selection(self) -> list[str]:
@@ -134,15 +145,21 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
     feed = table.get("feed", False)
     if not isinstance(feed, bool):
         raise AccountsError(f"{where}: feed must be true or false")
-    rph = table.get("requests_per_hour", DEFAULT_REQUESTS_PER_HOUR)
+    default_rph = FREE_REQUESTS_PER_HOUR if plan == FREE else DEFAULT_REQUESTS_PER_HOUR
+    rph = table.get("requests_per_hour", default_rph)
     if isinstance(rph, bool) or not isinstance(rph, int) or not 1 <= rph <= 10_000_000:
         raise AccountsError(f"{where}: requests_per_hour must be an integer from 1 to 10000000")
+    hour = table.get("hour_seconds", HOUR_SECONDS)
+    if isinstance(hour, bool) or not isinstance(hour, int) or not 1 <= hour <= HOUR_SECONDS:
+        raise AccountsError(f"{where}: hour_seconds must be an integer from 1 to {HOUR_SECONDS}")
     books = table.get("bookmakers")
     if books is not None:
         if not isinstance(books, list) or not all(isinstance(b, str) and b for b in books):
             raise AccountsError(f"{where}: bookmakers must be a list of bookmaker names")
         books = list(dict.fromkeys(books))
-    return Account(key=key, plan=plan, feed=feed, requests_per_hour=rph, bookmakers=books)
+    return Account(
+        key=key, plan=plan, feed=feed, requests_per_hour=rph, hour_seconds=hour, bookmakers=books
+    )
 
 
 def _one_line(text: str) -> str:
