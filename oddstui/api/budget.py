@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -39,7 +38,7 @@ class BudgetTracker:
         limit, remaining, reset = reported.limit, reported.remaining, reported.reset
         if limit and remaining == limit - 1 and reset is not None:
             opened = (reset - datetime.now(UTC)).total_seconds()
-            self.hour = min(HOUR, max(1.0, float(math.ceil(opened))))
+            self.hour = min(HOUR, max(1.0, opened))
         self._budget = reported
         if self._on_change is not None:
             self._on_change(reported)

@@ -17,10 +17,11 @@ from textual.containers import HorizontalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
 from oddstui.api.errors import OddsApiError
-from oddstui.tui.boards.board_cells import gone_cells, marked, refresh_interval, shown_counts
+from oddstui.tui.boards.board_cells import gone_cells, marked, shown_counts
 from oddstui.tui.boards.filter_bar import FilterBar
 from oddstui.tui.boards.order import GoneRows, Rank
 from oddstui.tui.boards.trading_board import TradingBoard
+from oddstui.tui.desk.rest_polls import BOARD
 from oddstui.tui.desk.state import EventView
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable, ScreenOrderedTable
@@ -63,9 +64,9 @@ class RestBoardScreen(TradingBoard, FilterBar):
     GONE_COLUMN: ClassVar[str] = ""
     #: (name, label, placeholder) of the inline filter inputs.
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
-    #: Seconds between fetches while shown; below `RESERVE` requests left, no fetch at all.
+    #: Seconds between fetches while shown, the budget permitting (the hub's `board_interval`:
+    #: the one pacing rule; without a feed the board in front gets half of what is left).
     REFRESH: ClassVar[float] = 30.0
-    RESERVE: ClassVar[int] = 50
     #: A failed fetch hides the rows (False: they stay, the summary says why).
     ERROR_HIDES_ROWS: ClassVar[bool] = True
     #: What is loaded, for "Loading …" and "Could not load …".
@@ -160,7 +161,9 @@ class RestBoardScreen(TradingBoard, FilterBar):
             self.show_rows()
 
     def _fetch_if_due(self, force: bool = False) -> None:
-        interval = refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE)
+        interval = self.hub.board_interval(self.REFRESH, self.hub.api.budget)
+        if self.is_current:
+            self.hub.set_front(BOARD, interval=interval)
         if interval is None or (self._fetching and not force) or self.paused:
             return
         if not force and time.monotonic() < self._next_fetch:
@@ -195,7 +198,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
 
     def fetch_paused(self) -> bool:
         """True when the hourly budget is nearly spent and the board no longer refetches."""
-        return refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE) is None
+        return self.hub.board_interval(self.REFRESH, self.hub.api.budget) is None
 
     def new_question(self) -> None:
         """Another bookmaker, page or filter: rows missing from the next answer are not "gone"."""
