@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import HorizontalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
-from oddstui.api.errors import OddsApiError
+from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.tui.boards.board_cells import gone_cells, marked, shown_counts
 from oddstui.tui.boards.filter_bar import FilterBar
 from oddstui.tui.boards.order import GoneRows, Rank
@@ -83,6 +83,8 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self._fresh_answer = False
         self._next_fetch = 0.0
         self._fetching = False
+        #: The service answered 403 (not in the plan): no more periodic fetches, only `u`.
+        self.refused = False
         self._summary_shown = Text()
         self._detail_shown = Text()
         #: Rows the find filter (`F`) hid at the last draw.
@@ -166,6 +168,8 @@ class RestBoardScreen(TradingBoard, FilterBar):
             self.hub.set_front(BOARD, interval=interval)
         if interval is None or (self._fetching and not force) or self.paused:
             return
+        if self.refused and not force:  # each refused ask would still cost a request
+            return
         if not force and time.monotonic() < self._next_fetch:
             return
         self._fetching = True
@@ -182,6 +186,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         try:
             await self.fetch()
         except OddsApiError as error:
+            self.refused = isinstance(error, Forbidden)
             self.load_error = self.explain(error)
             self.show_rows()
             return
@@ -189,6 +194,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
             self._fetching = False
             self.hub.note_budget()
         self.load_error = ""
+        self.refused = False
         self.loaded_at = self.hub.now()
         self._fresh_answer = True
         if self.is_current and not self.paused:

@@ -22,7 +22,7 @@ import pytest
 from oddstui import config
 from oddstui.tui.kit.status_bar import FeedBanner, StatusBar
 from oddstui.tui.launch import build_app
-from tests.tui.conftest import Service, start_service, wait_for
+from tests.tui.conftest import Service, start_service, ticks_pass, wait_for
 
 pytestmark = pytest.mark.slow  # two accelerated hours of the live world
 
@@ -136,3 +136,21 @@ async def test_a_free_key_lives_through_an_hour_on_rest(free_service: Service, h
     assert sent.refused == 0
     assert sent.keyed  # the desk did ask: the window check below is over real requests
     assert sent.most_in_any_window(HOUR) <= LIMIT
+
+
+async def test_a_board_not_in_the_plan_asks_once(free_service: Service, home: Path) -> None:
+    """Dropping odds are paid-only: the board says so and does not spend the hour asking again."""
+    from oddstui.tui.boards.dropping import FORBIDDEN_TEXT, DroppingOddsScreen
+
+    app = build_app(free_service.base_url, FREE_KEY, config.Settings(), start_mode="dropping")
+    sent = Sent()
+    app.hub.api._http.event_hooks["request"].append(sent.request)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, DroppingOddsScreen)
+        await wait_for(lambda: screen.load_error == FORBIDDEN_TEXT, pilot, 30)
+        # Past the time its next fetch was due, and a few ticks more: no second ask.
+        await wait_for(lambda: time.monotonic() > screen._next_fetch, pilot, 40)
+        await ticks_pass(app, pilot, 3)
+    asked = [path for _, path in sent.keyed if path.endswith("/dropping-odds")]
+    assert len(asked) == 1
