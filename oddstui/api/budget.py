@@ -10,16 +10,22 @@ from email.utils import parsedate_to_datetime
 
 from oddstui.api.models import UNKNOWN_BUDGET, Budget, parse_budget
 
+#: The length of the service's rate-limit window unless it shows a shorter one.
+HOUR = 3600.0
+
 
 class BudgetTracker:
     """The latest budget the service reported; the UI reads `budget` or passes `on_change`."""
 
-    __slots__ = ("_budget", "_on_change", "requests_sent")
+    __slots__ = ("_budget", "_on_change", "requests_sent", "hour")
 
     def __init__(self, on_change: Callable[[Budget], None] | None = None) -> None:
         self._budget = UNKNOWN_BUDGET
         self._on_change = on_change
         self.requests_sent = 0
+        #: The service's window in seconds: an hour, unless an answer that opened a window (one
+        #: request used) showed its reset sooner (a test's service with a short "hour").
+        self.hour = HOUR
 
     @property
     def budget(self) -> Budget:
@@ -29,6 +35,10 @@ class BudgetTracker:
         reported = parse_budget(headers)
         if reported is None or reported == self._budget:
             return
+        limit, remaining, reset = reported.limit, reported.remaining, reported.reset
+        if limit and remaining == limit - 1 and reset is not None:
+            opened = (reset - datetime.now(UTC)).total_seconds()
+            self.hour = min(HOUR, max(1.0, opened))
         self._budget = reported
         if self._on_change is not None:
             self._on_change(reported)

@@ -15,7 +15,8 @@ It follows ../shared/FEED-CLIENT.md:
   service is not there yet (refused, reset, timed out, no valid HTTP answer, a proxy's 502/503/
   504), a TCP probe each second ends the wait once it answers, so a desk is live again within
   a few seconds of its service's return, behind a proxy as directly.
-- A replaced connection never reconnects by itself; 401/403 stop; 429 waits for Retry-After.
+- A replaced connection never reconnects by itself; 401 and 403 ("not in plan") stop; 429 waits
+  for Retry-After.
 
 The socket reader only splits, parses, checks seq, applies to the book and stamps receive time.
 The book is mutated under `lock` (a `threading.RLock`), so another thread (the UI) may read it or
@@ -47,7 +48,7 @@ from oddstui.api.feed_base import (
     FeedTimings,
     SnapshotSource,
 )
-from oddstui.api.feed_state import FeedState
+from oddstui.api.feed_state import STOPPED_STATES, FeedState
 from oddstui.api.feed_stream import FeedStream
 from oddstui.api.feed_url import feed_url
 from oddstui.api.redact import plain, redact
@@ -194,7 +195,7 @@ class FeedClient(FeedStream):
                 await self._sleep(delay, probe)
         finally:
             self._running = False
-            if self._state not in (FeedState.REPLACED, FeedState.UNAUTHORIZED):
+            if self._state not in STOPPED_STATES:
                 self._set_state(FeedState.OFFLINE, "stopped")
 
     async def _sleep(self, delay: float, probe: bool = False) -> None:
@@ -258,9 +259,11 @@ class FeedClient(FeedStream):
         response = error.response
         status = response.status_code
         body = plain(redact(bytes(response.body or b"").decode("utf-8", "replace"), self._key))
-        if status in (401, 403):
-            what = "the API key was refused" if status == 401 else "the key has no feed access"
-            self._set_state(FeedState.UNAUTHORIZED, f"{what} (HTTP {status}); check the key")
+        if status == 401:
+            self._set_state(FeedState.UNAUTHORIZED, "the API key was refused (HTTP 401)")
+            return _Stop()
+        if status == 403:  # a good key whose plan has no feed: not a key to check
+            self._set_state(FeedState.NOT_IN_PLAN, "the feed is not in this plan (HTTP 403)")
             return _Stop()
         if status == 429:
             wait = retry_after_seconds(response.headers.get("Retry-After"))

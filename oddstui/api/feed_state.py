@@ -23,10 +23,13 @@ class FeedState(StrEnum):
     OFFLINE = "offline"
     """No connection: waiting to retry, or stopped after a fatal error (see `detail`)."""
     UNAUTHORIZED = "unauthorized"
-    """401/403 at the handshake. Stopped: retrying will not help."""
+    """401 at the handshake: the key was refused. Stopped: retrying will not help."""
+    NOT_IN_PLAN = "not in plan"
+    """403 at the handshake: the key is good but its plan has no feed (a free key). Stopped;
+    the desk refreshes what is on screen over REST instead."""
 
 
-STOPPED_STATES = frozenset({FeedState.REPLACED, FeedState.UNAUTHORIZED})
+STOPPED_STATES = frozenset({FeedState.REPLACED, FeedState.UNAUTHORIZED, FeedState.NOT_IN_PLAN})
 
 
 @dataclass(slots=True)

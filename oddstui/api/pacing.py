@@ -5,6 +5,13 @@ plentiful. Less left, it runs less often: at most `share` of the requests left u
 budget resets go to it. An early refresh can be asked for (a kick-off the board has not listed,
 a feed reconnect); asks within `debounce` seconds make one refresh, and never closer than
 `min_gap` after the last one (stretched like the interval when the budget is low).
+
+Every REST refresh of the desk (the live list, the boards, the open Event's odds without a feed)
+is paced by `paced_interval`, the one rule. A window whose reset time has passed no longer binds:
+the next refresh is due at once, and its answer brings the new window's budget (so a paused desk
+resumes by itself at the reset the headers gave, on the app's one-second tick). A service with a
+short "hour" (a test's) is learnt from its reset times (`BudgetTracker.hour`), and the base
+intervals shrink with it.
 """
 
 from __future__ import annotations
@@ -15,25 +22,43 @@ from datetime import UTC, datetime
 
 from oddstui.api.models import Budget
 
-#: Below this many requests left, periodic refreshes stop (what is left is kept for the trader).
+#: Below this many requests left, periodic refreshes stop (what is left is kept for the trader);
+#: a small plan keeps a tenth of its limit instead (10 of a free plan's 100).
 RESERVE = 50
 #: How long an hour's window is when the service sends no reset time.
 WINDOW = 3600.0
 
 
+def reserve(budget: Budget) -> int:
+    """Requests kept back for the trader's own asks: `RESERVE`, or a tenth of a small limit."""
+    return RESERVE if not budget.limit else max(1, min(RESERVE, budget.limit // 10))
+
+
 def paced_interval(
-    base: float, budget: Budget, share: float, now: datetime | None = None
+    base: float,
+    budget: Budget,
+    share: float,
+    now: datetime | None = None,
+    hour: float = WINDOW,
 ) -> float | None:
     """Seconds between refreshes: `base`, or longer so that they spend at most `share` of the
-    requests left before the reset; None (stop) below `RESERVE` requests left."""
+    requests left before the reset; None (stop) below `reserve(budget)` requests left.
+
+    `hour`: the service's window in seconds as learnt (a test's service may shorten it); the
+    base interval shrinks with it. A reset time already past gives the base: the next answer
+    brings the new window's budget."""
+    base = base * min(max(hour, 1.0), WINDOW) / WINDOW
     remaining = budget.remaining
     if remaining is None:
         return base
-    if remaining < RESERVE:
-        return None
-    seconds_left = WINDOW
+    seconds_left = hour
     if budget.reset is not None:
-        seconds_left = max((budget.reset - (now or datetime.now(UTC))).total_seconds(), 1.0)
+        seconds_left = (budget.reset - (now or datetime.now(UTC))).total_seconds()
+        if seconds_left <= 0:
+            return base
+        seconds_left = max(seconds_left, 1.0)
+    if remaining < reserve(budget):
+        return None
     return max(base, seconds_left / max(remaining * share, 1.0))
 
 
@@ -50,6 +75,8 @@ class RefreshSchedule:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.base = base
+        #: The service's window in seconds as learnt from its reset times (see `learn_hour`).
+        self.hour = WINDOW
         self.min_gap = min_gap
         self.debounce = debounce
         self.share = share
@@ -71,7 +98,7 @@ class RefreshSchedule:
         self._asked = None
 
     def interval(self, budget: Budget) -> float | None:
-        return paced_interval(self.base, budget, self.share)
+        return paced_interval(self.base, budget, self.share, hour=self.hour)
 
     def due(self, budget: Budget) -> bool:
         if self._last is None:

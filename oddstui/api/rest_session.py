@@ -145,6 +145,11 @@ class RestSession:
         return self._tracker.budget
 
     @property
+    def budget_hour(self) -> float:
+        """The service's rate-limit window in seconds as learnt from its answers (an hour)."""
+        return self._tracker.hour
+
+    @property
     def requests_sent(self) -> int:
         return self._tracker.requests_sent
 

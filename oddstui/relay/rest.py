@@ -110,7 +110,7 @@ class RelayRest:
         account = self._accounts.get(keys[0]) if len(keys) == 1 else None
         if account is None:
             raise Unauthorized("apiKey: unknown key, or not given exactly once")
-        verdict = self.limiter.hit(account.key, account.requests_per_hour)
+        verdict = self.limiter.hit(account.key, account.requests_per_hour, account.hour_seconds)
         headers.update(verdict.headers())
         if not verdict.allowed:
             raise TooManyRequests(

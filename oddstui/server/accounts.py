@@ -16,11 +16,14 @@ from oddstui.server.errors import BadRequest, Forbidden
 
 PAID, FREE = "paid", "free"
 DEFAULT_REQUESTS_PER_HOUR = 5000
-FREE_REQUESTS_PER_HOUR = 100  # a free plan: 100 requests an hour, two bookmakers, no feed
+#: A free plan: 100 requests an hour (unless the account says otherwise), two bookmakers, no feed.
+FREE_REQUESTS_PER_HOUR = 100
 FREE_BOOKMAKERS = 2
 CLEAR_EVERY = 12 * 3600.0  # the public service lets a key clear its selection once in 12 hours
+#: The length of the rate limit's "hour" in seconds; tests shorten it (`hour_seconds`).
+HOUR_SECONDS = 3600
 DEMO_KEY = "demo"
-_FIELDS = {"key", "plan", "feed", "requests_per_hour", "bookmakers"}
+_FIELDS = {"key", "plan", "feed", "requests_per_hour", "hour_seconds", "bookmakers"}
 
 
 class AccountsError(Exception):
@@ -41,6 +44,8 @@ class Account:
     plan: str = PAID
     feed: bool = False
     requests_per_hour: int = DEFAULT_REQUESTS_PER_HOUR
+    #: The rate limit's window in seconds: an hour, or less to test a desk over a short "hour".
+    hour_seconds: int = HOUR_SECONDS
     # the selected bookmakers; None until resolved against the world's default selection
     bookmakers: list[str] | None = field(default=None)
     cleared_at: float | None = field(default=None)  # Unix seconds of the last clear
@@ -187,6 +192,9 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
     rph = table.get("requests_per_hour", default_rph)
     if isinstance(rph, bool) or not isinstance(rph, int) or not 1 <= rph <= 10_000_000:
         raise AccountsError(f"{where}: requests_per_hour must be an integer from 1 to 10000000")
+    hour = table.get("hour_seconds", HOUR_SECONDS)
+    if isinstance(hour, bool) or not isinstance(hour, int) or not 1 <= hour <= HOUR_SECONDS:
+        raise AccountsError(f"{where}: hour_seconds must be an integer from 1 to {HOUR_SECONDS}")
     books = table.get("bookmakers")
     if books is not None:
         if not isinstance(books, list) or not all(isinstance(b, str) and b for b in books):
@@ -196,7 +204,9 @@ def _account_from(number: int, table: dict[str, Any]) -> Account:
             raise AccountsError(
                 f"{where}: a free plan selects at most {FREE_BOOKMAKERS} bookmakers"
             )
-    return Account(key=key, plan=plan, feed=feed, requests_per_hour=rph, bookmakers=books)
+    return Account(
+        key=key, plan=plan, feed=feed, requests_per_hour=rph, hour_seconds=hour, bookmakers=books
+    )
 
 
 def _one_line(text: str) -> str:

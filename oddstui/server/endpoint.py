@@ -48,7 +48,7 @@ def checked_endpoint(
             account = None
             if route.keyed:
                 account = _authenticate(accounts, request)
-                verdict = limiter.hit(account.key, account.requests_per_hour)
+                verdict = limiter.hit(account.key, account.requests_per_hour, account.hour_seconds)
                 headers.update(verdict.headers())
                 if not verdict.allowed:
                     raise TooManyRequests(

@@ -30,6 +30,7 @@ from oddstui.tui.commands import JumpCommands
 from oddstui.tui.desk import gc_settle
 from oddstui.tui.desk.feed import Feed
 from oddstui.tui.desk.hub import POLL_HZ, DeskHub
+from oddstui.tui.desk.rest_polls import BOARD, EVENT, LIVE, OTHER
 from oddstui.tui.desk.screen_state import in_browser, state_path, write_screen_state
 from oddstui.tui.kit.help_modal import HelpModal
 from oddstui.tui.kit.keymap import load_keymap
@@ -201,6 +202,15 @@ class OddsApp(App[int]):
 
     def _tick(self) -> None:
         self.hub.tick()
+        self._say_front()
+        if self.hub.odds_refresh_due() and self.hub.front_event is not None:
+            self.run_worker(
+                self.hub.load_odds(self.hub.front_event),
+                group="odds",
+                description="refresh the event's odds",
+                exclusive=True,
+                exit_on_error=False,
+            )
         if self.hub.live_refresh_due():
             self.run_worker(
                 self.hub.load_live(),
@@ -209,6 +219,22 @@ class OddsApp(App[int]):
                 exclusive=True,
                 exit_on_error=False,
             )
+
+    def _say_front(self) -> None:
+        """Tell the hub what is in front, so that without a feed it refreshes that first."""
+        from oddstui.tui.boards.rest_board import RestBoardScreen
+        from oddstui.tui.event.event_screen import EventScreen
+
+        stack = self.screen_stack
+        screen = stack[-2] if len(stack) > 1 and isinstance(stack[-1], ModalScreen) else stack[-1]
+        if isinstance(screen, EventScreen):
+            self.hub.set_front(EVENT, screen.event_id)
+        elif isinstance(screen, RestBoardScreen):
+            self.hub.set_front(BOARD)
+        elif isinstance(screen, LiveScreen | WatchlistScreen):
+            self.hub.set_front(LIVE)
+        else:
+            self.hub.set_front(OTHER)
 
     async def on_unmount(self) -> None:
         await self.hub.stop()
@@ -272,7 +298,7 @@ class OddsApp(App[int]):
             self.push_screen(AlertRulesScreen())
 
     def action_reconnect(self) -> None:
-        if self.hub.status.state in ("replaced", "unauthorized", "offline"):
+        if self.hub.status.state in ("replaced", "unauthorized", "not in plan", "offline"):
             self.hub.reconnect()
             self.notify("Taking the feed back…")
 

@@ -105,14 +105,17 @@ async def test_other_key_does_not_replace(service: FeedService) -> None:
 
 
 @pytest.mark.parametrize(
-    ("key", "status"), [("not-a-key", "401"), (NO_FEED_KEY, "403")], ids=["401", "403"]
+    ("key", "status", "state"),
+    [("not-a-key", "401", FeedState.UNAUTHORIZED), (NO_FEED_KEY, "403", FeedState.NOT_IN_PLAN)],
+    ids=["401", "403"],
 )
 async def test_refused_key_stops_with_a_clear_state(
-    service: FeedService, key: str, status: str
+    service: FeedService, key: str, status: str, state: FeedState
 ) -> None:
+    """A bad key is "unauthorized"; a good key without the feed in its plan is "not in plan"."""
     client = feed_client(service.base_url, key, RecordingBook(), None, ())
     async with running(client):
-        await wait_until(lambda: client.state is FeedState.UNAUTHORIZED, what=status)
+        await wait_until(lambda: client.state is state, what=status)
         await backoff_periods_pass()  # time for retries, which must not come
     assert client.counters.connects == 1
     assert status in client.detail and key not in client.detail and key not in repr(client)

@@ -94,3 +94,36 @@ def test_a_low_budget_slows_early_refreshes_too_and_says_so() -> None:
     assert plan.note(Budget(5000, 4000, None)) == ""
     assert plan.note(Budget(5000, 10, None)) == "budget low: refreshes paused"
     assert not plan.due(Budget(5000, 10, None))
+
+
+def test_a_small_plan_keeps_a_tenth_of_its_limit_and_spreads_the_rest() -> None:
+    free = Budget(100, 60, NOW + timedelta(seconds=1800))
+    # 60 left, half an hour to go, half of it for the screen in front: one every minute.
+    assert paced_interval(10.0, free, 0.5, NOW) == pytest.approx(60.0)
+    # At the reserve (10 of 100) it still refreshes, paced; below it, it stops.
+    last = Budget(100, 10, NOW + timedelta(seconds=60))
+    assert paced_interval(10.0, last, 0.5, NOW) == pytest.approx(12.0)
+    assert paced_interval(10.0, Budget(100, 9, NOW + timedelta(seconds=60)), 0.5, NOW) is None
+
+
+def test_a_reset_that_has_passed_no_longer_pauses() -> None:
+    spent = Budget(100, 3, NOW - timedelta(seconds=1))
+    assert paced_interval(10.0, spent, 0.5, NOW) == 10.0  # the next answer brings the new hour
+
+
+def test_a_short_hour_shrinks_the_base_interval() -> None:
+    assert paced_interval(20.0, UNKNOWN_BUDGET, 0.25, NOW, hour=360.0) == pytest.approx(2.0)
+    assert paced_interval(20.0, UNKNOWN_BUDGET, 0.25, NOW, hour=7200.0) == 20.0
+
+
+def test_the_window_is_learnt_from_the_answer_that_opened_it() -> None:
+    from oddstui.api.budget import BudgetTracker
+
+    tracker = BudgetTracker()
+    reset = datetime.now(UTC) + timedelta(seconds=600)
+    stamp = reset.strftime("%Y-%m-%dT%H:%M:%SZ")
+    tracker.observe({"x-ratelimit-limit": "100", "x-ratelimit-remaining": "57"})
+    assert tracker.hour == 3600.0  # mid-window: nothing learnt
+    headers = {"x-ratelimit-limit": "100", "x-ratelimit-remaining": "99"}
+    tracker.observe({**headers, "x-ratelimit-reset": stamp})
+    assert 598.0 <= tracker.hour <= 600.0

@@ -70,6 +70,8 @@ def _one_line_exit_2(result: subprocess.CompletedProcess[str], *needles: str) ->
         ('[[account]]\nkey = "a"\nfeed = "yes"\n', "feed"),
         ('[[account]]\nkey = "a"\nrequests_per_hour = -5\n', "requests_per_hour"),
         ('[[account]]\nkey = "a"\nrequests_per_hour = true\n', "requests_per_hour"),
+        ('[[account]]\nkey = "a"\nhour_seconds = 0\n', "hour_seconds must be an integer from 1"),
+        ('[[account]]\nkey = "a"\nhour_seconds = 7200\n', "hour_seconds"),
         ('[[account]]\nkey = "a"\ncolour = "red"\n', "unknown field 'colour'"),
         ('[[account]]\nplan = "paid"\n', "key"),
         ('[[account]]\nkey = ""\n', "key"),

@@ -9,11 +9,12 @@ from starlette.datastructures import QueryParams
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
-from oddstui.server.accounts import Account, Accounts
+from oddstui.server.accounts import PAID, Account, Accounts
 from oddstui.server.feed.params import BadFilter, FeedFilter, parse_filter
 
 BAD_KEY = "Invalid or missing API key. Pass it once, as the apiKey query parameter"
 NO_FEED = "This account has no access to the WebSocket feed (a paid add-on)"
+NOT_IN_PLAN = "The WebSocket feed is not in the free plan; use the REST endpoints"
 
 
 class Denied(Exception):
@@ -38,7 +39,7 @@ def admit(
     if account is None:
         raise Denied(401, BAD_KEY)
     if not account.has_feed:  # no add-on, or a free plan (which has no feed)
-        raise Denied(403, NO_FEED)
+        raise Denied(403, NO_FEED if account.plan == PAID else NOT_IN_PLAN)
     try:
         return key, account, parse_filter(query, known_markets)
     except BadFilter as error:

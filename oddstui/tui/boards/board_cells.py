@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -37,21 +37,6 @@ def percent_text(value: float | None, *, signed: bool = True, style: str = "") -
         return Text("–", justify="right")
     shown = f"{value:+.2f}%" if signed else f"{value:.2f}%"
     return Text(shown, style=style, justify="right")
-
-
-def refresh_interval(
-    budget: Any, base: float, *, reserve: int = 50, low_share: float = 0.2
-) -> float | None:
-    """Seconds until a board's next REST refresh: `base`, four times longer when less than
-    `low_share` of the hourly budget is left, None (stop) below `reserve` requests."""
-    remaining, limit = budget.remaining, budget.limit
-    if remaining is None:
-        return base
-    if remaining < reserve:
-        return None
-    if limit and remaining < limit * low_share:
-        return base * 4
-    return base
 
 
 def marked(cells: Mapping[str, Text], column: str) -> dict[str, Text]:

@@ -16,12 +16,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import HorizontalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
-from oddstui.api.errors import OddsApiError
+from oddstui.api.errors import Forbidden, OddsApiError
 from oddstui.book.state import finished
-from oddstui.tui.boards.board_cells import gone_cells, marked, refresh_interval, shown_counts
+from oddstui.tui.boards.board_cells import gone_cells, marked, shown_counts
 from oddstui.tui.boards.filter_bar import FilterBar
 from oddstui.tui.boards.order import GoneRows, Rank
 from oddstui.tui.boards.trading_board import TradingBoard
+from oddstui.tui.desk.rest_polls import BOARD
 from oddstui.tui.desk.state import EventView
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable, ScreenOrderedTable
@@ -64,9 +65,9 @@ class RestBoardScreen(TradingBoard, FilterBar):
     GONE_COLUMN: ClassVar[str] = ""
     #: (name, label, placeholder) of the inline filter inputs.
     FILTERS: ClassVar[tuple[tuple[str, str, str], ...]] = ()
-    #: Seconds between fetches while shown; below `RESERVE` requests left, no fetch at all.
+    #: Seconds between fetches while shown, the budget permitting (the hub's `board_interval`:
+    #: the one pacing rule; without a feed the board in front gets half of what is left).
     REFRESH: ClassVar[float] = 30.0
-    RESERVE: ClassVar[int] = 50
     #: A failed fetch hides the rows (False: they stay, the summary says why).
     ERROR_HIDES_ROWS: ClassVar[bool] = True
     #: What is loaded, for "Loading …" and "Could not load …".
@@ -83,6 +84,8 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self._fresh_answer = False
         self._next_fetch = 0.0
         self._fetching = False
+        #: The service answered 403 (not in the plan): no more periodic fetches, only `u`.
+        self.refused = False
         self._summary_shown = Text()
         self._detail_shown = Text()
         #: Rows the find filter (`F`) hid at the last draw.
@@ -163,8 +166,12 @@ class RestBoardScreen(TradingBoard, FilterBar):
             self.show_rows()
 
     def _fetch_if_due(self, force: bool = False) -> None:
-        interval = refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE)
+        interval = self.hub.board_interval(self.REFRESH, self.hub.api.budget)
+        if self.is_current:
+            self.hub.set_front(BOARD, interval=interval)
         if interval is None or (self._fetching and not force) or self.paused:
+            return
+        if self.refused and not force:  # each refused ask would still cost a request
             return
         if not force and time.monotonic() < self._next_fetch:
             return
@@ -182,6 +189,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         try:
             await self.fetch()
         except OddsApiError as error:
+            self.refused = isinstance(error, Forbidden)
             self.load_error = self.explain(error)
             self.show_rows()
             return
@@ -189,6 +197,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
             self._fetching = False
             self.hub.note_budget()
         self.load_error = ""
+        self.refused = False
         self.loaded_at = self.hub.now()
         self._fresh_answer = True
         if self.is_current and not self.paused:
@@ -198,7 +207,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
 
     def fetch_paused(self) -> bool:
         """True when the hourly budget is nearly spent and the board no longer refetches."""
-        return refresh_interval(self.hub.api.budget, self.REFRESH, reserve=self.RESERVE) is None
+        return self.hub.board_interval(self.REFRESH, self.hub.api.budget) is None
 
     def new_question(self) -> None:
         """Another bookmaker, page or filter: rows missing from the next answer are not "gone"."""

@@ -29,6 +29,17 @@ class SportsScreen(BoardScreen):
         yield table
         yield Static("Loading the sports…", classes="empty")
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        # The counts come from each sport's leagues: asked for when this screen is first shown
+        # (the hub keeps them for the day), not at start, where the Live screen comes first.
+        self.run_worker(
+            self.hub.load_sport_counts(),
+            group="catalog",
+            description="the sports' counts",
+            exit_on_error=False,
+        )
+
     def redraw(self) -> None:
         table = self.query_one(PatchTable)
         sports = sorted(self.hub.board.sports.values(), key=lambda sport: sport.name.lower())

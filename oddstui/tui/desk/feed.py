@@ -24,7 +24,7 @@ from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_thread import FeedThread
 from oddstui.api.feed_url import FEED_MARKETS, FeedFilters
 from oddstui.api.messages import ReplayInfo
-from oddstui.api.models import Event, Scores
+from oddstui.api.models import Event, OddsRecord, Scores
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import ChangeKey, OddsBook
 
@@ -83,6 +83,8 @@ class Feed(Protocol):
 
     def merge_events(self, events: Iterable[Event], requested: float | None) -> None: ...
 
+    def install_odds(self, records: Iterable[OddsRecord], requested: float) -> None: ...
+
     def health(self) -> FeedHealth: ...
 
     def reading(self) -> contextlib.AbstractContextManager[OddsBook | None]: ...
@@ -125,6 +127,13 @@ class BookFeed:
         is when they were asked for, so a score the feed set since is kept."""
         with self._lock:
             self._book.update_events(events, requested=requested)
+
+    def install_odds(self, records: Iterable[OddsRecord], requested: float) -> None:
+        """REST odds of some events into the book (without a feed, the plan has none);
+        `requested`: when they were asked for, on `monotonic`'s clock."""
+        records = list(records)
+        with self._lock:
+            self._book.install_snapshot(records, received=requested)
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[OddsBook | None]:

@@ -19,6 +19,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,6 +32,7 @@ from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
 from oddstui.tui.desk.feed import Feed, FeedChanges
 from oddstui.tui.desk.rest_loads import RestLoads
+from oddstui.tui.desk.rest_polls import FEED_LIVE_REFRESH, FEED_LIVE_SHARE, NOT_IN_PLAN, RestPolling
 from oddstui.tui.desk.state import Board, ChangeSet, DeskStatus
 from oddstui.tui.desk.watchlist import Watchlist
 
@@ -38,8 +40,9 @@ T = TypeVar("T")
 
 #: How often live events (and their clocks) are refetched over REST, in seconds, while the
 #: hourly budget is plentiful; at most LIVE_SHARE of what is left goes to it when it is not.
-LIVE_REFRESH = 20.0
-LIVE_SHARE = 0.25
+#: Without a feed (the plan has none) rest_polls.py sets both by the screen in front.
+LIVE_REFRESH = FEED_LIVE_REFRESH
+LIVE_SHARE = FEED_LIVE_SHARE
 #: A kick-off the board has not listed asks for an early refetch: asks within KICKOFF_DEBOUNCE
 #: seconds make one, never sooner than KICKOFF_GAP after the last (each used to cost one).
 KICKOFF_DEBOUNCE, KICKOFF_GAP = 2.0, 10.0
@@ -47,11 +50,13 @@ KICKOFF_DEBOUNCE, KICKOFF_GAP = 2.0, 10.0
 #: one interval for its change set: at 12 a second (83 ms) its paint comes within 150 ms at the
 #: 95th percentile under a steady stream (8 a second left it at 180 ms; benchmarks/tui_live.py).
 FLUSH_HZ, SLOW_FLUSH_HZ = 12.0, 2.0
+#: How long the start waits for the feed's handshake to say whether the plan has a feed.
+FEED_VERDICT_WAIT = 5.0
 #: How often the app flushes what did not come through the feed (REST loads, the catalog).
 POLL_HZ = 5.0
 
 
-class DeskHub(RestLoads):
+class DeskHub(RestLoads, RestPolling):
     """Owns the board, the feed and the REST client; screens subscribe to its two signals.
 
     | attribute | what it is |
@@ -98,6 +103,8 @@ class DeskHub(RestLoads):
         )
         #: Kick-offs seen on the feed before the live list had them (tests read it).
         self.unlisted_kickoffs = 0
+        self._leagues_at: dict[str, float] = {}
+        self.init_polling()
         self._unlisted: set[int] = set()
         self._last_publish = float("-inf")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -123,7 +130,21 @@ class DeskHub(RestLoads):
             self.feed.on_change(wake)
             self.feed.start()
         await asyncio.gather(self.load_sports(), self.load_live())
-        await self.load_sport_counts()
+        # The sports' league counts (34 requests, kept for the day): at once when the plan has
+        # the feed; on a free plan (a third of its hour) only when the Sports screen asks.
+        if await self._feed_in_plan():
+            await self.load_sport_counts()
+
+    async def _feed_in_plan(self) -> bool:
+        """False once the feed was refused for the plan; waits up to FEED_VERDICT_WAIT seconds
+        for the handshake's answer (a desk without a feed has nothing to wait for)."""
+        if self.feed is None:
+            return True
+        waited = 0.0
+        while self.feed.health().state == "connecting" and waited < FEED_VERDICT_WAIT:
+            await asyncio.sleep(0.1)
+            waited += 0.1
+        return not self.feed_refused_for_plan()
 
     async def stop(self) -> None:
         if self.feed is not None:
@@ -195,6 +216,7 @@ class DeskHub(RestLoads):
         return now
 
     def live_refresh_due(self) -> bool:
+        self.pace()
         return self.live_schedule.due(self.api.budget)
 
     # ------------------------------------------------------------------ the feed
@@ -237,8 +259,8 @@ class DeskHub(RestLoads):
             detail=health.detail,
             relay=health.relay,
             replay=health.replay,
-            budget_note=self.live_schedule.note(self.api.budget),
         )
+        status = self._with_budget(status)
         shown = (status.state, status.detail, status.relay, status.budget_note)
         was = (self.status.state, self.status.detail, self.status.relay, self.status.budget_note)
         if shown != was:
@@ -246,15 +268,26 @@ class DeskHub(RestLoads):
         self.status = status
 
     def note_budget(self) -> None:
-        self.status = DeskStatus(
-            state=self.status.state,
-            last_seq=self.status.last_seq,
-            last_receive=self.status.last_receive,
-            requests_left=self.api.budget.remaining,
-            detail=self.status.detail,
-            relay=self.status.relay,
-            replay=self.status.replay,
-            budget_note=self.live_schedule.note(self.api.budget),
+        status = self._with_budget(self.status)
+        if status.detail != self.status.detail:
+            self._feed_dirty = True
+        self.status = status
+
+    def _with_budget(self, status: DeskStatus) -> DeskStatus:
+        """The status with the budget's count and note; without a feed (not in the plan), the
+        words name the REST refresh and the data age is that of the last one."""
+        budget = self.api.budget
+        detail, note, last_receive = status.detail, "", status.last_receive
+        if status.state == NOT_IN_PLAN:
+            detail, last_receive = self.rest_words(budget), self.rest_at
+        else:
+            note = self.live_schedule.note(budget)
+        return replace(
+            status,
+            requests_left=budget.remaining,
+            detail=detail,
+            budget_note=note,
+            last_receive=last_receive,
         )
 
     # ------------------------------------------------------------------ reading the book

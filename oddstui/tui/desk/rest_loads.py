@@ -28,6 +28,11 @@ from oddstui.tui.text import clean
 WATCH_FETCH_LIMIT = 50
 #: How many sports have their league counts fetched at once.
 CATALOG_CONCURRENCY = 6
+#: A sport's leagues are fetched once a day: the catalog (names, counts) moves slowly, and a
+#: free plan's hour holds 100 requests. In memory, not on disk: the counts are only asked for
+#: when the Sports or Leagues screen is opened, so a restart costs nothing until then, and a
+#: file would outlive the day's counts for no gain.
+CATALOG_TTL = 24 * 3600.0
 
 
 class RestLoads:
@@ -44,6 +49,9 @@ class RestLoads:
     live_schedule: RefreshSchedule
     _unlisted: set[int]
     _loading: dict[Any, asyncio.Task[Any]]
+    rest_at: float | None
+    #: When each sport's leagues were last fetched (local time), for the day's cache.
+    _leagues_at: dict[str, float]
 
     def note_budget(self) -> None:
         """The REST budget changed (the hub refreshes the status bar's count)."""
@@ -66,7 +74,10 @@ class RestLoads:
         self.board.set_sports([wire_views.sport_view(sport) for sport in sports])
 
     async def load_sport_counts(self) -> None:
-        """League event counts per sport, a few sports at a time (one request each)."""
+        """League event counts per sport, a few sports at a time (one request each, once a day);
+        the Sports screen asks for them when it is first shown."""
+        if not self.board.sports:
+            await self.load_sports()
         gate = asyncio.Semaphore(CATALOG_CONCURRENCY)
 
         async def one(slug: str) -> None:
@@ -79,7 +90,16 @@ class RestLoads:
         await asyncio.gather(*(one(slug) for slug in list(self.board.sports)))
 
     async def load_leagues(self, sport: str) -> None:
+        """The sport's leagues, fetched at most once a day (`CATALOG_TTL`)."""
+        fetched = self._leagues_at.get(sport)
+        if (
+            fetched is not None
+            and self.now() - fetched < CATALOG_TTL
+            and sport in self.board.leagues
+        ):
+            return
         leagues = await self._once(("leagues", sport), lambda: self.api.leagues(sport))
+        self._leagues_at[sport] = self.now()
         self.board.set_leagues(sport, [wire_views.league_view(league, sport) for league in leagues])
         self.note_budget()
 
@@ -103,6 +123,7 @@ class RestLoads:
         self.board.set_live([wire_views.event_view(event, arrived) for event in events])
         self.scores_to_book(events, requested)
         self.live_loaded = True
+        self.rest_at = arrived
         if self.feed is not None:
             self.feed.scores_refreshed()
         self.note_budget()

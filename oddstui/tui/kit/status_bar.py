@@ -23,6 +23,7 @@ STATE_LABELS = {
     "replaced": "replaced",
     "offline": "offline",
     "unauthorized": "unauthorized",
+    "not in plan": "REST",
 }
 
 BANNERS = {
@@ -55,7 +56,7 @@ class StatusBar(Static):
     | class | when |
     |---|---|
     | `-healthy` | the feed is live |
-    | `-warning` | connecting, replaying, resyncing or stale |
+    | `-warning` | connecting, replaying, resyncing or stale; no feed in the plan (REST) |
     | `-error` | offline, replaced or unauthorized |
     """
 
@@ -97,7 +98,7 @@ class StatusBar(Static):
         upstream_down = status.relay is not None and status.relay != "live"
         self.set_class(status.state == "live" and not upstream_down, "-healthy")
         self.set_class(
-            status.state in ("connecting", "replaying", "resyncing", "stale")
+            status.state in ("connecting", "replaying", "resyncing", "stale", "not in plan")
             or (status.state == "live" and upstream_down),
             "-warning",
         )
@@ -122,6 +123,8 @@ class StatusBar(Static):
             line.append(f"  via relay, upstream {upstream}")
         if status.replay is not None:
             line.append(f"  {replay_text(status.replay)}", style="bold")
+        if status.state == "not in plan":  # the words say why there is no feed, and the pace
+            line.append(f"  {clean(status.detail)}", style="bold")
         line.append(f"  seq {seq}  age {data_age(status, now)}  req left {left}/h")
         if status.budget_note:
             line.append(f" ({status.budget_note})", style="bold")
@@ -144,6 +147,11 @@ class FeedBanner(Static):
     """
 
     def show(self, status: DeskStatus) -> None:
+        if status.state == "not in plan":  # the words alone: nothing is wrong with the key
+            self.set_class(True, "-shown")
+            words = clean(status.detail)
+            self.update(Text(words[:1].upper() + words[1:] + "."))
+            return
         message = BANNERS.get(status.state)
         self.set_class(message is not None, "-shown")
         if message is not None:

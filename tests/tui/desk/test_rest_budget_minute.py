@@ -90,7 +90,7 @@ async def test_a_low_budget_slows_the_live_refresh_and_says_so(tmp_path: Path, h
             left = app.hub.api.budget.remaining
             assert left is not None and left < 150
             refreshes = app.hub.live_schedule.refreshes
-            await pilot.pause(25.0)  # longer than the usual 20 s between refreshes
+            await pilot.pause(35.0)  # longer than the usual 30 s between refreshes
             assert app.hub.live_schedule.refreshes == refreshes
     finally:
         service.stop()
