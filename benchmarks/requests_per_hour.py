@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import httpx
+from measure import emit
 from serving import start_serve, stop_serve
 
 STARTUP, STARTUP_LIMIT = 10.0, 60.0
@@ -150,6 +151,7 @@ def print_table(results: dict[str, dict[str, dict]]) -> None:
             cells = "  ".join(f"{row['paths'].get(p, 0):>{len(p)}.0f}" for p in paths)
             total = sum(row["paths"].values())
             print(f"{plan:5} {screen:10} {total:6.0f} {row['refused']:4}  {cells}")
+            emit(f"requests an hour, {plan} key, {screen} screen", per_hour=total)
 
 
 def main() -> None:
