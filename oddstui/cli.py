@@ -89,6 +89,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=600.0,
         help="feed replay window in seconds (default 600)",
     )
+    parser.add_argument(
+        "--truth",
+        metavar="FILE",
+        help="write what the world simulates for each bookmaker (sharp, latency, sister) as "
+        "JSON to FILE (docs/books.md)",
+    )
 
 
 def _key_env() -> str:

@@ -49,11 +49,29 @@ def serve(args: argparse.Namespace) -> int:
     except AccountsError as error:
         sock.close()
         return usage_error(f"--accounts {args.accounts}: {error}")
+    truth = getattr(args, "truth", None)
+    if truth:
+        try:
+            write_truth(truth, svc.world.bookmakers)
+        except OSError as error:
+            sock.close()
+            return usage_error(f"--truth {truth}: cannot write ({error.strerror or error})")
     if _early_stop:
         sock.close()
         _exit(0)
     url = base_url(sock, args.host)
     _exit(asyncio.run(_main(svc, sock, url)))
+
+
+def write_truth(path: str, bookmakers: dict[str, Any]) -> None:
+    """The world's truth about its bookmakers as JSON (`--truth FILE`, docs/books.md)."""
+    import orjson
+
+    from oddstui.service.world.bookmaker_truth import bookmaker_truth
+
+    data = orjson.dumps(bookmaker_truth(bookmakers), option=orjson.OPT_INDENT_2)
+    with open(path, "wb") as out:
+        out.write(data + b"\n")
 
 
 async def _main(svc: ServiceContext, sock: socket.socket, url: str) -> int:

@@ -172,7 +172,10 @@ class PriceMaking(WorldState):
 
     def _follow(self, event_id: int, book: Bookmaker, now: float) -> None:
         """Schedule a book to follow a move: sharp books at once and first, others after
-        their latency (which is where stale quotes, value bets and arbitrage come from)."""
+        their latency (which is where stale quotes, value bets and arbitrage come from). A
+        sister follows no move: it copies its parent after each of the parent's changes."""
+        if book.sister_of is not None:
+            return
         if event_id in self._live:
             # In play everyone is quicker (and in-play work goes first, see _follow_ups).
             delay = 0.0 if book.sharp else (0.5 + 0.15 * book.latency) * self.rng.uniform(0.5, 1.5)
@@ -244,9 +247,10 @@ class PriceMaking(WorldState):
             event = self.events[event_id]
             if event.status not in (PENDING, LIVE):
                 continue
-            if self._requote(event, self.bookmakers[bookie], now, MAX_MARKETS_PER_REQUOTE):
+            book = self.bookmakers[bookie]
+            if self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE):
                 self._budget -= 1
-            if self._quoter.dirty(event, self.bookmakers[bookie], 1):
+            if book.sister_of is None and self._quoter.dirty(event, book, 1):
                 self._schedule(event_id, bookie, at + 1.0)  # more markets still to follow
 
     def _requote(self, event: Event, book: Bookmaker, now: float, limit: int) -> bool:
@@ -254,13 +258,24 @@ class PriceMaking(WorldState):
         inplay = self._inplay.get(event.id)
         if inplay is not None and book.name not in inplay:
             return False
+        if book.sister_of is not None:
+            if self._quoter.copy_from(event, self.bookmakers[book.sister_of], book, now):
+                self._touch(event.id, book.name)
+                return True
+            return False
         dirty = self._quoter.dirty(event, book, limit)
         if not dirty:
             return False
         if self._quoter.requote(event, book, dirty, now, self.rng):
             self._touch(event.id, book.name)
+            self._copied(event.id, book, now)
             return True
         return False
+
+    def _copied(self, event_id: int, parent: Bookmaker, now: float) -> None:
+        """The parent's sisters copy its change after their small delay."""
+        for name in self._catalog.sisters.get(parent.name, ()):
+            self._schedule(event_id, name, now + self.bookmakers[name].copy_delay)
 
     def _active_pool(self, now: float) -> tuple[list[Event], list[float]]:
         if self._pool is not None and self._pool[0] == now:
@@ -326,12 +341,13 @@ class PriceMaking(WorldState):
                 continue
             book = self.bookmakers[name]
             quotes = event.quotes.get(name)
-            if not quotes:
+            if not quotes or book.sister_of is not None:
                 continue
             market = self.rng.choice(list(quotes))
             mdef = self._quoter.defs(event)[market]
             if self._quoter.requote(event, book, [mdef], now, self.rng):
                 self._touch(event.id, name)
+                self._copied(event.id, book, now)
                 self._budget -= 1
 
     def _close_books(self, event: Event) -> None:
