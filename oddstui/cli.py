@@ -296,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.record_replay import run_recording_command
 
             return run_recording_command(args)
-        if args.command in ("backtest", "export"):
+        if args.command in ("backtest", "export", "books"):
             from oddstui.backtest.command import run_command
 
             return run_command(args)

@@ -38,6 +38,9 @@ class IntelEngine:
         self.resolution = Resolution()
         self._heap: list[tuple[float, int, int, SharpMove]] = []
         self._order = itertools.count()
+        self.in_play: set[object] = set()
+        """Events in play (the caller keeps it): their follows are also counted apart, since
+        books follow faster in play than before it."""
         self._open: set[Hashable] = set()
         """Lines with a sharp move some book has not followed yet (the stale lines)."""
 
@@ -65,12 +68,13 @@ class IntelEngine:
             sides = line.sides
             if sides is None:
                 sides = line.sides = back_sides(prices)
-            tally.markets.add(key[:2] if isinstance(key, tuple) else key)
             pos = position(prices, sides)
             held = margin(prices, sides)
             if held is not None:
                 tally.margins[int(held * 1000.0)] += 1
         before = line.positions.get(book)
+        if before is None and pos is not None:
+            tally.markets.add(key[:2] if isinstance(key, tuple) else key)
         if pos is None:
             line.positions.pop(book, None)
             line.prices.pop(book, None)
@@ -84,9 +88,9 @@ class IntelEngine:
             self._follows(line, book, pos, now)
         if pos is not None and before is not None and pos != before:
             way = 1 if pos > before else -1
-            self.sisters.observe(line.changed, line.direction, book, now, way)
-            line.changed[book] = now
-            line.direction[book] = way
+            recent = line.recent
+            self.sisters.observe(recent, line.positions, book, now, way)
+            recent.append((now, book, way))
             self._episode(line, book, pos, now)
         elif pos is not None and before is None:
             line.anchors[book] = pos
@@ -126,6 +130,7 @@ class IntelEngine:
             line.candidate = None
         if big:
             move = SharpMove(line, now, way, abs(change), line.ref, line.fair)
+            move.live = isinstance(line.key, tuple) and line.key[0] in self.in_play
             move.pending = {b: p for b, p in line.positions.items() if b not in self._sharp}
             line.candidate = move
             heapq.heappush(self._heap, (now + self.settings.tau, next(self._order), _CONFIRM, move))
@@ -139,7 +144,7 @@ class IntelEngine:
         self.sharp_moves += 1
         line.ref = line.fair
         for book, seconds, followed in move.followed:
-            self._record(book, seconds, followed, True)
+            self._record(move, book, seconds, followed, True)
         move.followed = []
         if move.pending:
             line.moves.append(move)
@@ -152,7 +157,7 @@ class IntelEngine:
             return
         horizon = self.settings.horizon
         for book in move.pending:
-            self._record(book, horizon, False, False)
+            self._record(move, book, horizon, False, False)
         self._close(move)
 
     def _close(self, move: SharpMove) -> None:
@@ -181,13 +186,15 @@ class IntelEngine:
 
     def _note(self, move: SharpMove, book: str, seconds: float, followed: bool) -> None:
         if move.confirmed:
-            self._record(book, seconds, followed, True)
+            self._record(move, book, seconds, followed, True)
         else:
             move.followed.append((book, seconds, followed))
 
-    def _record(self, book: str, seconds: float, followed: bool, ended: bool) -> None:
+    def _record(self, move: SharpMove, book: str, seconds: float, followed: bool,
+                ended: bool) -> None:
         tally = self.books[book]
         tally.follows.append((seconds, followed))
+        (tally.live_follows if move.live else tally.early_follows).append((seconds, followed))
         tally.stale.append((seconds, ended))
 
     # -- value against the fair price -------------------------------------------------------
@@ -275,7 +282,7 @@ class IntelEngine:
         for key in list(self._open):
             for move in list(self.lines[key].moves):
                 for book in move.pending:
-                    self._record(book, now - move.start, False, False)
+                    self._record(move, book, now - move.start, False, False)
                 self._close(move)
         for line in self.lines.values():
             for book, since in line.ev_since.items():

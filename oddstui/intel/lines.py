@@ -8,6 +8,7 @@ margin, so that books with different margins compare directly.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping
 
 Prices = Mapping[str, float]
@@ -48,7 +49,7 @@ class SharpMove:
     """A move of the sharp fair position by at least θ: who has followed it and who not yet."""
 
     __slots__ = ("line", "start", "direction", "size", "before", "after", "confirmed",
-                 "pending", "followed", "done")
+                 "pending", "followed", "done", "live")
 
     def __init__(self, line: LineState, start: float, direction: int, size: float,
                  before: float, after: float) -> None:
@@ -66,10 +67,12 @@ class SharpMove:
         self.followed: list[tuple[str, float, bool]] = []
         """(book, seconds, followed) seen before the move was confirmed."""
         self.done = False
+        self.live = False
+        """The event was in play when the move began."""
 
 
 class LineState:
-    __slots__ = ("key", "sides", "positions", "prices", "changed", "direction", "fair", "ref",
+    __slots__ = ("key", "sides", "positions", "prices", "recent", "fair", "ref",
                  "candidate", "moves", "anchors", "episode", "ev_since")
 
     def __init__(self, key: object) -> None:
@@ -79,10 +82,9 @@ class LineState:
         """book -> its position now."""
         self.prices: dict[str, Prices] = {}
         """book -> its prices now."""
-        self.changed: dict[str, float] = {}
-        """book -> when its position last changed."""
-        self.direction: dict[str, int] = {}
-        """book -> which way its position last changed."""
+        self.recent: deque[tuple[float, str, int]] = deque()
+        """(when, book, which way) of the line's latest position changes (`SisterCounts`
+        drops those older than its gap)."""
         self.fair: float | None = None
         """The sharp books' averaged position now."""
         self.ref: float | None = None

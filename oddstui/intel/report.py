@@ -28,6 +28,16 @@ class BookFigures:
     stale_median: float | None
     stale_n: int
     sharp: bool
+    pre_match: tuple[float | None, float | None, int]
+    """(median, p90, follows) of the moves before kick-off only."""
+    in_play: tuple[float | None, float | None, int]
+    """The same, in play."""
+
+
+def lag_figures(follows: list[tuple[float, bool]]) -> tuple[float | None, float | None, int]:
+    """(median, p90, follows seen) by Kaplan–Meier."""
+    median, p90 = km_quantiles(follows)
+    return median, p90, sum(1 for _, done in follows if done)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +78,8 @@ def report_of(engine: IntelEngine) -> IntelReport:
             stale_median=stale,
             stale_n=len(tally.stale),
             sharp=name in engine.settings.sharp,
+            pre_match=lag_figures(tally.early_follows),
+            in_play=lag_figures(tally.live_follows),
         ))
     return IntelReport(
         books=books,
@@ -83,6 +95,10 @@ def _round(value: float | None, places: int = 3) -> float | None:
     return None if value is None else round(value, places)
 
 
+def _lag_json(figures: tuple[float | None, float | None, int]) -> dict[str, Any]:
+    return {"median": _round(figures[0]), "p90": _round(figures[1]), "n": figures[2]}
+
+
 def to_json(report: IntelReport, engine: IntelEngine, names: dict[int, str] | None = None
             ) -> dict[str, Any]:
     settings = engine.settings
@@ -92,7 +108,8 @@ def to_json(report: IntelReport, engine: IntelEngine, names: dict[int, str] | No
             "sharp": b.sharp,
             "lagSeconds": {"median": _round(b.lag_median), "p90": _round(b.lag_p90),
                            "n": b.follows, "censored": b.censored,
-                           "resolution": report.resolution},
+                           "resolution": report.resolution,
+                           "preMatch": _lag_json(b.pre_match), "inPlay": _lag_json(b.in_play)},
             "ledShare": _round(b.led_share),
             "updatesPerHour": _round(b.updates_per_hour, 1),
             "marginPct": _round(b.margin_pct, 2),

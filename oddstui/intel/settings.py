@@ -18,8 +18,9 @@ WINDOW = 60.0
 """W: seconds within which moves across books make one episode (leadership, steam)."""
 HORIZON = 300.0
 """Seconds a follower has to follow a sharp move; after that its follow is censored."""
-SISTER_GAP = 2.0
-"""Seconds within which a sister's change comes after its parent's."""
+SISTER_GAP = 3.0
+"""Seconds within which a sister's change comes after its parent's (a copy delay of up to
+two seconds, plus the feed's batching)."""
 SISTER_SHARE = 0.6
 """The share of a book's changes that come right after another's for the two to be sisters."""
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 
 
 class BookTally:
-    __slots__ = ("updates", "markets", "margins", "follows", "stale", "led", "joined")
+    __slots__ = ("updates", "markets", "margins", "follows", "early_follows", "live_follows",
+                 "stale", "led", "joined")
 
     def __init__(self) -> None:
         self.updates = 0
@@ -17,6 +18,9 @@ class BookTally:
         memory however long the run)."""
         self.follows: list[tuple[float, bool]] = []
         """(seconds, followed) per sharp move it quoted; False: censored at that time."""
+        self.early_follows: list[tuple[float, bool]] = []
+        self.live_follows: list[tuple[float, bool]] = []
+        """The same, of the moves before kick-off and of those in play."""
         self.stale: list[tuple[float, bool]] = []
         """(seconds, ended) per stale line of its; False: still stale when watching stopped."""
         self.led = 0
@@ -35,6 +39,10 @@ class BookTally:
         return None  # unreachable
 
 
+SAME_POSITION = 0.002
+"""Two margin-free positions this close (relatively) are the same price at two margins."""
+
+
 class SisterCounts:
     """Sisters: a white-label book changes its prices right after its parent does, the same
     way, nearly every time it changes them at all. Counted per ordered pair of books."""
@@ -43,18 +51,30 @@ class SisterCounts:
         self.gap = gap
         self.changes: Counter[str] = Counter()
         self.after: Counter[tuple[str, str]] = Counter()
-        """(a, b) -> times b changed a line within `gap` seconds after a did, the same way."""
+        """(a, b) -> times b moved a line within `gap` seconds after a did, the same way, to
+        a's position."""
 
-    def observe(self, changed: dict[str, float], direction: dict[str, int], book: str,
-                time: float, way: int) -> None:
-        """`changed`/`direction`: when and which way each book last moved this line (before
-        this change of `book`)."""
+    def observe(self, recent: deque[tuple[float, str, int]], positions: dict[str, float],
+                book: str, time: float, way: int) -> None:
+        """`recent`: (when, book, which way) of the line's latest changes, oldest first (those
+        more than `gap` seconds before `time` are dropped here); `positions`: each book's
+        margin-free position now. A copy lands on its parent's position (up to rounding)."""
         self.changes[book] += 1
-        gap = self.gap
+        horizon = time - self.gap
+        while recent and recent[0][0] < horizon:
+            recent.popleft()
+        if not recent:
+            return
         after = self.after
-        for other, when in changed.items():
-            if other != book and 0.0 < time - when <= gap and direction[other] == way:
+        mine = positions[book]
+        counted = set()
+        for when, other, other_way in recent:
+            if other_way != way or other == book or when >= time or other in counted:
+                continue
+            theirs = positions.get(other)
+            if theirs is not None and abs(mine - theirs) <= SAME_POSITION * theirs:
                 after[(other, book)] += 1
+                counted.add(other)
 
     def sister_of(self, share: float, least: int = 20) -> dict[str, str]:
         """book -> the book it copies: most of its changes (at least `share` of them, and at
