@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from oddstui.book.clean_text import clean
 from oddstui.intel.report import IntelReport
 
@@ -19,7 +21,7 @@ def _share(value: float | None) -> str:
 def to_table(report: IntelReport, titles: dict[int, str] | None = None) -> str:
     header = ("bookmaker", "lag med", "lag p90", "n", "censored", "led", "upd/mkt-h",
               "margin", "cluster", "stale med", "stale n")
-    rows = [header]
+    rows: list[tuple[str, ...]] = [header]
     ordered = sorted(report.books, key=lambda b: (b.lag_median is None, b.lag_median or 0.0,
                                                   b.bookmaker))
     for b in ordered:
@@ -38,7 +40,7 @@ def to_table(report: IntelReport, titles: dict[int, str] | None = None) -> str:
     )
     if report.steam:
         out.append(f"\nSteam events: {len(report.steam)} (the largest {STEAM_ROWS})\n")
-        steam_rows = [("time", "event", "market", "line", "way", "origin", "clusters", "size",
+        steam_rows: list[tuple[str, ...]] = [("time", "event", "market", "line", "way", "origin", "clusters", "size",
                        "stale books")]
         for s in sorted(report.steam, key=lambda s: -s.size)[:STEAM_ROWS]:
             key = s.key if isinstance(s.key, tuple) else (None, "", (None, None))
@@ -52,7 +54,7 @@ def to_table(report: IntelReport, titles: dict[int, str] | None = None) -> str:
     return "".join(out)
 
 
-def _render(rows: list[tuple[str, ...]]) -> str:
+def _render(rows: Sequence[tuple[str, ...]]) -> str:
     cells = [tuple(clean(cell) for cell in row) for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
     return "".join("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()

@@ -11,7 +11,7 @@ class BookTally:
 
     def __init__(self) -> None:
         self.updates = 0
-        self.markets: set[tuple[object, object]] = set()
+        self.markets: set[object] = set()
         """(event, market) pairs the book quoted."""
         self.margins: Counter[int] = Counter()
         """A histogram of its lines' margins in tenths of a percent (a median in constant
