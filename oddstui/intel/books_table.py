@@ -40,8 +40,9 @@ def to_table(report: IntelReport, titles: dict[int, str] | None = None) -> str:
     )
     if report.steam:
         out.append(f"\nSteam events: {len(report.steam)} (the largest {STEAM_ROWS})\n")
-        steam_rows: list[tuple[str, ...]] = [("time", "event", "market", "line", "way", "origin", "clusters", "size",
-                       "stale books")]
+        steam_rows: list[tuple[str, ...]] = [
+            ("time", "event", "market", "line", "way", "origin", "clusters", "size", "stale books")
+        ]
         for s in sorted(report.steam, key=lambda s: -s.size)[:STEAM_ROWS]:
             key = s.key if isinstance(s.key, tuple) else (None, "", (None, None))
             event = (titles or {}).get(key[0], str(key[0]))
