@@ -156,8 +156,15 @@ class IntelEngine:
         if move.done:
             return
         horizon = self.settings.horizon
+        line = move.line
         for book in move.pending:
-            self._record(move, book, horizon, False, False)
+            edge = self.edge(line, book)
+            if edge is not None and edge > self.settings.epsilon and book not in line.ev_since:
+                # Still stale by its edge: the one stale line goes on, from the move.
+                self._record(move, book, horizon, False, None)
+                line.ev_since[book] = move.start
+            else:
+                self._record(move, book, horizon, False, False)
         self._close(move)
 
     def _close(self, move: SharpMove) -> None:
@@ -191,17 +198,25 @@ class IntelEngine:
             move.followed.append((book, seconds, followed))
 
     def _record(self, move: SharpMove, book: str, seconds: float, followed: bool,
-                ended: bool) -> None:
+                ended: bool | None) -> None:
+        """A follow (or not) of `move`; and its stale line's life unless `ended` is None."""
         tally = self.books[book]
         tally.follows.append((seconds, followed))
         (tally.live_follows if move.live else tally.early_follows).append((seconds, followed))
-        tally.stale.append((seconds, ended))
+        if ended is not None:
+            tally.stale.append((seconds, ended))
 
     # -- value against the fair price -------------------------------------------------------
     def _check_value(self, line: LineState, book: str, now: float) -> None:
-        """A price with EV above ε against the sharp fair price is a stale line until it goes."""
-        edge = self.edge(line, book)
+        """A price with EV above ε against the sharp fair price is a stale line until it goes
+        (one not already stale as the old side of a sharp move: that is the same line)."""
         since = line.ev_since.get(book)
+        if since is None and (line.moves or line.candidate is not None):
+            candidate = line.candidate
+            if (candidate is not None and book in candidate.pending) or any(
+                    book in move.pending for move in line.moves):
+                return
+        edge = self.edge(line, book)
         if edge is not None and edge > self.settings.epsilon:
             if since is None:
                 line.ev_since[book] = now
