@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import orjson
 
+from oddstui.backtest.partition import MAX_WORKERS
 from oddstui.intel import settings as S
 
 
@@ -36,6 +37,9 @@ def add_books_command(commands: argparse._SubParsersAction) -> None:
                        help=f"seconds to follow before censored (default {S.HORIZON:g})")
     books.add_argument("--sharp", metavar="A,B", type=_names, default=",".join(S.SHARP_BOOKS),
                        help=f"the sharp books (default {','.join(S.SHARP_BOOKS)})")
+    books.add_argument("--workers", metavar="N", type=_workers,
+                       help="processes that share the events out (default: one a core, at most "
+                       f"{MAX_WORKERS}; 1 runs in this one)")
     books.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -79,6 +83,17 @@ def _clusters(text: str) -> int:
     return value
 
 
+def _workers(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        message = f"--workers must be a whole number, got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    if not 1 <= value <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"--workers must be 1 to {MAX_WORKERS}, got {text!r}")
+    return value
+
+
 def _names(text: str) -> tuple[str, ...]:
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     if not names:
@@ -87,17 +102,16 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def run_books(args: argparse.Namespace) -> int:
-    from oddstui.backtest.books import books_of
+    from oddstui.backtest.books import books_of_recording
+    from oddstui.backtest.parallel import default_workers
     from oddstui.intel.books_table import to_table
     from oddstui.intel.report import to_json
     from oddstui.intel.settings import IntelSettings
-    from oddstui.recording.reader import open_recording
 
     sharp = args.sharp if isinstance(args.sharp, tuple) else _names(args.sharp)
     settings = IntelSettings(theta=args.theta, tau=args.tau, epsilon=args.epsilon, k=args.k,
                              window=args.window, horizon=args.horizon, sharp=sharp)
-    recording = open_recording(args.path)
-    run = books_of(recording.records(), settings, recording.manifest.complete_markets)
+    run = books_of_recording(args.path, settings, args.workers or default_workers())
     if args.json:
         data = to_json(run.report, run.engine, run.titles)
         data["summary"]["messages"] = run.messages

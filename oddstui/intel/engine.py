@@ -13,7 +13,7 @@ import math
 from collections.abc import Hashable, Mapping
 
 from oddstui.intel.episodes import Episode, SteamEvent, steam_of
-from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, margin, position
+from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, read
 from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
 from oddstui.intel.tally import BookTally, SisterCounts, clusters_of
@@ -68,10 +68,10 @@ class IntelEngine:
             sides = line.sides
             if sides is None:
                 sides = line.sides = back_sides(prices)
-            pos = position(prices, sides)
-            held = margin(prices, sides)
-            if held is not None:
-                tally.margins[int(held * 1000.0)] += 1
+            both = read(prices, sides)
+            if both is not None:
+                pos = both[0]
+                tally.margins[int(both[1] * 1000.0)] += 1
         before = line.positions.get(book)
         if before is None and pos is not None:
             tally.markets.add(key[:2] if isinstance(key, tuple) else key)
@@ -290,8 +290,11 @@ class IntelEngine:
             self.episodes.append(episode)
 
     # -- answers -----------------------------------------------------------------------
-    def finish(self) -> None:
-        """The end of the changes: open follows and stale lines are censored where they are."""
+    def finish(self, at: float | None = None) -> None:
+        """The end of the changes (at `at`, when the source went on after the last one): open
+        follows and stale lines are censored where they are."""
+        if at is not None and at > self.now:
+            self.now = at
         now = self.now
         self.advance(now)
         for key in list(self._open):

@@ -18,31 +18,20 @@ def back_sides(prices: Prices) -> tuple[str, ...]:
     return tuple(sorted(side for side in prices if not side.startswith("lay")))
 
 
-def position(prices: Prices, sides: tuple[str, ...]) -> float | None:
-    """The margin-free probability of `sides[0]` (multiplicative, as `book.fair`), or None when
-    a side is missing or not above 1."""
+def read(prices: Prices, sides: tuple[str, ...]) -> tuple[float, float] | None:
+    """(the margin-free probability of `sides[0]` (multiplicative, as `book.fair`), the line's
+    overround), or None when a side is missing or not above 1."""
     total = 0.0
     first = 0.0
-    for i, side in enumerate(sides):
+    for side in sides:
         price = prices.get(side)
         if price is None or price <= 1.0:
             return None
         inverse = 1.0 / price
         total += inverse
-        if i == 0:
+        if not first:
             first = inverse
-    return first / total
-
-
-def margin(prices: Prices, sides: tuple[str, ...]) -> float | None:
-    """The line's overround (sum of implied probabilities less 1), or None on a missing side."""
-    total = 0.0
-    for side in sides:
-        price = prices.get(side)
-        if price is None or price <= 1.0:
-            return None
-        total += 1.0 / price
-    return total - 1.0
+    return first / total, total - 1.0
 
 
 class SharpMove:

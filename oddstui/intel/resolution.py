@@ -29,3 +29,6 @@ class Resolution:
     @property
     def seconds(self) -> float:
         return GRIDS[self._level]
+
+    def merge(self, other: Resolution) -> None:
+        self._level = max(self._level, other._level)
