@@ -193,7 +193,9 @@ class PriceMaking(WorldState):
         for name in event.bookmakers:
             book = self.bookmakers[name]
             share = 0.95 if book.tier >= 2 or book.margin < 0.03 else 0.3
-            if book.sharp or mix(self.seed, event.id, book.id, 5) < share * capacity * 2**32:
+            # A sister stays in play with its parent (it has nothing else to copy).
+            drawn = self.bookmakers[book.sister_of].id if book.sister_of else book.id
+            if book.sharp or mix(self.seed, event.id, drawn, 5) < share * capacity * 2**32:
                 keep.append(name)
             else:
                 if event.quotes.get(name):
@@ -207,7 +209,10 @@ class PriceMaking(WorldState):
         if current is not None and current <= at:
             return
         self._due[key] = at
-        heap = self._due_live if event_id in self._live else self._due_heap
+        if self.bookmakers[bookie].sister_of is not None:
+            heap = self._due_copies  # a white label's copy is automatic: no queue before it
+        else:
+            heap = self._due_live if event_id in self._live else self._due_heap
         heapq.heappush(heap, (at, event_id, bookie))
 
     def _resume_books(self, now: float) -> None:
@@ -228,6 +233,7 @@ class PriceMaking(WorldState):
         """In-play work first, but never all of it: a busy in-play world would otherwise spend
         the whole budget following its live matches, leave none for new moves, and every
         pre-match price would stand still. What pre-match follow-ups leave goes to new moves."""
+        self._follow_heap(self._due_copies, now)
         self._follow_heap(self._due_live, now, keep=self._budget * PRE_MATCH_SHARE)
         self._follow_heap(self._due_heap, now)
 
@@ -274,8 +280,13 @@ class PriceMaking(WorldState):
 
     def _copied(self, event_id: int, parent: Bookmaker, now: float) -> None:
         """The parent's sisters copy its change after their small delay."""
-        for name in self._catalog.sisters.get(parent.name, ()):
-            self._schedule(event_id, name, now + self.bookmakers[name].copy_delay)
+        sisters = self._catalog.sisters.get(parent.name)
+        if not sisters:
+            return
+        covering = self.events[event_id].bookmakers
+        for name in sisters:
+            if name in covering:
+                self._schedule(event_id, name, now + self.bookmakers[name].copy_delay)
 
     def _active_pool(self, now: float) -> tuple[list[Event], list[float]]:
         if self._pool is not None and self._pool[0] == now:
