@@ -76,7 +76,7 @@ class SisterCounts:
                 after[(other, book)] += 1
                 counted.add(other)
 
-    def sister_of(self, share: float, least: int = 20) -> dict[str, str]:
+    def sister_of(self, share: float, least: int = 10) -> dict[str, str]:
         """book -> the book it copies: most of its changes (at least `share` of them, and at
         least `least`) come right after that book's, and rarely the other way round."""
         best: dict[str, tuple[float, str]] = {}

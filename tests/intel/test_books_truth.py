@@ -1,0 +1,81 @@
+"""`oddstui books` against the world's own truth (`oddstui serve --truth`): a short recording of
+a fast world recovers its sister groups, and the books' measured median lags rank as their
+simulated latencies do."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from oddstui.backtest.books import books_of_recording
+from tests.intel.ranks import rank_correlation, ranks
+from tests.serving import launch, terminate
+
+SECONDS = 120
+LEAST_FOLLOWS = 30
+SELECTION = [
+    "Pinnacle", "SingBet", "Bet365", "Betfair Exchange", "Unibet", "William Hill", "1xBet",
+    "22Bet", "Betwinner", "Melbet", "Betsson", "Nordicbet", "Betsafe", "Ladbrokes", "Coral",
+    "Bwin", "Betway", "DraftKings", "FanDuel", "BetMGM", "Marathonbet", "888sport",
+    "Paddy Power", "Sky Bet", "Betfred",
+]
+
+
+def test_ranks_share_ties() -> None:
+    assert ranks([3.0, 1.0, 3.0, 2.0]) == [3.5, 1.0, 3.5, 2.0]
+    assert rank_correlation([1.0, 2.0, 3.0], [10.0, 20.0, 30.0]) == pytest.approx(1.0)
+    assert rank_correlation([1.0, 2.0, 3.0], [3.0, 2.0, 1.0]) == pytest.approx(-1.0)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    folder = tmp_path_factory.mktemp("truth")
+    accounts = folder / "accounts.toml"
+    names = ", ".join(f'"{name}"' for name in SELECTION)
+    accounts.write_text(
+        f'[[account]]\nkey = "demo"\nplan = "paid"\nfeed = true\nbookmakers = [{names}]\n'
+    )
+    truth = folder / "truth.json"
+    process, base = launch("--port", "0", "--updates-per-second", "1000", "--accounts",
+                           str(accounts), "--truth", str(truth), timeout=60.0)
+    try:
+        env = {**os.environ, "ODDSTUI_API_KEY": "demo", "ODDSTUI_HOME": str(folder / "home")}
+        subprocess.run(
+            [sys.executable, "-m", "oddstui", "record", "--base-url", base, "--out",
+             str(folder / "rec"), "--duration", f"{SECONDS}s"],
+            check=True, env=env, capture_output=True, timeout=SECONDS + 90,
+        )
+    finally:
+        terminate(process)
+    return folder / "rec", json.loads(truth.read_text())["bookmakers"]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_sisters_and_lag_ranks_match_the_worlds_truth(recorded: tuple[Path, dict]) -> None:
+    folder, truth = recorded
+    assert set(SELECTION) <= set(truth)
+    run = books_of_recording(folder, workers=1)
+    books = {b.bookmaker: b for b in run.report.books}
+    # Every sister in the selection is found in its parent's cluster, and no other book is.
+    for name in SELECTION:
+        parent = truth[name]["sisterOf"]
+        changes = run.engine.sisters.changes[name]
+        assert books[name].cluster == (parent or name), (name, books[name].cluster, changes)
+    assert any(truth[name]["sisterOf"] for name in SELECTION)
+    # Measured median lag against the simulated latency, over books with enough follows.
+    measured, latency = [], []
+    for name in SELECTION:
+        book = books[name]
+        if truth[name]["sharp"] or book.follows < LEAST_FOLLOWS or book.lag_median is None:
+            continue
+        measured.append(book.lag_median)
+        latency.append(truth[name]["latencySeconds"])
+    assert len(measured) >= 8, f"only {len(measured)} books with {LEAST_FOLLOWS} follows"
+    rho = rank_correlation(measured, latency)
+    assert rho >= 0.9, f"rank correlation {rho:.3f} over {len(measured)} books"
