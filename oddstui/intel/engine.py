@@ -11,6 +11,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Hashable, Mapping
+from typing import Any
 
 from oddstui.intel.episodes import Episode, SteamEvent, steam_of
 from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, read
@@ -18,7 +19,7 @@ from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
 from oddstui.intel.tally import BookTally, SisterCounts, clusters_of
 
-_CONFIRM, _EXPIRE = 0, 1
+_CONFIRM, _EXPIRE, _EPISODE = 0, 1, 2
 
 
 class IntelEngine:
@@ -36,7 +37,7 @@ class IntelEngine:
         self.first: float | None = None
         self.now = -math.inf
         self.resolution = Resolution()
-        self._heap: list[tuple[float, int, int, SharpMove]] = []
+        self._heap: list[tuple[float, int, int, Any]] = []
         self._order = itertools.count()
         self.in_play: set[object] = set()
         """Events in play (the caller keeps it): their follows are also counted apart, since
@@ -101,11 +102,16 @@ class IntelEngine:
         """Carry out what was due by `time`: moves that held τ, follows past the horizon."""
         heap = self._heap
         while heap and heap[0][0] <= time:
-            due, _, kind, move = heapq.heappop(heap)
+            due, _, kind, item = heapq.heappop(heap)
             if kind == _CONFIRM:
-                self._confirm(move, due)
-            else:
-                self._expire(move)
+                self._confirm(item, due)
+            elif kind == _EXPIRE:
+                self._expire(item)
+            else:  # an episode's window has passed: it ends, if it is still the line's
+                line = self.lines.get(item.key)
+                if line is not None and line.episode is item:
+                    line.episode = None
+                    self._end_episode(line, item)
 
     # -- sharp moves and their follows --------------------------------------------------
     def _sharp_changed(self, line: LineState, now: float) -> None:
@@ -274,6 +280,8 @@ class IntelEngine:
             if isinstance(episode, Episode):
                 self._end_episode(line, episode)
             episode = line.episode = Episode(line.key, now, way, book)
+            due = now + self.settings.window
+            heapq.heappush(self._heap, (due, next(self._order), _EPISODE, episode))
         was = episode.members.get(book)
         if was is None or abs(change) > was[1]:
             episode.members[book] = (now if was is None else was[0], abs(change))

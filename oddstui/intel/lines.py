@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 
+from oddstui.intel.episodes import Episode
+
 Prices = Mapping[str, float]
 
 
@@ -84,6 +86,6 @@ class LineState:
         """Moves whose followers are still watched."""
         self.anchors: dict[str, float] = {}
         """book -> its position at its last counted move (episodes)."""
-        self.episode: object | None = None
+        self.episode: Episode | None = None
         self.ev_since: dict[str, float] = {}
         """book -> since when its price has had EV above ε against the fair price."""

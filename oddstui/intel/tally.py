@@ -39,8 +39,9 @@ class BookTally:
         return None  # unreachable
 
 
-SAME_POSITION = 0.002
-"""Two margin-free positions this close (relatively) are the same price at two margins."""
+SAME_POSITION = 0.003
+"""Two margin-free positions this close (relatively) are the same price at two margins (a
+copy is rounded to its own precision: 0.01 on a price of 1.5 moves it by 0.3 %)."""
 
 
 class SisterCounts:

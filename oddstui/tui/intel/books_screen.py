@@ -61,9 +61,8 @@ class BooksScreen(BoardScreen):
         table.order_rows([b.bookmaker for b in order])
         engine = intel.engine
         self.query_one("#books-summary", Static).update(Text(
-            f"{engine.changes:,} price changes, {engine.sharp_moves:,} sharp moves this "
-            f"session; lags to {intel.resolution:g} s (the desk's refresh). ★ sharp books "
-            "set the fair price."
+            f"{engine.sharp_moves:,} sharp moves in {engine.changes:,} price changes this "
+            f"session; lags to {intel.resolution:.2g} s. ★ sets the fair price."
         ))
         self._drawn = time.monotonic()
 

@@ -72,9 +72,8 @@ class StaleLinesScreen(BoardScreen):
         table.order_rows(list(self.rows))  # oldest move first: rows stay where they are
         flagged = sum(1 for row in rows if row.ev is not None and row.ev > epsilon)
         self.query_one("#stale-summary", Static).update(Text(
-            f"{len(rows)} prices behind a sharp move of {engine.settings.theta * 100:g}% or "
-            f"more; {SUSPECT_MARK} {flagged} with EV above {epsilon * 100:g}% against the fair "
-            "price. Information only: a stale price may be pulled before it can be taken."
+            f"{len(rows)} prices behind a sharp move; {SUSPECT_MARK} {flagged} with EV above "
+            f"{epsilon * 100:g}% against the fair price. Information: they may be pulled."
         ))
         self._drawn = time.monotonic()
 
