@@ -108,10 +108,11 @@ class IntelEngine:
             elif kind == _EXPIRE:
                 self._expire(item)
             else:  # an episode's window has passed: it ends, if it is still the line's
-                line = self.lines.get(item.key)
-                if line is not None and line.episode is item:
+                episode: Episode = item
+                line = self.lines.get(episode.key)
+                if line is not None and line.episode is episode:
                     line.episode = None
-                    self._end_episode(line, item)
+                    self._end_episode(line, episode)
 
     # -- sharp moves and their follows --------------------------------------------------
     def _sharp_changed(self, line: LineState, now: float) -> None:
