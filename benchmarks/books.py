@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import orjson
@@ -71,13 +72,16 @@ def main() -> None:
     messages = sum(1 for r in records if isinstance(r, FeedMessage))
     print(f"recording:        {messages:,} messages, "
           f"{len(recording.manifest.bookmakers)} bookmakers")
-    runs = []
+    runs, cpu = [], []
     for _ in range(args.repeat):
+        started = time.process_time()
         run = books_of(records, complete_markets=recording.manifest.complete_markets)
+        cpu.append(run.messages / (time.process_time() - started))
         runs.append(run.messages / run.seconds)
     print(f"engine + feeder:  {statistics.median(runs):,.0f} msg/s in one process, median of "
           f"{len(runs)} (range {min(runs):,.0f}-{max(runs):,.0f}); "
-          f"{run.report.changes:,} price changes, {run.report.sharp_moves:,} sharp moves")
+          f"{statistics.median(cpu):,.0f} msg per CPU second (what a machine to itself would "
+          f"give); {run.report.changes:,} price changes, {run.report.sharp_moves:,} sharp moves")
     for workers in sorted({1, default_workers()}):
         rates = []
         for _ in range(args.repeat):

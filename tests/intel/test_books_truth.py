@@ -81,7 +81,13 @@ def test_sisters_and_lag_ranks_match_the_worlds_truth(recorded: tuple[Path, dict
         measured.append(book.lag_median)
         latency.append(truth[name]["latencySeconds"])
     assert len(measured) >= 8, f"only {len(measured)} books with {LEAST_FOLLOWS} follows"
+    # Books far apart in latency are told apart: every quick book (under 8 s) is measured
+    # quicker than every slow one (over 12 s).
+    quick = [m for m, t in zip(measured, latency, strict=True) if t < 8.0]
+    slow = [m for m, t in zip(measured, latency, strict=True) if t > 12.0]
+    assert quick and slow and max(quick) < min(slow), (quick, slow)
+    # Over all of them the ranks agree, though two minutes on a loaded machine cannot order
+    # books a second apart in latency (a fifth of a second in play): 0.69 to 0.87 measured
+    # over two minutes, 0.91 over ten (docs/books.md, "Against the truth").
     rho = rank_correlation(measured, latency)
-    # 0.87 over two minutes on a loaded machine, 0.91 over ten (docs/books.md): the bar of a
-    # short run is lower than the long run's 0.9.
-    assert rho >= 0.8, f"rank correlation {rho:.3f} over {len(measured)} books"
+    assert rho >= 0.6, f"rank correlation {rho:.3f} over {len(measured)} books"
