@@ -44,12 +44,19 @@ def serve(args: argparse.Namespace) -> int:
         sock = bind(args.host, args.port)
     except BindError as error:
         return usage_error(str(error))
+    truth = getattr(args, "truth", None)
+    if truth:
+        try:  # a path that cannot be written is said before the world is built
+            with open(truth, "ab"):
+                pass
+        except OSError as error:
+            sock.close()
+            return usage_error(f"--truth {truth}: cannot write ({error.strerror or error})")
     try:
         svc = build_service(Options.from_args(args), accounts)
     except AccountsError as error:
         sock.close()
         return usage_error(f"--accounts {args.accounts}: {error}")
-    truth = getattr(args, "truth", None)
     if truth:
         try:
             write_truth(truth, svc.world.bookmakers)

@@ -53,3 +53,9 @@ def test_books_table_and_bad_input(recording: Path, tmp_path: Path) -> None:
         line = _one_line(oddstui("books", str(recording), flag, value, home=tmp_path))
         assert flag in line
     assert "nope" in _one_line(oddstui("books", str(tmp_path / "nope"), home=tmp_path))
+
+
+def test_serve_truth_to_a_path_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    target = tmp_path / "no-such-folder" / "truth.json"
+    line = _one_line(oddstui("serve", "--port", "0", "--truth", str(target), home=tmp_path))
+    assert "--truth" in line and "no-such-folder" in line
