@@ -59,3 +59,29 @@ def test_serve_truth_to_a_path_that_cannot_be_written_is_one_line(tmp_path: Path
     target = tmp_path / "no-such-folder" / "truth.json"
     line = _one_line(oddstui("serve", "--port", "0", "--truth", str(target), home=tmp_path))
     assert "--truth" in line and "no-such-folder" in line
+
+
+def test_shared_among_workers_the_figures_are_the_one_process_figures(tmp_path: Path) -> None:
+    """Four events, each moved by the sharp books and followed at its own lag (one follower
+    copying another): two processes, merged, say exactly what one says."""
+    from oddstui.backtest.books import books_of_recording
+    from oddstui.intel.report import to_json
+
+    books = {name: [ml(2.0, 1.9)] for name in ("Pinnacle", "SingBet", "Soft", "Copy", "Late")}
+    records: list = [snapshot(0.0, {event_id: books for event_id in range(1, 5)})]
+    seq = 0
+    for event_id in range(1, 5):
+        t0 = event_id * 100.0
+        for bookie, dt, prices in (("Pinnacle", 0.0, (1.8, 2.1)), ("SingBet", 0.1, (1.8, 2.1)),
+                                   ("Soft", 2.0 * event_id, (1.75, 2.05)),
+                                   ("Copy", 2.0 * event_id + 1.0, (1.7, 2.0))):
+            seq += 1
+            records.append(updated(t0 + dt, seq, event_id, bookie, [ml(*prices)]))
+    records.append(updated(900.0, seq + 1, 1, "Pinnacle", [ml(1.8, 2.1)]))
+    folder = tmp_path / "rec"
+    write_recording(folder, records)
+    one, two = books_of_recording(folder, workers=1), books_of_recording(folder, workers=2)
+    assert one.report.sharp_moves == 4
+    assert to_json(one.report, one.engine) == to_json(two.report, two.engine)
+    soft = next(b for b in one.report.books if b.bookmaker == "Soft")
+    assert soft.follows == 4 and soft.lag_median == pytest.approx(4.0)  # lags 2, 4, 6, 8
