@@ -49,7 +49,8 @@ def main() -> None:
           f"{run.report.sharp_moves:,} sharp moves")
     print(f"{'bookmaker':18} {'latency':>7}  {'all':>12}  {'pre-match (implied)':>24}  "
           f"{'in play (implied)':>24}  cluster (truth)")
-    kinds = {"all": ([], []), "pre": ([], []), "live": ([], [])}
+    kinds: dict[str, tuple[list[float], list[float]]] = {
+        "all": ([], []), "all, independent books": ([], []), "pre": ([], []), "live": ([], [])}
     within = {"pre": [0, 0], "live": [0, 0]}
     for b in run.report.books:
         if b.sharp:
@@ -68,8 +69,9 @@ def main() -> None:
                 within[kind][0] += abs(median / want - 1.0) <= 0.25
                 within[kind][1] += 1
         if b.lag_median is not None and b.follows >= args.least:
-            kinds["all"][0].append(b.lag_median)
-            kinds["all"][1].append(t["latencySeconds"])
+            for kind in ("all",) if t["sisterOf"] else ("all", "all, independent books"):
+                kinds[kind][0].append(b.lag_median)
+                kinds[kind][1].append(t["latencySeconds"])
         print(f"{b.bookmaker:18} {t['latencySeconds']:7.2f}  "
               f"{b.lag_median if b.lag_median is None else round(b.lag_median, 2)!s:>6}/"
               f"{b.follows:<5}  {cells[0]:>24}  {cells[1]:>24}  {b.cluster} "
