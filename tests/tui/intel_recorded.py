@@ -43,7 +43,7 @@ def stage(engine: IntelEngine, event_ids: list[int], now: float) -> None:
             if t0 + 5.0 + lag > now - 2.0:
                 continue
             # Each book lands on its own view of the new price; 22Bet copies 1xBet's.
-            view = after * (1.0 + 0.004 * (FOLLOW_VIEW.get(name, n) - 3))
+            view = after * (1.0 + 0.01 * (FOLLOW_VIEW.get(name, n) - 3))
             engine.observe(t0 + 5.0 + lag, key, name, two_way(view, margin))
     engine.advance(now)
     engine.now = now
