@@ -91,6 +91,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="feed replay window in seconds (default 600)",
     )
     add_max_connections(parser)
+    parser.add_argument(
+        "--truth",
+        metavar="FILE",
+        help="write what the world simulates for each bookmaker (sharp, latency, sister) as "
+        "JSON to FILE (docs/books.md)",
+    )
 
 
 def _key_env() -> str:
@@ -306,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from oddstui.record_replay import run_recording_command
 
             return run_recording_command(args)
-        if args.command in ("backtest", "export"):
+        if args.command in ("backtest", "export", "books"):
             from oddstui.backtest.command import run_command
 
             return run_command(args)

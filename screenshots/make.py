@@ -24,6 +24,8 @@ from tests.tui.alerts_recorded import SHOTS as ALERT_SHOTS  # noqa: E402
 from tests.tui.alerts_recorded import alert_screenshot  # noqa: E402
 from tests.tui.boards_recorded import board_screenshot  # noqa: E402
 from tests.tui.event_recorded import event_screenshot  # noqa: E402
+from tests.tui.intel_recorded import SHOTS as INTEL_SHOTS  # noqa: E402
+from tests.tui.intel_recorded import intel_screenshot  # noqa: E402
 from tests.tui.record_settings import SHOTS, settings_screenshot  # noqa: E402
 from tests.tui.recorded import SCREENS, load, recorded_app  # noqa: E402
 
@@ -68,7 +70,15 @@ def main() -> None:
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(board_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")
+    for name in INTEL_SHOTS:  # Books and Stale lines over a staged session
+        if only and name not in only:
+            continue
+        path = ROOT / "screenshots" / f"{name}{suffix}.svg"
+        asyncio.run(intel_screenshot(name, (width, height), path))
+        print(f"wrote {path.relative_to(ROOT)}")
     for name in ALERT_SHOTS:  # the alert rules screen, a rule opened for editing
+        if only and name not in only:
+            continue
         path = ROOT / "screenshots" / f"{name}{suffix}.svg"
         asyncio.run(alert_screenshot(name, (width, height), path))
         print(f"wrote {path.relative_to(ROOT)}")

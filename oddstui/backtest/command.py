@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 
 from oddstui import config
+from oddstui.backtest.books_command import add_books_command
 from oddstui.backtest.partition import MAX_WORKERS
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARPS
 from oddstui.book.alert_rules_file import rules_from_toml
@@ -17,7 +18,7 @@ from oddstui.book.alert_watch import AlertRules
 from oddstui.recording.reader import open_recording
 from oddstui.recording.records import RecordingError
 
-COMMANDS = ("backtest", "export")
+COMMANDS = ("backtest", "export", "books")
 
 
 def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
@@ -64,6 +65,7 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
         f"{MAX_WORKERS}; 1 runs in this one)",
     )
     backtest.add_argument("--json", action="store_true", help="print one JSON object")
+    add_books_command(commands)
     export = commands.add_parser(
         "export", help="write a recording's price ticks as Parquet (needs oddstui[parquet])"
     )
@@ -119,6 +121,10 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         if args.command == "export":
             return _export(args)
+        if args.command == "books":
+            from oddstui.backtest.books_command import run_books
+
+            return run_books(args)
         return _backtest(args)
     except RecordingError as error:
         sys.stderr.write(f"oddstui: {error}\n")

@@ -40,16 +40,41 @@ def serve(args: argparse.Namespace) -> int:
     if isinstance(opened, int):
         return opened
     accounts, sock = opened
+    truth = getattr(args, "truth", None)
+    if truth:
+        try:  # a path that cannot be written is said before the world is built
+            with open(truth, "ab"):
+                pass
+        except OSError as error:
+            sock.close()
+            return usage_error(f"--truth {truth}: cannot write ({error.strerror or error})")
     try:
         svc = build_service(Options.from_args(args), accounts)
     except AccountsError as error:
         sock.close()
         return usage_error(f"--accounts {args.accounts}: {error}")
+    if truth:
+        try:
+            write_truth(truth, svc.world.bookmakers)
+        except OSError as error:
+            sock.close()
+            return usage_error(f"--truth {truth}: cannot write ({error.strerror or error})")
     if _early_stop:
         sock.close()
         _exit(0)
     url = base_url(sock, args.host)
     _exit(asyncio.run(_main(svc, sock, url, args.max_connections)))
+
+
+def write_truth(path: str, bookmakers: dict[str, Any]) -> None:
+    """The world's truth about its bookmakers as JSON (`--truth FILE`, docs/books.md)."""
+    import orjson
+
+    from oddstui.service.world.bookmaker_truth import bookmaker_truth
+
+    data = orjson.dumps(bookmaker_truth(bookmakers), option=orjson.OPT_INDENT_2)
+    with open(path, "wb") as out:
+        out.write(data + b"\n")
 
 
 async def _main(svc: ServiceContext, sock: socket.socket, url: str, max_connections: int) -> int:

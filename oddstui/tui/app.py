@@ -32,6 +32,8 @@ from oddstui.tui.desk.feed import Feed
 from oddstui.tui.desk.hub import POLL_HZ, DeskHub
 from oddstui.tui.desk.rest_polls import BOARD, EVENT, LIVE, OTHER
 from oddstui.tui.desk.screen_state import in_browser, state_path, write_screen_state
+from oddstui.tui.intel.books_screen import BooksScreen
+from oddstui.tui.intel.stale_screen import StaleLinesScreen
 from oddstui.tui.kit.help_modal import HelpModal
 from oddstui.tui.kit.keymap import load_keymap
 from oddstui.tui.kit.no_links import NoLinks, links_wanted
@@ -59,7 +61,7 @@ class OddsApp(App[int]):
 
     | key | action |
     |---|---|
-    | `1`–`7` | Sports, Live, Watchlist, Arbitrage, Value bets, Dropping odds, Bets |
+    | `1`–`9` | Sports, Live, Watchlist, Arbitrage, Value, Dropping, Bets, Books, Stale lines |
     | `escape` | back |
     | `?` | help |
     | `/` | search events |
@@ -80,6 +82,8 @@ class OddsApp(App[int]):
         "value": ValueBetsScreen,
         "dropping": DroppingOddsScreen,
         "bets": BetsScreen,
+        "books": BooksScreen,
+        "stale": StaleLinesScreen,
     }
     DEFAULT_MODE = "live"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -90,6 +94,8 @@ class OddsApp(App[int]):
         Binding("5", "switch_mode('value')", "Value", show=False, id="screen-value"),
         Binding("6", "switch_mode('dropping')", "Drops", show=False, id="screen-dropping"),
         Binding("7", "switch_mode('bets')", "Bets", show=False, id="screen-bets"),
+        Binding("8", "switch_mode('books')", "Books", show=False, id="screen-books"),
+        Binding("9", "switch_mode('stale')", "Stale", show=False, id="screen-stale"),
         Binding("escape", "back", "Back", id="back"),
         Binding("question_mark", "help", "Help", key_display="?", id="help"),
         Binding("slash", "search", "Search", key_display="/", id="search"),

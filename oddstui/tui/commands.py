@@ -20,6 +20,8 @@ SCREENS = (
     ("value", "Value bets"),
     ("dropping", "Dropping odds"),
     ("bets", "Bets"),
+    ("books", "Books"),
+    ("stale", "Stale lines"),
 )
 #: The palette searches at most this many events (the most recent listings first).
 EVENT_LIMIT = 3000

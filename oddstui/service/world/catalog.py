@@ -9,6 +9,7 @@ from oddstui.book.fair_policy import SHARP_BOOKS
 from oddstui.service.world import names as N
 from oddstui.service.world.model import Bookmaker, League, Participant, Sport
 from oddstui.service.world.sports import SPORTS, slugify
+from oddstui.service.world.truth import unit
 
 DEFAULT_SELECTION = [
     "Bet365", "Pinnacle", "SingBet", "Betfair Exchange", "Unibet", "William Hill", "1xBet",
@@ -17,6 +18,12 @@ DEFAULT_SELECTION = [
 SHARP = SHARP_BOOKS
 FIRST_PARTICIPANT_ID = 100
 NO_CREST_SHARE = 0.1
+# White labels: each parent's sisters copy its prices with their own margin, a second or two late.
+SISTER_GROUPS = {
+    "1xBet": ("22Bet", "Betwinner", "Melbet"),
+    "Betsson": ("Nordicbet", "Betsafe"),
+    "Ladbrokes": ("Coral",),
+}
 ESPORTS_SUFFIXES = ("Esports", "Gaming", "Academy", "Five", "Club", "Nation", "Squad")
 
 
@@ -30,6 +37,7 @@ class Catalog:
     knockout: set[str] = field(default_factory=set)  # league slugs of cup competitions
     players: dict[int, list[str]] = field(default_factory=dict)  # participant -> props labels
     default_selection: list[str] = field(default_factory=list)
+    sisters: dict[str, list[str]] = field(default_factory=dict)  # parent -> its sisters
 
 
 def build_catalog(
@@ -66,6 +74,7 @@ def build_catalog(
                 next_id += rng.randint(1, 3)
             cat.league_members[slug] = members
     _build_bookmakers(cat, rng, bookmakers)
+    _make_sisters(cat)
     return cat
 
 
@@ -130,3 +139,21 @@ def _build_bookmakers(cat: Catalog, rng: random.Random, count: int) -> None:
         )
     cat.default_selection = [n for n in DEFAULT_SELECTION if n in cat.bookmakers
                              and cat.bookmakers[n].active]
+
+
+def _make_sisters(cat: Catalog) -> None:
+    """Turn the sister books present into copies of their parent (no random draws: the rest of
+    the catalog stays as it was). A sister quotes what its parent quotes."""
+    for parent_name, sisters in SISTER_GROUPS.items():
+        parent = cat.bookmakers.get(parent_name)
+        if parent is None:
+            continue
+        for name in sisters:
+            book = cat.bookmakers.get(name)
+            if book is None:
+                continue
+            book.sister_of = parent_name
+            book.copy_delay = 0.5 + 1.5 * unit(book.id, parent.id, 7)
+            book.latency = parent.latency
+            book.tier, book.alt_lines, book.active = parent.tier, parent.alt_lines, parent.active
+            cat.sisters.setdefault(parent_name, []).append(name)

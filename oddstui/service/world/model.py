@@ -67,6 +67,8 @@ class Bookmaker:
     tier: int = 1  # the deepest market tier it quotes (see markets.MarketDef.tier)
     max_stake: int = 500  # the ML `max`
     deep_links: bool = True  # False: its urls are "N/A"
+    sister_of: str | None = None  # a white label: copies this book's prices with its own margin
+    copy_delay: float = 0.0  # a sister's simulated seconds between its parent's change and its own
 
     def to_wire(self) -> dict[str, Any]:
         return {"name": self.name, "active": self.active}

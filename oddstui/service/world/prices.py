@@ -172,7 +172,10 @@ class PriceMaking(WorldState):
 
     def _follow(self, event_id: int, book: Bookmaker, now: float) -> None:
         """Schedule a book to follow a move: sharp books at once and first, others after
-        their latency (which is where stale quotes, value bets and arbitrage come from)."""
+        their latency (which is where stale quotes, value bets and arbitrage come from). A
+        sister follows no move: it copies its parent after each of the parent's changes."""
+        if book.sister_of is not None:
+            return
         if event_id in self._live:
             # In play everyone is quicker (and in-play work goes first, see _follow_ups).
             delay = 0.0 if book.sharp else (0.5 + 0.15 * book.latency) * self.rng.uniform(0.5, 1.5)
@@ -190,7 +193,9 @@ class PriceMaking(WorldState):
         for name in event.bookmakers:
             book = self.bookmakers[name]
             share = 0.95 if book.tier >= 2 or book.margin < 0.03 else 0.3
-            if book.sharp or mix(self.seed, event.id, book.id, 5) < share * capacity * 2**32:
+            # A sister stays in play with its parent (it has nothing else to copy).
+            drawn = self.bookmakers[book.sister_of].id if book.sister_of else book.id
+            if book.sharp or mix(self.seed, event.id, drawn, 5) < share * capacity * 2**32:
                 keep.append(name)
             else:
                 if event.quotes.get(name):
@@ -204,7 +209,10 @@ class PriceMaking(WorldState):
         if current is not None and current <= at:
             return
         self._due[key] = at
-        heap = self._due_live if event_id in self._live else self._due_heap
+        if self.bookmakers[bookie].sister_of is not None:
+            heap = self._due_copies  # a white label's copy is automatic: no queue before it
+        else:
+            heap = self._due_live if event_id in self._live else self._due_heap
         heapq.heappush(heap, (at, event_id, bookie))
 
     def _resume_books(self, now: float) -> None:
@@ -225,6 +233,7 @@ class PriceMaking(WorldState):
         """In-play work first, but never all of it: a busy in-play world would otherwise spend
         the whole budget following its live matches, leave none for new moves, and every
         pre-match price would stand still. What pre-match follow-ups leave goes to new moves."""
+        self._follow_heap(self._due_copies, now)
         self._follow_heap(self._due_live, now, keep=self._budget * PRE_MATCH_SHARE)
         self._follow_heap(self._due_heap, now)
 
@@ -244,9 +253,10 @@ class PriceMaking(WorldState):
             event = self.events[event_id]
             if event.status not in (PENDING, LIVE):
                 continue
-            if self._requote(event, self.bookmakers[bookie], now, MAX_MARKETS_PER_REQUOTE):
+            book = self.bookmakers[bookie]
+            if self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE):
                 self._budget -= 1
-            if self._quoter.dirty(event, self.bookmakers[bookie], 1):
+            if book.sister_of is None and self._quoter.dirty(event, book, 1):
                 self._schedule(event_id, bookie, at + 1.0)  # more markets still to follow
 
     def _requote(self, event: Event, book: Bookmaker, now: float, limit: int) -> bool:
@@ -254,13 +264,29 @@ class PriceMaking(WorldState):
         inplay = self._inplay.get(event.id)
         if inplay is not None and book.name not in inplay:
             return False
+        if book.sister_of is not None:
+            if self._quoter.copy_from(event, self.bookmakers[book.sister_of], book, now):
+                self._touch(event.id, book.name)
+                return True
+            return False
         dirty = self._quoter.dirty(event, book, limit)
         if not dirty:
             return False
         if self._quoter.requote(event, book, dirty, now, self.rng):
             self._touch(event.id, book.name)
+            self._copied(event.id, book, now)
             return True
         return False
+
+    def _copied(self, event_id: int, parent: Bookmaker, now: float) -> None:
+        """The parent's sisters copy its change after their small delay."""
+        sisters = self._catalog.sisters.get(parent.name)
+        if not sisters:
+            return
+        covering = self.events[event_id].bookmakers
+        for name in sisters:
+            if name in covering:
+                self._schedule(event_id, name, now + self.bookmakers[name].copy_delay)
 
     def _active_pool(self, now: float) -> tuple[list[Event], list[float]]:
         if self._pool is not None and self._pool[0] == now:
@@ -326,12 +352,13 @@ class PriceMaking(WorldState):
                 continue
             book = self.bookmakers[name]
             quotes = event.quotes.get(name)
-            if not quotes:
+            if not quotes or book.sister_of is not None:
                 continue
             market = self.rng.choice(list(quotes))
             mdef = self._quoter.defs(event)[market]
             if self._quoter.requote(event, book, [mdef], now, self.rng):
                 self._touch(event.id, name)
+                self._copied(event.id, book, now)
                 self._budget -= 1
 
     def _close_books(self, event: Event) -> None:

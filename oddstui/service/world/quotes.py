@@ -8,6 +8,7 @@ the rest open when they come closer.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import OrderedDict
 from typing import Any
@@ -16,7 +17,12 @@ from oddstui.service.world import markets as M
 from oddstui.service.world.history import History, LineKey
 from oddstui.service.world.markets import MARKETS_BY_SPORT, MarketDef
 from oddstui.service.world.model import LIVE, Bookmaker, Event, Line, Market, Scores
-from oddstui.service.world.pricing import book_quotes_market, mispricing_epoch, price_lines
+from oddstui.service.world.pricing import (
+    MIN_PRICE,
+    book_quotes_market,
+    mispricing_epoch,
+    price_lines,
+)
 from oddstui.service.world.sports import SPORT_BY_SLUG
 from oddstui.service.world.truth import EventTruth, Line3, LiveView, mix, true_lines, unit
 
@@ -162,6 +168,38 @@ class Quoter:
             ranks = [rank[name] for name in quotes]
             if ranks != sorted(ranks):
                 event.quotes[book.name] = dict(sorted(quotes.items(), key=lambda kv: rank[kv[0]]))
+        return changed
+
+    def copy_from(self, event: Event, parent: Bookmaker, sister: Bookmaker, now: float) -> bool:
+        """A white label's requote: its parent's markets as they stand, at its own margin
+        (prices times (1 + parent margin) / (1 + its margin), at its own precision). True when
+        anything visible changed."""
+        source = event.quotes.get(parent.name) or {}
+        quotes = event.quotes.setdefault(sister.name, {})
+        scale = (1.0 + parent.margin) / (1.0 + sister.margin)
+        factor = 10**sister.precision
+        changed = False
+        for name in [name for name in quotes if name not in source]:
+            del quotes[name]
+            changed = True
+        for name, market in source.items():
+            lines = [
+                Line({side: max(MIN_PRICE, math.floor(price * scale * factor) / factor)
+                      for side, price in line.prices.items() if not side.startswith("lay")},
+                     line.hdp, line.label, sister.max_stake if line.max is not None else None)
+                for line in market.lines
+            ]
+            old = quotes.get(name)
+            if old is not None and _same(old.lines, lines):
+                continue
+            self._record(event.id, sister.name, name, old, lines, now)
+            if old is None:
+                quotes[name] = Market(name, now, lines, market.version)
+            else:
+                old.lines, old.updated_at, old.version = lines, now, market.version
+            changed = True
+        if changed and list(quotes) != list(source):
+            event.quotes[sister.name] = {name: quotes[name] for name in source}
         return changed
 
     def _record(self, event_id: int, book: str, market: str, old: Market | None,

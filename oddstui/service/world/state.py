@@ -76,6 +76,7 @@ class WorldState:
     _due: dict[tuple[int, str], float]
     _due_heap: list[tuple[float, int, str]]  # pre-match follow-ups
     _due_live: list[tuple[float, int, str]]  # in-play follow-ups, served first
+    _due_copies: list[tuple[float, int, str]]  # sisters copying their parent: before all else
     _suspended: dict[tuple[int, str], float]
     _next_decay: dict[int, float]
     _last_bump: dict[int, float]

@@ -85,6 +85,7 @@ class World(Lifecycle, Reads):
         self._due = {}
         self._due_heap = []
         self._due_live = []
+        self._due_copies = []
         self._suspended = {}
         self._next_decay = {}
         self._last_bump = {}

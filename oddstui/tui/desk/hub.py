@@ -31,6 +31,7 @@ from oddstui.api.pacing import RefreshSchedule
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
 from oddstui.tui.desk.feed import Feed, FeedChanges
+from oddstui.tui.desk.intel_watch import DeskIntel
 from oddstui.tui.desk.rest_loads import RestLoads
 from oddstui.tui.desk.rest_polls import FEED_LIVE_REFRESH, FEED_LIVE_SHARE, NOT_IN_PLAN, RestPolling
 from oddstui.tui.desk.state import Board, ChangeSet, DeskStatus
@@ -67,6 +68,7 @@ class DeskHub(RestLoads, RestPolling):
     | `changed` | `Signal[ChangeSet]`, published at most once per flush interval |
     | `ticked` | `Signal[float]`, the local time once a second |
     | `watch` | starred events, persisted through `oddstui.config` |
+    | `intel` | the session's bookmaker intelligence (`DeskIntel`) |
     """
 
     def __init__(
@@ -96,6 +98,8 @@ class DeskHub(RestLoads, RestPolling):
         self.live_loaded = False
         #: Seconds between two change sets at most (the settings' slow link lengthens it).
         self.interval = 1 / FLUSH_HZ
+        #: The session's bookmaker intelligence, fed at each flush (the Books and Stale screens).
+        self.intel = DeskIntel(resolution=self.interval)
         self._feed_dirty = False
         #: When the live events are refetched (paced by the budget, kick-offs debounced).
         self.live_schedule = RefreshSchedule(
@@ -197,6 +201,10 @@ class DeskHub(RestLoads, RestPolling):
             taken = self.feed.take()
             self._fold(taken)
             prices = taken.prices
+            if prices:
+                with self.feed.reading() as book:
+                    if book is not None:
+                        self.intel.observe(book, prices, self.now())
             self._refresh_status(self.feed)
         events, catalog = self.board.take_changes()
         changes = ChangeSet(events=events, catalog=catalog, feed=self._feed_dirty, prices=prices)

@@ -1,0 +1,350 @@
+"""The engine: price changes in, in time order; per-bookmaker measures out (`report`).
+
+Incremental: each change touches its one line (and the books quoting it), and timed work (a
+sharp move holding τ, a follow running out at the horizon) waits in a heap until the clock of
+the changes passes it. So the same engine runs live on the desk and over a recording.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from oddstui.intel.episodes import Episode, SteamEvent, steam_of
+from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, read
+from oddstui.intel.resolution import Resolution
+from oddstui.intel.settings import IntelSettings
+from oddstui.intel.tally import BookTally, SisterCounts, clusters_of
+
+_CONFIRM, _EXPIRE, _EPISODE = 0, 1, 2
+
+
+class IntelEngine:
+    def __init__(self, settings: IntelSettings | None = None) -> None:
+        self.settings = settings = settings or IntelSettings()
+        self._sharp = frozenset(settings.sharp)
+        self.lines: dict[Hashable, LineState] = {}
+        self.books: dict[str, BookTally] = {}
+        self.sisters = SisterCounts(settings.sister_gap)
+        self.episodes: list[Episode] = []
+        """Ended episodes moved by k or more books, each by θ: steam when their books turn out
+        to be k independent clusters (which only the whole run tells)."""
+        self.sharp_moves = 0
+        self.changes = 0
+        self.first: float | None = None
+        self.now = -math.inf
+        self.resolution = Resolution()
+        self._heap: list[tuple[float, int, int, Any]] = []
+        self._order = itertools.count()
+        self.in_play: set[object] = set()
+        """Events in play (the caller keeps it): their follows are also counted apart, since
+        books follow faster in play than before it."""
+        self._open: set[Hashable] = set()
+        """Lines with a sharp move some book has not followed yet (the stale lines)."""
+
+    # -- changes in ------------------------------------------------------------------------
+    def observe(self, time: float, key: Hashable, book: str, prices: Prices | None) -> None:
+        """`book`'s prices on line `key` are now `prices` (None or empty: it quotes none)."""
+        if time > self.now:
+            self.resolution.see(time)
+            if self._heap and self._heap[0][0] <= time:
+                self.advance(time)
+            self.now = time
+            if self.first is None:
+                self.first = time
+        self.changes += 1
+        line = self.lines.get(key)
+        if line is None:
+            line = self.lines[key] = LineState(key)
+        tally = self.books.get(book)
+        if tally is None:
+            tally = self.books[book] = BookTally()
+        tally.updates += 1
+        now = self.now
+        pos: float | None = None
+        if prices:
+            sides = line.sides
+            if sides is None:
+                sides = line.sides = back_sides(prices)
+            both = read(prices, sides)
+            if both is not None:
+                pos = both[0]
+                tally.margins[int(both[1] * 1000.0)] += 1
+        before = line.positions.get(book)
+        if before is None and pos is not None:
+            tally.markets.add(key[:2] if isinstance(key, tuple) else key)
+        if pos is None:
+            line.positions.pop(book, None)
+            line.prices.pop(book, None)
+        else:
+            line.positions[book] = pos
+            line.prices[book] = prices  # type: ignore[assignment]
+        sharp = book in self._sharp
+        if sharp:
+            self._sharp_changed(line, now)
+        if line.moves or line.candidate is not None:
+            self._follows(line, book, pos, now)
+        if pos is not None and before is not None and pos != before:
+            way = 1 if pos > before else -1
+            recent = line.recent
+            self.sisters.observe(recent, line.positions, book, now, way)
+            recent.append((now, book, way))
+            self._episode(line, book, pos, now)
+        elif pos is not None and before is None:
+            line.anchors[book] = pos
+        if not sharp:
+            self._check_value(line, book, now)
+
+    def advance(self, time: float) -> None:
+        """Carry out what was due by `time`: moves that held τ, follows past the horizon."""
+        heap = self._heap
+        while heap and heap[0][0] <= time:
+            due, _, kind, item = heapq.heappop(heap)
+            if kind == _CONFIRM:
+                self._confirm(item, due)
+            elif kind == _EXPIRE:
+                self._expire(item)
+            else:  # an episode's window has passed: it ends, if it is still the line's
+                episode: Episode = item
+                line = self.lines.get(episode.key)
+                if line is not None and line.episode is episode:
+                    line.episode = None
+                    self._end_episode(line, episode)
+
+    # -- sharp moves and their follows --------------------------------------------------
+    def _sharp_changed(self, line: LineState, now: float) -> None:
+        fair = [line.positions[b] for b in self._sharp if b in line.positions]
+        line.fair = sum(fair) / len(fair) if fair else None
+        for book in list(line.ev_since):
+            self._check_value(line, book, now)
+        if line.fair is None:
+            return
+        if line.ref is None:
+            line.ref = line.fair
+            return
+        change = line.fair / line.ref - 1.0
+        way = 1 if change > 0 else -1
+        big = abs(change) >= self.settings.theta
+        candidate = line.candidate
+        if candidate is not None:
+            if big and way == candidate.direction:
+                candidate.after = line.fair
+                return
+            candidate.done = True  # it did not hold
+            line.candidate = None
+        if big:
+            move = SharpMove(line, now, way, abs(change), line.ref, line.fair)
+            move.live = isinstance(line.key, tuple) and line.key[0] in self.in_play
+            move.pending = {b: p for b, p in line.positions.items() if b not in self._sharp}
+            line.candidate = move
+            heapq.heappush(self._heap, (now + self.settings.tau, next(self._order), _CONFIRM, move))
+
+    def _confirm(self, move: SharpMove, due: float) -> None:
+        if move.done:
+            return
+        line = move.line
+        line.candidate = None
+        move.confirmed = True
+        self.sharp_moves += 1
+        line.ref = line.fair
+        for book, seconds, followed in move.followed:
+            self._record(move, book, seconds, followed, True)
+        move.followed = []
+        if move.pending:
+            line.moves.append(move)
+            self._open.add(line.key)
+            expire = move.start + self.settings.horizon
+            heapq.heappush(self._heap, (expire, next(self._order), _EXPIRE, move))
+
+    def _expire(self, move: SharpMove) -> None:
+        if move.done:
+            return
+        horizon = self.settings.horizon
+        line = move.line
+        for book in move.pending:
+            edge = self.edge(line, book)
+            if edge is not None and edge > self.settings.epsilon and book not in line.ev_since:
+                # Still stale by its edge: the one stale line goes on, from the move.
+                self._record(move, book, horizon, False, None)
+                line.ev_since[book] = move.start
+            else:
+                self._record(move, book, horizon, False, False)
+        self._close(move)
+
+    def _close(self, move: SharpMove) -> None:
+        move.done = True
+        move.pending = {}
+        line = move.line
+        if move in line.moves:
+            line.moves.remove(move)
+        if not line.moves:
+            self._open.discard(line.key)
+
+    def _follows(self, line: LineState, book: str, pos: float | None, now: float) -> None:
+        moves = line.moves if line.candidate is None else [*line.moves, line.candidate]
+        for move in moves:
+            before = move.pending.get(book)
+            if before is None:
+                continue
+            if pos is None:  # it stopped quoting: the stale line ended, the follow is censored
+                del move.pending[book]
+                self._note(move, book, now - move.start, False)
+            elif (pos / before - 1.0) * move.direction >= move.size / 2.0:
+                del move.pending[book]
+                self._note(move, book, now - move.start, True)
+            if move.confirmed and not move.pending:
+                self._close(move)
+
+    def _note(self, move: SharpMove, book: str, seconds: float, followed: bool) -> None:
+        if move.confirmed:
+            self._record(move, book, seconds, followed, True)
+        else:
+            move.followed.append((book, seconds, followed))
+
+    def _record(self, move: SharpMove, book: str, seconds: float, followed: bool,
+                ended: bool | None) -> None:
+        """A follow (or not) of `move`; and its stale line's life unless `ended` is None."""
+        tally = self.books[book]
+        tally.follows.append((seconds, followed))
+        (tally.live_follows if move.live else tally.early_follows).append((seconds, followed))
+        if ended is not None:
+            tally.stale.append((seconds, ended))
+
+    # -- value against the fair price -------------------------------------------------------
+    def _check_value(self, line: LineState, book: str, now: float) -> None:
+        """A price with EV above ε against the sharp fair price is a stale line until it goes
+        (one not already stale as the old side of a sharp move: that is the same line)."""
+        since = line.ev_since.get(book)
+        if since is None and (line.moves or line.candidate is not None):
+            candidate = line.candidate
+            if (candidate is not None and book in candidate.pending) or any(
+                    book in move.pending for move in line.moves):
+                return
+        edge = self.edge(line, book)
+        if edge is not None and edge > self.settings.epsilon:
+            if since is None:
+                line.ev_since[book] = now
+        elif since is not None:
+            del line.ev_since[book]
+            self.books[book].stale.append((now - since, True))
+
+    def edge(self, line: LineState, book: str) -> float | None:
+        """The best EV (a share) of `book`'s prices on the line against the sharp fair price."""
+        sides = line.sides
+        prices = line.prices.get(book)
+        if line.fair is None or sides is None or prices is None or len(sides) != 2:
+            return self._edge_many(line, prices) if prices is not None else None
+        fair = line.fair
+        first, second = prices.get(sides[0]), prices.get(sides[1])
+        if first is None or second is None:
+            return None
+        return max(fair * first, (1.0 - fair) * second) - 1.0
+
+    def _edge_many(self, line: LineState, prices: Prices) -> float | None:
+        """Three or more sides: the sharp books' margin-free probabilities, averaged."""
+        sides = line.sides
+        if sides is None:
+            return None
+        total: list[float] = []
+        for sharp in self._sharp:
+            quoted = line.prices.get(sharp)
+            if quoted is None:
+                continue
+            inverse = [1.0 / quoted[s] for s in sides if quoted.get(s, 0.0) > 1.0]
+            if len(inverse) != len(sides):
+                continue
+            whole = sum(inverse)
+            probs = [q / whole for q in inverse]
+            total = probs if not total else [a + b for a, b in zip(total, probs, strict=True)]
+        if not total or not all(prices.get(s, 0.0) > 1.0 for s in sides):
+            return None
+        count = sum(1 for sharp in self._sharp if sharp in line.prices)
+        return max(total[i] / count * prices[s] for i, s in enumerate(sides)) - 1.0
+
+    # -- episodes ------------------------------------------------------------------------
+    def _episode(self, line: LineState, book: str, pos: float, now: float) -> None:
+        anchor = line.anchors.get(book)
+        if anchor is None:
+            line.anchors[book] = pos
+            return
+        change = pos / anchor - 1.0
+        if abs(change) < self.settings.theta / 2.0:
+            return
+        line.anchors[book] = pos
+        way = 1 if change > 0 else -1
+        episode = line.episode
+        if (not isinstance(episode, Episode) or episode.direction != way
+                or now - episode.start > self.settings.window):
+            if isinstance(episode, Episode):
+                self._end_episode(line, episode)
+            episode = line.episode = Episode(line.key, now, way, book)
+            due = now + self.settings.window
+            heapq.heappush(self._heap, (due, next(self._order), _EPISODE, episode))
+        was = episode.members.get(book)
+        if was is None or abs(change) > was[1]:
+            episode.members[book] = (now if was is None else was[0], abs(change))
+
+    def _end_episode(self, line: LineState, episode: Episode) -> None:
+        if len(episode.members) < 2:
+            return
+        self.books[episode.leader].led += 1
+        for book in episode.members:
+            self.books[book].joined += 1
+        theta = self.settings.theta
+        if sum(1 for _, size in episode.members.values() if size >= theta) >= self.settings.k:
+            episode.quoting = tuple(line.positions)
+            self.episodes.append(episode)
+
+    # -- answers -----------------------------------------------------------------------
+    def finish(self, at: float | None = None) -> None:
+        """The end of the changes (at `at`, when the source went on after the last one): open
+        follows and stale lines are censored where they are."""
+        if at is not None and at > self.now:
+            self.now = at
+        now = self.now
+        self.advance(now)
+        for key in list(self._open):
+            for move in list(self.lines[key].moves):
+                for book in move.pending:
+                    self._record(move, book, now - move.start, False, False)
+                self._close(move)
+        for line in self.lines.values():
+            for book, since in line.ev_since.items():
+                self.books[book].stale.append((now - since, False))
+            line.ev_since = {}
+            if isinstance(line.episode, Episode):
+                self._end_episode(line, line.episode)
+                line.episode = None
+
+    def clusters(self) -> dict[str, str]:
+        sister_of = self.sisters.sister_of(self.settings.sister_share)
+        return clusters_of(sorted(self.books), sister_of)
+
+    def steam(self, clusters: dict[str, str] | None = None) -> list[SteamEvent]:
+        cluster = clusters if clusters is not None else self.clusters()
+        found = (steam_of(e, cluster, self.settings.theta, self.settings.k)
+                 for e in self.episodes)
+        return [event for event in found if event is not None]
+
+    def open_moves(self) -> list[SharpMove]:
+        """The confirmed sharp moves some book has not followed yet (the stale lines)."""
+        return [move for key in self._open for move in self.lines[key].moves if move.pending]
+
+    def value_stale(self) -> list[tuple[LineState, str, float]]:
+        """(line, book, since) of the prices with EV above ε against the fair price now."""
+        return [(line, book, since) for line in self.lines.values()
+                for book, since in line.ev_since.items()]
+
+
+def observe_quotes(engine: IntelEngine, time: float, key: Hashable,
+                   quotes: Mapping[str, Prices]) -> None:
+    """A line read afresh (a snapshot): every book's prices on it are now `quotes`."""
+    line = engine.lines.get(key)
+    gone = [] if line is None else [b for b in line.positions if b not in quotes]
+    for book in gone:
+        engine.observe(time, key, book, None)
+    for book, prices in quotes.items():
+        engine.observe(time, key, book, prices)

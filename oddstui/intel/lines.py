@@ -1,0 +1,91 @@
+"""One line's state in the engine: each book's margin-free position, the sharp fair price, and
+the sharp moves still being followed on it.
+
+A book's *position* on a line is the margin-free probability of the line's first side (sides in
+name order, lay prices left out): one number that moves when the book's view moves, whatever its
+margin, so that books with different margins compare directly.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+
+from oddstui.intel.episodes import Episode
+
+Prices = Mapping[str, float]
+
+
+def back_sides(prices: Prices) -> tuple[str, ...]:
+    return tuple(sorted(side for side in prices if not side.startswith("lay")))
+
+
+def read(prices: Prices, sides: tuple[str, ...]) -> tuple[float, float] | None:
+    """(the margin-free probability of `sides[0]` (multiplicative, as `book.fair`), the line's
+    overround), or None when a side is missing or not above 1."""
+    total = 0.0
+    first = 0.0
+    for side in sides:
+        price = prices.get(side)
+        if price is None or price <= 1.0:
+            return None
+        inverse = 1.0 / price
+        total += inverse
+        if not first:
+            first = inverse
+    return first / total, total - 1.0
+
+
+class SharpMove:
+    """A move of the sharp fair position by at least θ: who has followed it and who not yet."""
+
+    __slots__ = ("line", "start", "direction", "size", "before", "after", "confirmed",
+                 "pending", "followed", "done", "live")
+
+    def __init__(self, line: LineState, start: float, direction: int, size: float,
+                 before: float, after: float) -> None:
+        self.line = line
+        self.start = start
+        self.direction = direction
+        self.size = size
+        """Relative size of the move (|after / before - 1|)."""
+        self.before = before
+        self.after = after
+        self.confirmed = False
+        """It held τ seconds (until then its follows wait in `followed`)."""
+        self.pending: dict[str, float] = {}
+        """book -> its position when the move began, for the books not yet following."""
+        self.followed: list[tuple[str, float, bool]] = []
+        """(book, seconds, followed) seen before the move was confirmed."""
+        self.done = False
+        self.live = False
+        """The event was in play when the move began."""
+
+
+class LineState:
+    __slots__ = ("key", "sides", "positions", "prices", "recent", "fair", "ref",
+                 "candidate", "moves", "anchors", "episode", "ev_since")
+
+    def __init__(self, key: object) -> None:
+        self.key = key
+        self.sides: tuple[str, ...] | None = None
+        self.positions: dict[str, float] = {}
+        """book -> its position now."""
+        self.prices: dict[str, Prices] = {}
+        """book -> its prices now."""
+        self.recent: deque[tuple[float, str, int]] = deque()
+        """(when, book, which way) of the line's latest position changes (`SisterCounts`
+        drops those older than its gap)."""
+        self.fair: float | None = None
+        """The sharp books' averaged position now."""
+        self.ref: float | None = None
+        """The sharp position a move is measured from."""
+        self.candidate: SharpMove | None = None
+        """A sharp move waiting to hold τ seconds."""
+        self.moves: list[SharpMove] = []
+        """Moves whose followers are still watched."""
+        self.anchors: dict[str, float] = {}
+        """book -> its position at its last counted move (episodes)."""
+        self.episode: Episode | None = None
+        self.ev_since: dict[str, float] = {}
+        """book -> since when its price has had EV above ε against the fair price."""

@@ -1,0 +1,105 @@
+"""What the engine counts for each bookmaker, and the co-moves that reveal sister books."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+
+
+class BookTally:
+    __slots__ = ("updates", "markets", "margins", "follows", "early_follows", "live_follows",
+                 "stale", "led", "joined")
+
+    def __init__(self) -> None:
+        self.updates = 0
+        self.markets: set[object] = set()
+        """(event, market) pairs the book quoted."""
+        self.margins: Counter[int] = Counter()
+        """A histogram of its lines' margins in tenths of a percent (a median in constant
+        memory however long the run)."""
+        self.follows: list[tuple[float, bool]] = []
+        """(seconds, followed) per sharp move it quoted; False: censored at that time."""
+        self.early_follows: list[tuple[float, bool]] = []
+        self.live_follows: list[tuple[float, bool]] = []
+        """The same, of the moves before kick-off and of those in play."""
+        self.stale: list[tuple[float, bool]] = []
+        """(seconds, ended) per stale line of its; False: still stale when watching stopped."""
+        self.led = 0
+        self.joined = 0
+        """Episodes it moved in (with another book), and of those the ones it moved first in."""
+
+    def margin_median(self) -> float | None:
+        total = sum(self.margins.values())
+        if not total:
+            return None
+        seen = 0
+        for tenth in sorted(self.margins):
+            seen += self.margins[tenth]
+            if seen * 2 >= total:
+                return (tenth + 0.5) / 1000.0
+        return None  # unreachable
+
+
+SAME_POSITION = 0.003
+"""Two margin-free positions this close (relatively) are the same price at two margins (a
+copy is rounded to its own precision: 0.01 on a price of 1.5 moves it by 0.3 %)."""
+
+
+class SisterCounts:
+    """Sisters: a white-label book changes its prices right after its parent does, the same
+    way, nearly every time it changes them at all. Counted per ordered pair of books."""
+
+    def __init__(self, gap: float) -> None:
+        self.gap = gap
+        self.changes: Counter[str] = Counter()
+        self.after: Counter[tuple[str, str]] = Counter()
+        """(a, b) -> times b moved a line within `gap` seconds after a did, the same way, to
+        a's position."""
+
+    def observe(self, recent: deque[tuple[float, str, int]], positions: dict[str, float],
+                book: str, time: float, way: int) -> None:
+        """`recent`: (when, book, which way) of the line's latest changes, oldest first (those
+        more than `gap` seconds before `time` are dropped here); `positions`: each book's
+        margin-free position now. A copy lands on its parent's position (up to rounding)."""
+        self.changes[book] += 1
+        horizon = time - self.gap
+        while recent and recent[0][0] < horizon:
+            recent.popleft()
+        if not recent:
+            return
+        after = self.after
+        mine = positions[book]
+        counted = set()
+        for when, other, other_way in recent:
+            if other_way != way or other == book or when >= time or other in counted:
+                continue
+            theirs = positions.get(other)
+            if theirs is not None and abs(mine - theirs) <= SAME_POSITION * theirs:
+                after[(other, book)] += 1
+                counted.add(other)
+
+    def sister_of(self, share: float, least: int = 10) -> dict[str, str]:
+        """book -> the book it copies: most of its changes (at least `share` of them, and at
+        least `least`) come right after that book's, and rarely the other way round."""
+        best: dict[str, tuple[float, str]] = {}
+        for (parent, book), count in self.after.items():
+            changes = self.changes[book]
+            if changes < least:
+                continue
+            score = count / changes
+            if score < share or self.after[(book, parent)] * 2 > count:
+                continue
+            if book not in best or score > best[book][0]:
+                best[book] = (score, parent)
+        return {book: parent for book, (_, parent) in best.items()}
+
+
+def clusters_of(books: list[str], sister_of: dict[str, str]) -> dict[str, str]:
+    """book -> its cluster's name: the book at the root of its copying chain (itself if none)."""
+    out: dict[str, str] = {}
+    for book in books:
+        root, seen = book, {book}
+        while root in sister_of and sister_of[root] not in seen:
+            root = sister_of[root]
+            seen.add(root)
+        out[book] = root
+    return out

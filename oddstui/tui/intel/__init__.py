@@ -1,0 +1,1 @@
+"""Bookmaker intelligence on the desk: the Books screen and the Stale lines board."""

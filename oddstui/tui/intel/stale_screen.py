@@ -1,0 +1,101 @@
+"""Stale lines (`9`): the soft prices still on the old side of a sharp move — the book, the
+line, the move it has not followed and how long ago, and its EV against the fair price. Shown
+as information, not as a bet button: `enter` opens the event."""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.widgets import DataTable, Static
+
+from oddstui.tui.desk.state import ChangeSet
+from oddstui.tui.intel.intel_rows import (
+    STALE_COLUMNS,
+    StaleRow,
+    stale_cells,
+    stale_records,
+    stale_rows,
+)
+from oddstui.tui.kit.board_screen import BoardScreen
+from oddstui.tui.kit.export_action import export_and_say, export_bindings
+from oddstui.tui.kit.marks import SUSPECT_MARK
+from oddstui.tui.kit.patch_table import PatchTable
+
+#: Seconds between two redraws while prices move (the ages tick with the clock anyway).
+REDRAW_EVERY = 1.0
+
+
+class StaleLinesScreen(BoardScreen):
+    """| key | action |
+    |---|---|
+    | `enter` | open the line's event |
+    | `o` / `O` | sort by the next column / reverse |
+    | `F` | find: filter the rows by text |
+    | `e` / `E` / `ctrl+e` | export the board to CSV / JSON / Parquet in the working folder |
+    """
+
+    heading = "Stale lines"
+    AUTO_FOCUS = "#stale"
+    BINDINGS: ClassVar[list[BindingType]] = [*export_bindings("stale-export")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: dict[str, StaleRow] = {}
+        self._drawn = float("-inf")
+
+    def compose_body(self) -> ComposeResult:
+        yield Static("", classes="summary", id="stale-summary")
+        table = PatchTable(id="stale")
+        table.set_columns(STALE_COLUMNS)
+        yield table
+
+    def _names(self) -> dict[int, str]:
+        events = self.hub.board.events
+        return {event_id: f"{view.home} v {view.away}" for event_id, view in events.items()}
+
+    def redraw(self) -> None:
+        engine = self.hub.intel.engine
+        rows = stale_rows(engine)
+        names = self._names()
+        now = self.hub.now()
+        table = self.query_one("#stale", PatchTable)
+        self.rows = {row.key: row for row in rows}
+        epsilon = engine.settings.epsilon
+        for row in rows:
+            name = names.get(row.event_id, str(row.event_id))
+            table.sync_row(row.key, stale_cells(row, name, now, epsilon))
+        table.keep_rows(self.rows)
+        table.order_rows(list(self.rows))  # oldest move first: rows stay where they are
+        flagged = sum(1 for row in rows if row.ev is not None and row.ev > epsilon)
+        self.query_one("#stale-summary", Static).update(Text(
+            f"{len(rows)} prices behind a sharp move; {SUSPECT_MARK} {flagged} with EV above "
+            f"{epsilon * 100:g}% against the fair price. Information: they may be pulled."
+        ))
+        self._drawn = time.monotonic()
+
+    def patch(self, changes: ChangeSet) -> None:
+        if changes.prices and time.monotonic() - self._drawn >= REDRAW_EVERY:
+            self.redraw()
+
+    def tick(self, now: float) -> None:
+        self.redraw()
+
+    def selected_event_id(self) -> int | None:
+        key = self.query_one("#stale", PatchTable).highlighted_key()
+        row = None if key is None else self.rows.get(key)
+        return None if row is None else row.event_id
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        event_id = self.selected_event_id()
+        if event_id is not None:
+            self.open_event(event_id)
+
+    def action_export(self, fmt: str) -> None:
+        rows = stale_rows(self.hub.intel.engine)
+        records = stale_records(rows, self._names(), self.hub.now())
+        export_and_say(self, self.heading, records, fmt, noun="stale lines")

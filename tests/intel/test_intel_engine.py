@@ -1,0 +1,171 @@
+"""The intel engine on synthetic series whose answers are known: lags, a censored follower, a
+sister pair and a steam event, each recovered within the stated tolerance."""
+
+from __future__ import annotations
+
+import pytest
+
+from oddstui.intel.engine import IntelEngine
+from oddstui.intel.report import report_of
+from oddstui.intel.resolution import Resolution
+from oddstui.intel.settings import IntelSettings
+from oddstui.intel.survival import km_quantiles
+from tests.intel.synthetic import SHARP, open_line, sharp_move, two_way
+
+MOVES = 40
+
+
+def _figures(engine: IntelEngine) -> dict[str, object]:
+    engine.finish()
+    return {b.bookmaker: b for b in report_of(engine).books}
+
+
+def test_lags_are_recovered_from_known_delays() -> None:
+    """Fast follows after 2 s + up to 0.39 s, slow after 20 s + up to 3.9 s: the medians and
+    p90s are the delays' own, to within the spread of one step."""
+    engine = IntelEngine(IntelSettings(tau=1.0))
+    for i in range(MOVES):
+        key, t0 = (i, "ML", (None, None)), i * 1000.0
+        open_line(engine, key, t0, 0.50, {"Fast": 0.05, "Slow": 0.07})
+        sharp_move(engine, key, t0 + 10.0, 0.50, 0.56)
+        engine.observe(t0 + 12.0 + i * 0.01, key, "Fast", two_way(0.56, 0.05))
+        engine.observe(t0 + 30.0 + i * 0.1, key, "Slow", two_way(0.555, 0.07))
+    books = _figures(engine)
+    fast, slow = books["Fast"], books["Slow"]
+    assert fast.follows == MOVES and fast.censored == 0
+    assert fast.lag_median == pytest.approx(2.0 + 0.19, abs=0.02)
+    assert fast.lag_p90 == pytest.approx(2.0 + 0.35, abs=0.02)
+    assert slow.lag_median == pytest.approx(20.0 + 1.9, abs=0.2)
+    assert slow.lag_p90 == pytest.approx(20.0 + 3.5, abs=0.2)
+    assert books["Pinnacle"].sharp and books["Pinnacle"].follows == 0
+    assert report_of(engine).sharp_moves == MOVES
+
+
+def test_a_small_follow_or_a_move_that_does_not_hold_is_no_follow() -> None:
+    engine = IntelEngine(IntelSettings(tau=5.0, horizon=100.0))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.50, {"Timid": 0.05})
+    sharp_move(engine, key, 10.0, 0.50, 0.56)  # a 12 % move: half of it is 6 %
+    engine.observe(12.0, key, "Timid", two_way(0.51, 0.05))  # 2 %: not a follow
+    engine.observe(500.0, key, "Timid", two_way(0.51, 0.05))
+    blip = (2, "ML", (None, None))
+    open_line(engine, blip, 600.0, 0.50, {"Timid": 0.05})
+    sharp_move(engine, blip, 610.0, 0.50, 0.56)
+    sharp_move(engine, blip, 612.0, 0.56, 0.50)  # back within τ: no sharp move
+    engine.observe(700.0, blip, "Timid", two_way(0.56, 0.05))
+    books = _figures(engine)
+    assert report_of(engine).sharp_moves == 1
+    assert books["Timid"].follows == 0 and books["Timid"].censored == 1
+
+
+def test_a_censored_follower_is_kaplan_meier_not_a_mean() -> None:
+    """Half the moves followed after 10 s, half never: the median is 10 s (a mean of the
+    follows seen would say 10 s too, but n and the censored count tell them apart), the p90 is
+    unknown; a book that never follows has no median at all."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0))
+    for i in range(MOVES):
+        key, t0 = (i, "ML", (None, None)), i * 1000.0
+        open_line(engine, key, t0, 0.40, {"Half": 0.05, "Never": 0.06})
+        sharp_move(engine, key, t0 + 10.0, 0.40, 0.46)
+        if i % 2 == 0:
+            engine.observe(t0 + 20.0, key, "Half", two_way(0.46, 0.05))
+        engine.observe(t0 + 900.0, key, "Never", two_way(0.40, 0.06))
+    books = _figures(engine)
+    half, never = books["Half"], books["Never"]
+    assert (half.follows, half.censored) == (MOVES // 2, MOVES // 2)
+    assert half.lag_median == pytest.approx(10.0)
+    assert half.lag_p90 is None
+    assert (never.follows, never.censored) == (0, MOVES)
+    assert never.lag_median is None
+    assert never.stale_n == MOVES and never.stale_median is None  # stale past the horizon
+
+
+def test_a_sister_copying_its_parent_is_one_cluster() -> None:
+    """`Copy` moves to `Parent`'s price (its own margin) a second after each of its changes;
+    `Other` moves the same way at other times and to its own prices."""
+    engine = IntelEngine(IntelSettings(tau=1.0))
+    p = 0.5
+    for i in range(60):
+        key, t0 = (i % 6, "ML", (None, None)), i * 50.0
+        step = 0.03 if i % 3 else -0.03
+        p = min(0.8, max(0.2, p + step))
+        engine.observe(t0, key, "Parent", two_way(p, 0.05))
+        engine.observe(t0 + 1.0, key, "Copy", two_way(p, 0.08))
+        engine.observe(t0 + 1.5, key, "Other", two_way(p * 1.01, 0.06))
+    engine.finish()
+    clusters = engine.clusters()
+    assert clusters["Copy"] == "Parent" and clusters["Parent"] == "Parent"
+    assert clusters["Other"] == "Other"
+    assert engine.sisters.sister_of(engine.settings.sister_share) == {"Copy": "Parent"}
+
+
+def test_steam_counts_independent_clusters_and_names_the_stale_books() -> None:
+    """The sharp book, two independent books and a sister move the same way within W: three
+    clusters (the sister is not a fourth) with k = 3 is steam; `Late`, still where it was, is
+    stale. With k = 4 the same moves are no steam."""
+    for k, steams in ((3, 1), (4, 0)):
+        engine = IntelEngine(IntelSettings(tau=1.0, k=k, sharp=("Pinnacle",)))
+        for i in range(30):  # teach the engine that Copy copies A
+            key = (100 + i, "ML", (None, None))
+            engine.observe(i * 100.0, key, "A", two_way(0.5, 0.05))
+            engine.observe(i * 100.0, key, "Copy", two_way(0.5, 0.07))
+            engine.observe(i * 100.0 + 10, key, "A", two_way(0.5 + 0.01 * (i % 3 + 1), 0.05))
+            engine.observe(i * 100.0 + 11, key, "Copy", two_way(0.5 + 0.01 * (i % 3 + 1), 0.07))
+        key, t0 = (1, "ML", (None, None)), 10_000.0
+        books = {"A": 0.05, "B": 0.06, "Copy": 0.07, "Late": 0.05}
+        for book, margin in {"Pinnacle": 0.02, **books}.items():
+            engine.observe(t0, key, book, two_way(0.5, margin))
+        engine.observe(t0 + 10, key, "Pinnacle", two_way(0.55, 0.02))
+        engine.observe(t0 + 15, key, "A", two_way(0.55, 0.05))
+        engine.observe(t0 + 16, key, "Copy", two_way(0.55, 0.07))
+        engine.observe(t0 + 30, key, "B", two_way(0.56, 0.06))
+        engine.finish()
+        found = [s for s in engine.steam() if s.key == key]
+        assert len(found) == steams
+        if steams:
+            steam = found[0]
+            assert (steam.origin, steam.breadth, steam.books) == ("Pinnacle", 3, 4)
+            assert steam.direction == -1  # "away" is the first side: its probability fell
+            assert steam.size == pytest.approx(0.12, abs=0.01)
+            assert steam.stale == ("Late",)
+
+
+def test_leadership_goes_to_the_first_mover() -> None:
+    engine = IntelEngine(IntelSettings(tau=1.0))
+    for i in range(10):
+        key, t0 = (i, "ML", (None, None)), i * 1000.0
+        open_line(engine, key, t0, 0.5, {"Soft": 0.05})
+        sharp_move(engine, key, t0 + 10.0, 0.5, 0.55)
+        engine.observe(t0 + 20.0, key, "Soft", two_way(0.55, 0.05))
+    books = _figures(engine)
+    assert books["Soft"].led_share == 0.0
+    leads = [books[b].led_share for b in SHARP]
+    assert sum(x or 0.0 for x in leads) == pytest.approx(1.0)
+
+
+def test_a_value_edge_is_a_stale_line_until_it_goes() -> None:
+    engine = IntelEngine(IntelSettings(epsilon=0.03))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.5, {"Generous": 0.05})
+    engine.observe(10.0, key, "Generous", {"home": 2.2, "away": 1.75})  # EV 10 % on home
+    engine.observe(25.0, key, "Generous", two_way(0.5, 0.05))
+    books = _figures(engine)
+    assert books["Generous"].stale_n == 1 and books["Generous"].stale_median == 15.0
+
+
+def test_kaplan_meier_quantiles() -> None:
+    assert km_quantiles([]) == (None, None)
+    assert km_quantiles([(1.0, True), (2.0, True), (3.0, True), (4.0, True)]) == (2.0, 4.0)
+    # A censored sample at 1.5 leaves the later ones to carry the curve.
+    assert km_quantiles([(1.0, True), (1.5, False), (2.0, True), (3.0, True)]) == (2.0, 3.0)
+
+
+@pytest.mark.parametrize(("times", "seconds"), [
+    ([1.0, 2.0, 5.0], 1.0), ([1.5, 2.0], 0.1), ([1.25, 2.5], 0.01), ([1.2345], 0.001),
+])
+def test_resolution_is_the_coarsest_grid_every_time_fits(times: list[float],
+                                                         seconds: float) -> None:
+    resolution = Resolution()
+    for t in times:
+        resolution.see(1_795_808_000.0 + t)
+    assert resolution.seconds == seconds

@@ -1,0 +1,85 @@
+"""The Books screen and the Stale lines board over a staged session (the boards' recorded app,
+its engine fed a fixed series): figures, the sister cluster, export, a row opening its event,
+and names from the network shown as plain text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.intel.books_screen import BooksScreen
+from oddstui.tui.intel.stale_screen import StaleLinesScreen
+from oddstui.tui.kit.patch_table import PatchTable
+from tests.intel.synthetic import open_line, sharp_move, two_way
+from tests.tui.boards_recorded import boards_app, settle
+from tests.tui.intel_recorded import staged
+from tests.tui.screen_text import screen_text
+
+
+def _cells(table: PatchTable, key: str) -> list[str]:
+    return [str(cell) for cell in table.get_row(key)]
+
+
+async def test_books_shows_each_books_lag_and_the_sister_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = boards_app(tmp_path, "books")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        staged(app)
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, BooksScreen)
+        table = screen.query_one("#books", PatchTable)
+        bet365 = _cells(table, "Bet365")
+        assert bet365[:4] == ["Bet365", "7.0s", "8.0s", "40"]  # a 6 s lag, + 0-2 s by move
+        assert _cells(table, "22Bet")[5] == "1xBet"  # its cluster: it copies 1xBet
+        assert _cells(table, "DraftKings")[1] == "—"  # never followed: no median, not 300 s
+        assert _cells(table, "Pinnacle")[1] == "sharp"
+        await pilot.press("e")
+        await settle(pilot)
+        written = list(tmp_path.glob("oddstui-books-*.csv"))
+        assert len(written) == 1
+        text = written[0].read_text()
+        assert "Bet365" in text and "lag_median_s" in text
+
+
+async def test_stale_lines_flag_edges_and_open_the_event(tmp_path: Path) -> None:
+    app = boards_app(tmp_path, "stale")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        staged(app)
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, StaleLinesScreen)
+        assert screen.rows, "the staged session leaves DraftKings behind its last moves"
+        assert {row.book for row in screen.rows.values()} == {"DraftKings"}
+        text = screen_text(app)
+        assert "⚠" in text and "DraftKings" in text
+        first = next(iter(screen.rows.values()))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, EventScreen)
+        assert app.screen.event_id == first.event_id
+
+
+async def test_network_names_stay_plain_text(tmp_path: Path) -> None:
+    app = boards_app(tmp_path, "books")
+    hostile = "[bold red]Evil[/bold red]\x1b[31mBook"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        engine = app.hub.intel.engine
+        now = app.hub.now()
+        key = (1, "ML", (None, None))
+        open_line(engine, key, now - 100.0, 0.5, {hostile: 0.05})
+        sharp_move(engine, key, now - 90.0, 0.5, 0.56)
+        engine.observe(now - 80.0, key, hostile, two_way(0.56, 0.05))
+        engine.advance(now)
+        app.screen.redraw()  # type: ignore[attr-defined]
+        await settle(pilot)
+        text = screen_text(app)
+        assert "[bold red]Evil[/bol" in text  # literally (cut to the column)
+        assert "\x1b" not in text
