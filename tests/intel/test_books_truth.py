@@ -66,6 +66,7 @@ def test_sisters_and_lag_ranks_match_the_worlds_truth(recorded: tuple[Path, dict
     # Every book that changed prices often enough to tell is in its true cluster: a sister in
     # its parent's, every other book in its own (and some sisters are among them).
     told = [name for name in SELECTION if run.engine.sisters.changes[name] >= 10]
+    assert told, "books changed their prices in the recording"
     for name in told:
         parent = truth[name]["sisterOf"]
         assert books[name].cluster == (parent or name), (name, books[name].cluster)
