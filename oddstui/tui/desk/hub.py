@@ -29,6 +29,7 @@ from oddstui import config
 from oddstui.api.pacing import RefreshSchedule
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
+from oddstui.tui.desk import wire_views
 from oddstui.tui.desk.feed import Feed, FeedChanges
 from oddstui.tui.desk.rest_loads import RestLoads
 from oddstui.tui.desk.state import Board, ChangeSet, DeskStatus
@@ -40,6 +41,9 @@ T = TypeVar("T")
 #: hourly budget is plentiful; at most LIVE_SHARE of what is left goes to it when it is not.
 LIVE_REFRESH = 20.0
 LIVE_SHARE = 0.25
+#: ... and how often while a clock that stops for play (basketball, hockey) is only estimated:
+#: the service does not tell when it stops, so a shown clock may drift this far from its own.
+CLOCK_REFRESH = 3.0
 #: A kick-off the board has not listed asks for an early refetch: asks within KICKOFF_DEBOUNCE
 #: seconds make one, never sooner than KICKOFF_GAP after the last (each used to cost one).
 KICKOFF_DEBOUNCE, KICKOFF_GAP = 2.0, 10.0
@@ -188,6 +192,9 @@ class DeskHub(RestLoads):
 
     def tick(self) -> float:
         now = self.now()
+        # A service that does not tell when clocks stop: refetch the live clocks often enough
+        # that none shown drifts more than CLOCK_REFRESH seconds (the budget permitting).
+        self.live_schedule.base = CLOCK_REFRESH if self.board.estimating_clocks() else LIVE_REFRESH
         if self.feed is not None:
             self._refresh_status(self.feed)
         self.ticks += 1
@@ -215,6 +222,12 @@ class DeskHub(RestLoads):
             board.set_score(
                 change.event_id, scores.home, scores.away, scores.periods, scores.red_cards
             )
+            if change.clock is not None and self.feed is not None:
+                # When it arrived, on the board's clock (the wall's) rather than the feed's.
+                arrived = self.now() - max(self.feed.monotonic() - change.clock_received, 0.0)
+                reading = wire_views.clock_reading(change.clock, arrived)
+                if reading is not None:
+                    board.set_feed_clock(change.event_id, reading)
 
     def _unlisted_kickoff(self, event_id: int) -> None:
         """A live status for an event the board does not know: only the next live listing can
