@@ -168,7 +168,7 @@ class Lifecycle(PriceMaking):
         engine = make_engine(spec, mix(self.seed, event.id), event.scores, self._rating(event),
                              self._meta[event.id].knockout)
         self._engines[event.id] = engine
-        self._quoter.views[event.id] = LiveView(spec, event.scores, live=True)
+        self._quoter.views[event.id] = LiveView(spec, Scores(), live=True)
         self._refresh_view(event, engine)
         return engine
 
@@ -284,8 +284,7 @@ class Lifecycle(PriceMaking):
                 self._after_score(event, now, engine)
             elif now >= self._next_decay.get(event_id, 0.0):
                 self._next_decay[event_id] = now + max(DECAY_EVERY, self._reprice_gap)
-                self._refresh_view(event, engine)
-                self._reprice_all(event, now, core_only=True)
+                self._reprice_decay(event, now, engine)
 
     def _settle(self, event: Event) -> None:
         event.status = SETTLED
