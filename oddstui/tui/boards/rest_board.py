@@ -212,6 +212,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
             self.gone.update(rows, now, keep=self.held_key())
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
+        self.suspects = {key: row.suspect for key, row in rows.items()}
         for key, row in rows.items():
             if row.suspect and self.hide_suspects:
                 self.suspects_hidden += 1
