@@ -72,7 +72,7 @@ class Settings:
     desktop_notifications: bool = False
     exchange_commission: float = DEFAULT_COMMISSION  # on an exchange's winnings, 0.05 is 5 %
     #: Percent: an arbitrage or value edge above this is marked suspect on the boards.
-    suspect_profit: float = 15.0
+    suspect_profit: float = 10.0
     #: Seconds: a price unchanged for longer is dimmed as stale, in play and before kick-off.
     stale_live: float = 90.0
     stale_prematch: float = 1800.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 #: Profit (or EV) in percent above which a row is marked unless the settings say otherwise.
-DEFAULT_SUSPECT_PROFIT = 15.0
+DEFAULT_SUSPECT_PROFIT = 10.0
 #: In play a price is good for seconds: an in-play edge with a leg older than the live stale
 #: age divided by this (90 s / 6 = 15 s by default) is a book that has not moved yet.
 IN_PLAY_DIVISOR = 6
