@@ -72,10 +72,13 @@ class Settings:
     slow_link: bool = False
     bankroll: float = 1000.0
     kelly_fraction: float = 0.25
+    #: The largest Kelly stake as a share of the bankroll (0.02: 20 on a bankroll of 1,000): a
+    #: big edge is more often a price not yet moved than a gift.
+    kelly_cap: float = 0.02
     desktop_notifications: bool = False
     exchange_commission: float = DEFAULT_COMMISSION  # on an exchange's winnings, 0.05 is 5 %
     #: Percent: an arbitrage or value edge above this is marked suspect on the boards.
-    suspect_profit: float = 15.0
+    suspect_profit: float = 10.0
     #: Seconds: a price unchanged for longer is dimmed as stale, in play and before kick-off.
     stale_live: float = 90.0
     stale_prematch: float = 1800.0
@@ -103,6 +106,7 @@ _CHECKS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "slow_link": (bool, "true or false"),
     "bankroll": ((int, float), "a positive number"),
     "kelly_fraction": ((int, float), "a number above 0 and at most 1"),
+    "kelly_cap": ((int, float), "a share of the bankroll above 0 and at most 1 (0.02 for 2 %)"),
     "desktop_notifications": (bool, "true or false"),
     "exchange_commission": ((int, float), "a number at least 0 and below 1 (0.05 for 5 %)"),
     "suspect_profit": ((int, float), "a positive number of percent"),
@@ -125,7 +129,7 @@ def _validate(name: str, value: Any, path: Path) -> Any:
         bad = value not in ODDS_FORMATS
     if not bad and name in ("bankroll", "suspect_profit", "stale_live", "stale_prematch"):
         bad = not (0 < value < math.inf)  # NaN and inf are refused too
-    if not bad and name == "kelly_fraction":
+    if not bad and name in ("kelly_fraction", "kelly_cap"):
         bad = not 0 < value <= 1
     if not bad and name == "event_markets":
         bad = not all(isinstance(item, str) for item in value)
@@ -147,6 +151,7 @@ def _validate(name: str, value: Any, path: Path) -> Any:
 _NUMBERS = (
     "bankroll",
     "kelly_fraction",
+    "kelly_cap",
     "exchange_commission",
     "suspect_profit",
     "stale_live",

@@ -44,11 +44,13 @@ def test_bad_flags_are_one_line_and_exit_2(
     assert "Traceback" not in result.stderr
 
 
-def test_a_bad_config_value_is_named_and_exits_2(tmp_path: Path) -> None:
-    (tmp_path / "config.toml").write_text("kelly_fraction = 3\n")
+@pytest.mark.parametrize("line", ["kelly_fraction = 3", "kelly_cap = 0", "kelly_cap = 1.5"])
+def test_a_bad_config_value_is_named_and_exits_2(tmp_path: Path, line: str) -> None:
+    (tmp_path / "config.toml").write_text(line + "\n")
     result = run(home=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "kelly_fraction" in result.stderr
+    named = line.split(" = ")[0]
+    assert result.stderr.count("\n") == 1 and f"'{named}'" in result.stderr
     assert (tmp_path / "config.toml").exists()
 
 

@@ -17,8 +17,10 @@ import msgspec
 
 from oddstui.api.errors import MalformedRecord
 from oddstui.api.models import (
+    Clock,
     MarketQuote,
     Scores,
+    parse_clock,
     parse_markets,
     parse_scores,
     parse_time,
@@ -62,6 +64,9 @@ class ScoreMessage:
     scores: Scores
     received: float = 0.0
     line: str = field(default="", compare=False)
+    #: The match clock as read when the message was sent: the built-in service's addition
+    #: (docs/desk.md, "Wire"), sent when a clock stops or starts; None from other services.
+    clock: Clock | None = None
 
 
 @dataclass(slots=True, eq=True)
@@ -74,6 +79,7 @@ class StatusMessage:
     scores: Scores
     received: float = 0.0
     line: str = field(default="", compare=False)
+    clock: Clock | None = None  # as in ScoreMessage
 
 
 @dataclass(slots=True, eq=True)
@@ -172,7 +178,13 @@ def _odds(raw: dict[str, Any], received: float) -> OddsMessage:
 
 
 def _score(raw: dict[str, Any], received: float) -> ScoreMessage:
-    return ScoreMessage(_event_id(raw), _timestamp(raw), parse_scores(raw.get("scores")), received)
+    return ScoreMessage(
+        _event_id(raw),
+        _timestamp(raw),
+        parse_scores(raw.get("scores")),
+        received,
+        clock=_clock(raw),
+    )
 
 
 def _status(raw: dict[str, Any], received: float) -> StatusMessage:
@@ -180,8 +192,24 @@ def _status(raw: dict[str, Any], received: float) -> StatusMessage:
     if not isinstance(status, str) or not status:
         raise MalformedRecord("status message has no status")
     return StatusMessage(
-        _event_id(raw), _timestamp(raw), status, parse_scores(raw.get("scores")), received
+        _event_id(raw),
+        _timestamp(raw),
+        status,
+        parse_scores(raw.get("scores")),
+        received,
+        clock=_clock(raw),
     )
+
+
+def _clock(raw: dict[str, Any]) -> Clock | None:
+    """Lenient: a clock field that does not fit is ignored; the scores still count."""
+    value = raw.get("clock")
+    if value is None:
+        return None
+    try:
+        return parse_clock(value)
+    except ValueError:
+        return None
 
 
 def _texts(raw: dict[str, Any], key: str) -> tuple[str, ...]:

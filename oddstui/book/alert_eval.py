@@ -60,8 +60,8 @@ def _price(rule: PriceRule, before: MatchState, after: MatchState) -> list[Firin
     if now is None or not rule.holds(now[0]):
         return []
     then = best_price(rule, before)
-    if then is not None and rule.holds(then[0]):
-        return []  # still holding: the same crossing
+    if then is None or rule.holds(then[0]):
+        return []  # first seen (a baseline, never a crossing), or still holding
     price, book = now
     message = f"{after.title}: {rule.describe()}: now {format_price(price)} at {book}"
     return [Firing(rule, rule.event_id, "price", after.title, message, after.at, (), price)]

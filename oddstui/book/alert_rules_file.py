@@ -16,7 +16,7 @@ def rules_from_toml(raw: dict[str, Any]) -> AlertRules:
     """The rules of a parsed `alerts.toml`; ValueError says which rule is broken and why."""
     rules = AlertRules()
     for entry in _tables(raw, "price"):
-        rules.add_price(_price_rule(entry), asked=False)
+        rules.add_price(_price_rule(entry))
     for entry in _tables(raw, "arbitrage"):
         rules.set_arbitrage(
             ArbitrageRule(_positive_int(entry.get("event")), _number(entry.get("min_profit")))

@@ -3,9 +3,9 @@ goals and status, and throttling.
 
 Per starred event the trader is told of a score change (named as the sport scores: goal, run,
 set, game...), a status change, and a price crossing a threshold they set. A price rule fires
-once per crossing: the price must go back over the threshold before it fires again. A rule kept
-from an earlier session first takes a baseline (a price that already held when the desk started
-is no crossing); a rule made now fires at once when it already holds, since the trader asked.
+once per crossing: the price must go back over the threshold before it fires again. A rule's
+first observation is a baseline, never a firing: a price that already holds when the rule is
+made (or when the desk starts) has crossed nothing.
 Arbitrage, steam and match-moment rules are judged by `oddstui.book.alert_eval.fire`, the same
 code a backtest runs. `Throttle` lets each alert through once and rate-limits bursts. Rules are
 kept next to the watchlist (`alerts.toml`, see `store`).
@@ -90,18 +90,13 @@ class AlertRules:
     _seen: dict[int, _Seen] = field(default_factory=dict)
     _holding: dict[PriceRule, bool] = field(default_factory=dict)
     _crossings: dict[PriceRule, int] = field(default_factory=dict)
-    #: Rules made this session: their first observation fires when it holds.
-    _asked: set[PriceRule] = field(default_factory=set)
 
     # ------------------------------------------------------------------ rules
 
-    def add_price(self, rule: PriceRule, *, asked: bool = True) -> None:
-        """Add a rule; `asked` (made by the trader now, not loaded) fires at first sight when
-        it holds."""
+    def add_price(self, rule: PriceRule) -> None:
+        """Add a rule; its first observation is its baseline."""
         if rule not in self.prices:
             self.prices.append(rule)
-        if asked:
-            self._asked.add(rule)
 
     def set_arbitrage(self, rule: ArbitrageRule) -> None:
         self.arbitrages = [r for r in self.arbitrages if r.event_id != rule.event_id] + [rule]
@@ -115,7 +110,6 @@ class AlertRules:
         if isinstance(rule, PriceRule):
             self.prices = [r for r in self.prices if r != rule]
             self._holding.pop(rule, None)
-            self._asked.discard(rule)
         elif isinstance(rule, SteamRule):
             self.steams = [r for r in self.steams if r != rule]
         else:
@@ -133,8 +127,6 @@ class AlertRules:
         if type(old) is type(new) and old in rules:
             index = rules.index(old)
             rules[index] = new
-            if isinstance(new, PriceRule):
-                self._asked.add(new)
             # An edit into a rule that exists already leaves one of it, in the edited place.
             for other in [i for i, rule in enumerate(rules) if rule == new and i != index][::-1]:
                 del rules[other]
@@ -229,17 +221,12 @@ class AlertRules:
         """The best price of the rule's side now (among the selected books, once the feed is
         live); fires when the condition starts to hold. `title` names the event.
 
-        A rule made this session that already holds when first observed fires once: the trader
-        asked to know. A rule loaded from disk takes its first observation as a baseline.
+        The first observation is a baseline: a price that already holds is no crossing.
         """
         if price is None or not math.isfinite(price):
             return None
         holds = rule.holds(price)
-        if rule in self._holding:
-            before = self._holding[rule]
-        else:
-            before = holds and rule not in self._asked
-        self._asked.discard(rule)
+        before = self._holding.get(rule, holds)
         self._holding[rule] = holds
         if not holds or before:
             return None

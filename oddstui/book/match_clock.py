@@ -108,6 +108,17 @@ def scoring_word(sport: str) -> str:
     return sport_clock(sport).scoring
 
 
+#: Counting-up sports whose clock still stops for play (the count-down ones all do).
+_STOPPING_UP = frozenset({"rugby", "gaelic-football"})
+
+
+def clock_stops(sport: str) -> bool:
+    """True for the sports whose game clock stands in stoppages (basketball, hockey, rugby...):
+    between two readings such a clock can only be estimated, unless the service tells when it
+    stops and starts."""
+    return sport_clock(sport).style == DOWN or sport in _STOPPING_UP
+
+
 def shows_clock(sport: str) -> bool:
     """False for the sports whose text is a score (sets, legs, frames), not a time."""
     return sport_clock(sport).style not in (SETS, INNINGS, ENDS)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from oddstui.api.messages import Message, OddsMessage, ScoreMessage, StatusMessage
-from oddstui.api.models import Event, MarketQuote, OddsRecord
+from oddstui.api.models import Clock, Event, MarketQuote, OddsRecord
 from oddstui.book.reads import BookReads, ChangeKey
 from oddstui.book.service_clock import ServiceClock
 from oddstui.book.state import (
@@ -227,10 +227,19 @@ class OddsBook(BookReads):
     def _apply_score(self, message: ScoreMessage) -> None:
         state = self._event(message.event_id)
         state.scores_received = message.received or self._clock()
+        if message.clock is not None:
+            self._feed_clock(state, message.clock, state.scores_received)
         if state.scores != message.scores or state.scores_stale:
             state.scores = message.scores
             state.scores_stale = False
             self._changes.add((message.event_id,))
+
+    def _feed_clock(self, state: EventState, clock: Clock, received: float) -> None:
+        """A clock the feed carried (the built-in service's, when it stops or starts)."""
+        state.clock = clock
+        state.clock_received = received
+        state.clock_from_feed = True
+        self._changes.add((state.event_id,))
 
     def _apply_status(self, message: StatusMessage) -> None:
         state = self._event(message.event_id)
@@ -242,6 +251,8 @@ class OddsBook(BookReads):
             if message.status in FINISHED_STATUSES:
                 state.clock = None
             self._changes.add((message.event_id,))
+        if message.clock is not None and message.status == "live":
+            self._feed_clock(state, message.clock, state.scores_received)
 
     def _set_header(
         self, state: EventState, event: Event, now: float, *, keep_scores: bool = False
@@ -257,10 +268,13 @@ class OddsBook(BookReads):
             state.status = event.status
             state.scores = event.scores
             state.scores_stale = False
-        if event.clock is not None:
+        if keep_scores and state.clock_from_feed:
+            pass  # the feed's clock came after the request: newer than the answer's
+        elif event.clock is not None:
             changed = changed or state.clock != event.clock
             state.clock = event.clock
             state.clock_received = now
+            state.clock_from_feed = False
         elif state.status != "live" and state.clock is not None:
             state.clock = None
             changed = True

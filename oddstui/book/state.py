@@ -248,6 +248,7 @@ class EventState:
         "scores",
         "clock",
         "clock_received",
+        "clock_from_feed",
         "scores_stale",
         "scores_received",
         "urls",
@@ -264,6 +265,8 @@ class EventState:
         self.clock: Clock | None = None
         self.clock_received = 0.0
         """When ``clock`` arrived; running clocks advance from here."""
+        self.clock_from_feed = False
+        """True while ``clock`` is the feed's (a score or status message carried it)."""
         self.scores_stale = False
         """Set after a reconnect (score and status are not replayed) until refreshed."""
         self.scores_received = float("-inf")

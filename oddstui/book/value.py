@@ -25,12 +25,17 @@ def kelly_fraction(p: float, decimal: float) -> float:
     return max(0.0, (check_probability(p) * d - 1.0) / (d - 1.0))
 
 
-def kelly_stake(p: float, decimal: float, bankroll: float, fraction: float = 0.25) -> float:
-    """``bankroll · fraction · f*``; a fraction of 0.25-0.5 ("quarter/half Kelly") is usual."""
+def kelly_stake(
+    p: float, decimal: float, bankroll: float, fraction: float = 0.25, cap: float = 1.0
+) -> float:
+    """``bankroll · fraction · f*``, at most ``bankroll · cap``; a fraction of 0.25-0.5
+    ("quarter/half Kelly") is usual, and a cap of a few percent."""
     check_positive(bankroll, "bankroll")
     if not 0.0 < fraction <= 1.0:
         raise ValueError(f"Kelly fraction must be above 0 and at most 1, got {fraction!r}")
-    return bankroll * fraction * kelly_fraction(p, decimal)
+    if not 0.0 < cap <= 1.0:
+        raise ValueError(f"Kelly cap must be above 0 and at most 1, got {cap!r}")
+    return min(bankroll * fraction * kelly_fraction(p, decimal), bankroll * cap)
 
 
 def closing_line_value(taken: float, close_fair: float) -> float:

@@ -86,8 +86,8 @@ def test_a_bet_taken_in_play_closes_at_the_sharp_books_last_price() -> None:
 
 def test_alert_rules_fire_on_crossings_after_their_baseline() -> None:
     rules = AlertRules()
-    rules.add_price(PriceRule(1, "ML", "away", 2.05), asked=False)
-    rules.add_price(PriceRule(1, "ML", "home", 1.99), asked=False)  # holds at the start
+    rules.add_price(PriceRule(1, "ML", "away", 2.05))
+    rules.add_price(PriceRule(1, "ML", "home", 1.99))  # holds at the start
     rules.set_arbitrage(ArbitrageRule(1, 1.0))
     report = run_backtest(RECORDS, rules)
     fired = [(f.time, f.alert.kind, f.alert.price) for f in report.alerts]

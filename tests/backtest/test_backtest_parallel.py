@@ -43,7 +43,7 @@ def _records(seed: int) -> list[Snapshot | FeedMessage]:
 def _rules() -> AlertRules:
     rules = AlertRules()
     for event in EVENTS[:4]:
-        rules.add_price(PriceRule(event, "ML", "home", 2.2), asked=False)
+        rules.add_price(PriceRule(event, "ML", "home", 2.2))
         rules.set_arbitrage(ArbitrageRule(event, 1.0))
     return rules
 

@@ -121,3 +121,11 @@ def test_first_sight_and_other_events_fire_nothing() -> None:
     assert fire(rule, None, state(0, prices={HOME_ML: 2.5})) == []
     elsewhere = MatchState(8, "Other", 1, prices={HOME_ML: 2.5})
     assert fire(rule, MatchState(8, "Other", 0), elsewhere) == []
+
+
+def test_a_price_first_seen_already_holding_is_no_crossing() -> None:
+    # `ML home >= 1.01` made while the best is 3.53 (or before the line is priced at all).
+    rule = PriceRule(7, "ML", "home", 1.01)
+    unpriced, priced = state(0), state(1, prices={HOME_ML: 3.53})
+    assert fire(rule, unpriced, priced) == []
+    assert run(rule, [priced, state(2, prices={HOME_ML: 3.6})]) == []

@@ -56,12 +56,20 @@ def test_kelly_maximises_expected_log_growth(p: float, d: float) -> None:
             assert growth(other) <= growth(f) + 1e-12
 
 
+def test_a_kelly_stake_is_capped_at_a_share_of_the_bankroll() -> None:
+    # +14 % EV at 1.80 would stake 17.5 % of the bankroll at full Kelly: the cap holds it.
+    assert kelly_stake(0.6333, 1.8, bankroll=1000, fraction=1.0) == pytest.approx(175.0, rel=1e-3)
+    assert kelly_stake(0.6333, 1.8, bankroll=1000, fraction=1.0, cap=0.02) == 20.0
+    assert kelly_stake(0.52, 2.0, bankroll=1000, fraction=0.25, cap=0.02) == pytest.approx(10.0)
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
         (lambda: kelly_stake(0.6, 2.0, bankroll=0), "bankroll"),
         (lambda: kelly_stake(0.6, 2.0, bankroll=100, fraction=0), "fraction"),
         (lambda: kelly_stake(0.6, 2.0, bankroll=100, fraction=1.5), "fraction"),
+        (lambda: kelly_stake(0.6, 2.0, bankroll=100, cap=0), "cap"),
         (lambda: expected_value(1.2, 2.0), "probability"),
         (lambda: kelly_fraction(0.5, 1.0), "above 1.0"),
         (lambda: closing_line_value(2.0, 0.9), "fair closing price"),

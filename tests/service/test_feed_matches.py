@@ -98,9 +98,11 @@ def check_one_status_per_transition(messages: list[Message]) -> None:
 
 
 def check_score_messages(messages: list[Message]) -> None:
-    """Score messages come only while live, each one a change; status carries the scores."""
+    """Score messages come only while live, each one a change (of the scores, or of the clock
+    standing or running: ours); status carries the scores."""
     status = None
     scores = None
+    turn = None
     for message in messages:
         check_scores(message["scores"])
         if message["type"] == "status":
@@ -112,5 +114,7 @@ def check_score_messages(messages: list[Message]) -> None:
         else:
             assert message["type"] == "score" and "status" not in message
             assert status in (None, "live"), f"a score message after {status}"
-            assert message["scores"] != scores, "every score message is a change"
-            scores = message["scores"]
+            clock = message.get("clock")
+            now = None if clock is None else (clock["running"], clock["period"])
+            assert (message["scores"], now) != (scores, turn), "every score message is a change"
+            scores, turn = message["scores"], now

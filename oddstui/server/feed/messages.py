@@ -50,20 +50,33 @@ def odds_text(head: str, market_texts: list[str] | None) -> str:
     return head + ',"markets":[' + ",".join(market_texts) + "]}"
 
 
-def score_text(event_id: int, timestamp: str, scores: dict[str, Any]) -> str:
-    return dumps({"type": "score", "id": event_id, "timestamp": timestamp, "scores": scores})
+def score_text(
+    event_id: int, timestamp: str, scores: dict[str, Any], clock: dict[str, Any] | None = None
+) -> str:
+    """`clock` (ours): the live clock as read at `timestamp`, sent when it stops or starts."""
+    message = {"type": "score", "id": event_id, "timestamp": timestamp, "scores": scores}
+    if clock is not None:
+        message["clock"] = clock
+    return dumps(message)
 
 
-def status_text(event_id: int, timestamp: str, status: str, scores: dict[str, Any]) -> str:
-    return dumps(
-        {
-            "type": "status",
-            "id": event_id,
-            "timestamp": timestamp,
-            "status": status,
-            "scores": scores,
-        }
-    )
+def status_text(
+    event_id: int,
+    timestamp: str,
+    status: str,
+    scores: dict[str, Any],
+    clock: dict[str, Any] | None = None,
+) -> str:
+    message = {
+        "type": "status",
+        "id": event_id,
+        "timestamp": timestamp,
+        "status": status,
+        "scores": scores,
+    }
+    if clock is not None:
+        message["clock"] = clock
+    return dumps(message)
 
 
 def welcome_text(

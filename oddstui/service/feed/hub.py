@@ -65,7 +65,7 @@ class FeedHub(FeedCore):
         )
         # Events seen live, so that a status filter also sees a live match being cancelled.
         self._was_live = {event.id for event in world.events.values() if event.status == LIVE}
-        self._last_scores: dict[int, dict[str, Any]] = {}  # by live event: the last sent
+        self._last_scores: dict[int, tuple[Any, Any]] = {}  # by live event: last sent
         world.subscribe(self)
 
     # -- the world's listener interface (called inside `World.step()`) ----------------------------
@@ -77,18 +77,20 @@ class FeedHub(FeedCore):
 
     @_guarded
     def on_score(self, event: Event) -> None:
-        # The world reports a step's score activity; a deuce won back within one step nets to
-        # no change, and only real changes are sent.
+        # The world reports a step's score activity and its clocks stopping and starting; a
+        # deuce won back within one step nets to no change, and only real changes are sent.
         scores = event.scores.to_wire()
-        if self._last_scores.get(event.id) == scores:
+        clock = _clock_wire(event)
+        turn = None if clock is None else (clock["running"], clock["period"])
+        if self._last_scores.get(event.id) == (scores, turn):
             return
-        self._last_scores[event.id] = scores
+        self._last_scores[event.id] = (scores, turn)
         self.publish_event(
             SCORES,
             event.id,
             (event.sport.slug, event.league.slug, event.status),
             (event.status,),
-            lambda: score_text(event.id, self._view.now_iso(), scores),
+            lambda: score_text(event.id, self._view.now_iso(), scores, clock),
         )
 
     @_guarded
@@ -106,9 +108,20 @@ class FeedHub(FeedCore):
             (event.sport.slug, event.league.slug, event.status),
             (event.status, *before),
             lambda: status_text(
-                event.id, self._view.now_iso(), event.status, event.scores.to_wire()
+                event.id,
+                self._view.now_iso(),
+                event.status,
+                event.scores.to_wire(),
+                _clock_wire(event),
             ),
         )
+
+
+def _clock_wire(event: Event) -> dict[str, Any] | None:
+    """A live event's clock as the feed sends it (ours; docs/desk.md, "Wire")."""
+    if event.status != LIVE or event.clock is None:
+        return None
+    return event.clock.to_wire()
 
 
 def _previous_status(status: str, was_live: bool) -> tuple[str, ...]:

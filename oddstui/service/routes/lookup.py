@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from oddstui.book.clean_text import fold as fold_text
 from oddstui.server.errors import BadRequest, NotFound
 from oddstui.server.params import shown
 from oddstui.service.world.model import Event, League, Sport
@@ -65,6 +65,5 @@ def bookmakers_or_400(world: World, names: Iterable[str], name: str = "bookmaker
 
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
-    """Text for matching: accents removed, case folded (`Atlético` matches `atletico`)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    """Text for matching (`book.clean_text.fold`, the desk's find's too), cached."""
+    return fold_text(text)

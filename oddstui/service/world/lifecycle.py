@@ -18,7 +18,7 @@ from collections import deque
 
 from oddstui.service.world.engines import make_engine
 from oddstui.service.world.engines.base import Engine
-from oddstui.service.world.model import CANCELLED, LIVE, PENDING, SETTLED, Event, Scores
+from oddstui.service.world.model import CANCELLED, LIVE, PENDING, SETTLED, Clock, Event, Scores
 from oddstui.service.world.prices import DECAY_EVERY, PriceMaking
 from oddstui.service.world.schedule import DAY, HISTORY_DAYS, RECENT_PAST, Fixture, day_of
 from oddstui.service.world.sports import SPORT_BY_SLUG, SportSpec
@@ -168,7 +168,7 @@ class Lifecycle(PriceMaking):
         engine = make_engine(spec, mix(self.seed, event.id), event.scores, self._rating(event),
                              self._meta[event.id].knockout)
         self._engines[event.id] = engine
-        self._quoter.views[event.id] = LiveView(spec, event.scores, live=True)
+        self._quoter.views[event.id] = LiveView(spec, Scores(), live=True)
         self._refresh_view(event, engine)
         return engine
 
@@ -273,7 +273,10 @@ class Lifecycle(PriceMaking):
             if engine.finished and event_id not in kicked:
                 self._settle(event)
                 continue
-            event.clock = engine.clock
+            was, event.clock = event.clock, engine.clock
+            if _clock_turned(was, event.clock):
+                # A clock that stops or starts is told on the feed with the scores (ours).
+                self._score_changed[event_id] = event
             # Prices follow the match in snapshots: at each score and every DECAY_EVERY
             # seconds, so that books differ by how late they follow, not by when they
             # happened to requote.
@@ -281,8 +284,7 @@ class Lifecycle(PriceMaking):
                 self._after_score(event, now, engine)
             elif now >= self._next_decay.get(event_id, 0.0):
                 self._next_decay[event_id] = now + max(DECAY_EVERY, self._reprice_gap)
-                self._refresh_view(event, engine)
-                self._reprice_all(event, now, core_only=True)
+                self._reprice_decay(event, now, engine)
 
     def end_match(self, event_id: int) -> bool:
         """End a match now, between steps: a live one is settled at its current score, a
@@ -316,6 +318,13 @@ class Lifecycle(PriceMaking):
         self.history.drop_event(event.id)
         self._quoter.drop_event(event.id)
         event.quotes.clear()
+
+
+def _clock_turned(was: Clock | None, now: Clock | None) -> bool:
+    """True when a live clock stopped, started or entered another period."""
+    if was is None or now is None:
+        return was is not now
+    return was.running != now.running or was.period != now.period
 
 
 _FINAL_SCORES: dict[tuple[str, int, float, bool], Scores] = {}

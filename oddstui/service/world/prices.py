@@ -15,14 +15,16 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.markets import MARKETS_BY_SPORT
-from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event
+from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event, Scores
 from oddstui.service.world.sports import SPORT_BY_SLUG
-from oddstui.service.world.state import OPEN_QUOTES_WITHIN, WorldState
-from oddstui.service.world.truth import mix
+from oddstui.service.world.state import OPEN_QUOTES_WITHIN
+from oddstui.service.world.truth import Line3, mix, true_lines
 
 DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live event
+DECAY_MOVE = 0.01  # a relative change of a true probability that a time-decay reprice announces
 DEMAND_PER_SPEED = 25.0  # in-play follow-ups a live world wants per second, per unit of speed
 MAX_MARKETS_PER_REQUOTE = 5
 LOW_SCORING = 15.0  # sports with fewer expected points suspend their books after a score
@@ -33,13 +35,23 @@ DIRTY_BACKLOG_SECONDS = 2.0  # keep about this many seconds of follow-up work qu
 PRE_MATCH_SHARE = 0.25  # of a step's update budget, kept from in-play follow-ups
 
 
-class PriceMaking(WorldState):
-    def _refresh_view(self, event: Event, engine: Engine) -> None:
+class PriceMaking(FollowDeadlines):
+    def _refresh_view(self, event: Event, engine: Engine) -> bool:
+        """Bring the prices' view of the match up to date; True when its scores changed.
+
+        The view keeps its own copy of the scores: the true prices move only here, where the
+        caller bumps the markets they move, never silently under a book that has not followed.
+        """
         view = self._quoter.views[event.id]
+        scored = view.scores != event.scores
+        if scored:
+            scores = event.scores
+            view.scores = Scores(scores.home, scores.away, dict(scores.periods), scores.red_cards)
         view.progress = engine.progress
         view.in_overtime = engine.in_overtime or "ot" in event.scores.periods \
             or "ap" in event.scores.periods
         view.set_index = getattr(engine, "set_index", 1)
+        return scored
 
     def _put_away_cold(self) -> None:
         """Drop the quotes of far-off events that nothing has moved since they opened: they are
@@ -160,6 +172,28 @@ class PriceMaking(WorldState):
                     out[(mdef.name, hdp, label)] = probs
         return out
 
+    def _reprice_decay(self, event: Event, now: float, engine: Engine) -> None:
+        """Time passing in play: the core markets move, and every other market whose true
+        prices the match's progress has moved by more than DECAY_MOVE (a period nearing its
+        end, a count of corners): none moves unannounced under a book that has not followed.
+        Points the budget could not follow one by one move every market at once."""
+        truth = self._quoter.truths.get(event.id)
+        if truth is None:
+            self._refresh_view(event, engine)
+            return
+        defs = [m for m in MARKETS_BY_SPORT[event.sport.slug] if m.tier <= truth.tier_cap]
+        before = {m.name: self._quoter.lines_for(event, m, 0) for m in defs if m.tier > 1}
+        if self._refresh_view(event, engine):
+            self._reprice_all(event, now)
+            return
+        view = self._quoter.view(event)
+        moved = [m.name for m in defs
+                 if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, 0))]
+        self._last_bump[event.id] = now
+        truth.bump(moved, [])
+        for name in self._quoting(event):
+            self._follow(event.id, self.bookmakers[name], now)
+
     def _reprice_all(self, event: Event, now: float, core_only: bool = False) -> None:
         truth = self._quoter.truths.get(event.id)
         if truth is None:
@@ -182,6 +216,8 @@ class PriceMaking(WorldState):
         else:
             delay = 0.0 if book.sharp else book.latency * self.rng.uniform(0.3, 1.6)
         self._schedule(event_id, book.name, now + delay)
+        self._follow_deadline(event_id, book, now)
+        self._withdraw_overpriced(self.events[event_id], book)
 
     def _choose_inplay(self, event: Event) -> None:
         """Fewer books quote in play: sharp, exchange and big books mostly, others rarely.
@@ -227,6 +263,8 @@ class PriceMaking(WorldState):
                 continue
             book = self.bookmakers[key[1]]
             self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE * 3)
+            self._withdraw_behind(event, book.name)
+            self._follow(event.id, book, now)
             self._touch(*key)
 
     def _follow_ups(self, now: float) -> None:
@@ -366,6 +404,19 @@ class PriceMaking(WorldState):
             self._touch(event.id, name)
             self._due.pop((event.id, name), None)
             self._suspended.pop((event.id, name), None)
+
+
+def _moved(before: list[Line3], after: list[Line3]) -> bool:
+    """Whether a market's true lines differ by more than DECAY_MOVE (or are other lines)."""
+    if len(before) != len(after):
+        return True
+    for (h0, l0, p0), (h1, l1, p1) in zip(before, after, strict=True):
+        if h0 != h1 or l0 != l1:
+            return True
+        for was, now in zip(p0, p1, strict=False):
+            if now > 0.0 and abs(was / now - 1.0) > DECAY_MOVE:
+                return True
+    return False
 
 
 def _swing(before: dict[Any, tuple[float, ...]], after: dict[Any, tuple[float, ...]]) -> float:

@@ -25,6 +25,7 @@ from oddstui.service.world.history import History
 from oddstui.service.world.journal import Journal, JournalEntry
 from oddstui.service.world.lifecycle import Lifecycle
 from oddstui.service.world.model import CANCELLED, SETTLED, Event
+from oddstui.service.world.prices import PRE_MATCH_SHARE
 from oddstui.service.world.quotes import Quoter
 from oddstui.service.world.reads import Reads, WindowPrices
 from oddstui.service.world.schedule import Scheduler, league_sizes
@@ -87,6 +88,9 @@ class World(Lifecycle, Reads):
         self._due_live = []
         self._due_copies = []
         self._suspended = {}
+        self._follow_by = []
+        self._follow_armed = set()
+        self._prematch_keep = 0.0
         self._next_decay = {}
         self._last_bump = {}
         self._reprice_gap = 0.0
@@ -161,6 +165,7 @@ class World(Lifecycle, Reads):
         self._quoter.clear_step_cache()
         self._budget = min(self._budget + self.updates_per_second * dt / self.speed,
                            self.updates_per_second * MOST_OWED_SECONDS)
+        self._prematch_keep = self._budget * PRE_MATCH_SHARE
         self._add_new_events(target)
         self._forget_past(target)
         self._cancel_due(target)
@@ -169,6 +174,7 @@ class World(Lifecycle, Reads):
         self._open_upcoming(target, OPEN_PER_STEP)
         self._resume_books(target)
         self._follow_ups(target)
+        self._withdraw_unfollowed(target)
         self._market_moves(target)
         self._jitter(target)
         entries = self._finish_step(target)

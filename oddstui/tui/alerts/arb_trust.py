@@ -27,11 +27,15 @@ def leg_quote_times(book: OddsBook, event_id: int, market: str, arb: Arbitrage) 
 
 
 def worth_an_alert(
-    quoted: QuoteTimes, service_now: float, changed_at: float | None, stale_after: float | None
+    quoted: QuoteTimes,
+    service_now: float,
+    changed_at: float | None,
+    stale_after: float | None,
+    live: bool = False,
 ) -> bool:
     """True unless the board would hide the arbitrage as suspect (its profit aside: the rule
     sets its own threshold). `changed_at` is the match's last score or status change and
     `service_now` the time, both on the service's clock."""
     known = [stamp for stamp in quoted if stamp is not None]
     oldest = max(service_now - min(known), 0.0) if known else None
-    return not suspicion(None, quoted, changed_at, None, oldest, stale_after)
+    return not suspicion(None, quoted, changed_at, None, oldest, stale_after, live)

@@ -267,7 +267,9 @@ class AlertCenter:
             live = event is not None and event.status == LIVE
             changed = changed_at.get(event_id)  # on our clock: moved onto the service's
             on_service = None if changed is None else changed + service_now - wall_now
-            return worth_an_alert(quoted, service_now, on_service, stale_after(settings, live))
+            return worth_an_alert(
+                quoted, service_now, on_service, stale_after(settings, live), live
+            )
 
         settings = self.app.settings
         read_out = self.hub.read(read)

@@ -225,13 +225,19 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def row_cap(self) -> int | None:
         return self.limit
+
     def export_records(self) -> list[dict[str, object]]:
         """The prices the board holds, in its order, as data (`dropping_export`)."""
         by_key = {_row_key(item): item for item in self.items}
         now = hub_service_time(self.hub)
         keys = self.query_one(PatchTable).row_keys
         return [
-            dropping_record(by_key[key], self.event_of(by_key[key].event_id), now)
+            dropping_record(
+                by_key[key],
+                self.event_of(by_key[key].event_id),
+                now,
+                self.suspects.get(key, ""),
+            )
             for key in keys
             if key in by_key
         ]

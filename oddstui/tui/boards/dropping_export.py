@@ -6,11 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from oddstui.api.models import DroppingOdds
-from oddstui.tui.boards.event_record import event_record
+from oddstui.tui.boards.event_record import event_record, suspect_fields
 from oddstui.tui.desk.state import EventView
 
 
-def dropping_record(item: DroppingOdds, event: EventView | None, now: float) -> dict[str, Any]:
+def dropping_record(
+    item: DroppingOdds, event: EventView | None, now: float, suspect: str = ""
+) -> dict[str, Any]:
     moved = None if item.last_moved_at_ms is None else item.last_moved_at_ms / 1000
     return {
         **event_record(item.event_id, event, item.event),
@@ -27,4 +29,5 @@ def dropping_record(item: DroppingOdds, event: EventView | None, now: float) -> 
         "lastMovedAt": moved,
         "movedSecondsAgo": None if moved is None else max(now - moved, 0.0),
         "updatedAt": item.updated_at_ms / 1000,
+        **suspect_fields(suspect),
     }

@@ -35,3 +35,9 @@ def event_record(
         "startsAt": None if start is None else start.timestamp(),
         "status": status,
     }
+
+
+def suspect_fields(reason: str) -> dict[str, Any]:
+    """Every board's export says which rows the board marks ⚠ (and hides by default), and why:
+    `suspect` true or false and `suspectReason` ("" when not suspect)."""
+    return {"suspect": bool(reason), "suspectReason": reason}

@@ -227,6 +227,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self._ended_keys.clear()
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
+        self.suspects = {key: row.suspect for key, row in rows.items()}
         for key, row in rows.items():
             if row.suspect and self.hide_suspects:
                 self.suspects_hidden += 1

@@ -61,6 +61,8 @@ class TradingBoard(BoardScreen):
         self.hide_suspects = True
         #: Rows hidden as suspect at the last draw.
         self.suspects_hidden = 0
+        #: Why each row of the last draw is suspect ("" when it is not), by row key.
+        self.suspects: dict[str, str] = {}
         self._sorted_at = -math.inf
         self._held = False
         #: The trader asked for a new order: the next sort does not hold the highlighted row.

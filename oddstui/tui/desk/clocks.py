@@ -1,6 +1,7 @@
 """Match clocks that tick locally from the last clock the service sent and when it arrived.
 
-The service sends a clock only with events (REST); the UI derives the running time from
+The service sends a clock with events (REST), and the built-in one also on the feed when a clock
+stops or starts (docs/desk.md, "Wire"); the UI derives the running time from
 (played seconds, arrival time) on one app-wide one-second timer instead of redrawing per message.
 """
 
@@ -26,6 +27,8 @@ class ClockReading:
     # The played seconds already shown in this period when this clock arrived: a wire value
     # behind it holds the shown clock until the wire catches up (a clock never steps back).
     floor: int = 0
+    #: True when the feed carried it: the service tells when this clock stops and starts.
+    from_feed: bool = False
 
     def played_at(self, now: float, rate: float | None = None) -> int:
         """Seconds played at local time `now`; a stopped clock stays where it was."""

@@ -24,7 +24,7 @@ from oddstui.api.feed import FeedClient, FeedTimings
 from oddstui.api.feed_thread import FeedThread
 from oddstui.api.feed_url import FEED_MARKETS, FeedFilters
 from oddstui.api.messages import ReplayInfo
-from oddstui.api.models import Event, OddsRecord, Scores
+from oddstui.api.models import Clock, Event, OddsRecord, Scores
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import ChangeKey, OddsBook
 
@@ -39,6 +39,10 @@ class ScoreChange:
     event_id: int
     scores: Scores
     status: str | None
+    #: The clock the feed carried last (the built-in service sends one when a clock stops or
+    #: starts) and when it arrived, on `Feed.monotonic`'s clock; None without one.
+    clock: Clock | None = None
+    clock_received: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +123,12 @@ class BookFeed:
                 state = self._book.event(key[0])
                 if state is None or state.scores_stale:
                     continue
-                scores.append(ScoreChange(key[0], state.scores, state.status or None))
+                clock = state.clock if state.clock_from_feed else None
+                scores.append(
+                    ScoreChange(
+                        key[0], state.scores, state.status or None, clock, state.clock_received
+                    )
+                )
         return FeedChanges(tuple(scores), frozenset(prices), reconnected)
 
     def merge_events(self, events: Iterable[Event], requested: float | None) -> None:

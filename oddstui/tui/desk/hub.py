@@ -30,6 +30,7 @@ from oddstui import config
 from oddstui.api.pacing import RefreshSchedule
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
+from oddstui.tui.desk import wire_views
 from oddstui.tui.desk.feed import Feed, FeedChanges
 from oddstui.tui.desk.intel_watch import DeskIntel
 from oddstui.tui.desk.rest_loads import RestLoads
@@ -245,6 +246,12 @@ class DeskHub(RestLoads, RestPolling):
             board.set_score(
                 change.event_id, scores.home, scores.away, scores.periods, scores.red_cards
             )
+            if change.clock is not None and self.feed is not None:
+                # When it arrived, on the board's clock (the wall's) rather than the feed's.
+                arrived = self.now() - max(self.feed.monotonic() - change.clock_received, 0.0)
+                reading = wire_views.clock_reading(change.clock, arrived)
+                if reading is not None:
+                    board.set_feed_clock(change.event_id, reading)
 
     def _unlisted_kickoff(self, event_id: int) -> None:
         """A live status for an event the board does not know: only the next live listing can

@@ -21,6 +21,7 @@ from oddstui.api.models import Budget
 from oddstui.api.pacing import RefreshSchedule, paced_interval
 from oddstui.api.rest import ApiClient
 from oddstui.tui.desk.feed import Feed
+from oddstui.tui.desk.state import Board
 
 #: The feed's state when the service refused it for the plan (HTTP 403 at the handshake).
 NOT_IN_PLAN = "not in plan"
@@ -28,6 +29,9 @@ NOT_IN_PLAN = "not in plan"
 #: first ask for an early one). 30 s: 120 requests an hour, under the 200 the Live screen may use.
 FEED_LIVE_REFRESH = 30.0
 FEED_LIVE_SHARE = 0.25
+#: ... and how often while a clock that stops for play (basketball, hockey) is only estimated:
+#: the service does not tell when it stops, so a shown clock may drift this far from its own.
+CLOCK_REFRESH = 3.0
 #: Without a feed: the shortest interval of a REST refresh (an hour's budget stretches it), and
 #: the shares of the requests left that the screen in front and the live list behind it get.
 REST_REFRESH = 10.0
@@ -41,6 +45,7 @@ class RestPolling:
 
     api: ApiClient
     feed: Feed | None
+    board: Board
     live_schedule: RefreshSchedule
     now: Callable[[], float]
 
@@ -85,6 +90,8 @@ class RestPolling:
         schedule.hour = self.odds_schedule.hour = hour
         if not self.feed_refused_for_plan():
             schedule.base, schedule.share = self._feed_pace
+            if self.board.estimating_clocks():  # the service does not say when clocks stop
+                schedule.base = CLOCK_REFRESH
         elif self.front == LIVE:
             schedule.base, schedule.share = REST_REFRESH, FRONT_SHARE
         else:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from oddstui.api.messages import ReplayInfo
-from oddstui.book.match_clock import held_played
+from oddstui.book.match_clock import clock_stops, held_played
 from oddstui.tui.desk.clocks import ClockReading, estimate_rate
 
 LIVE, PENDING, SETTLED, CANCELLED = "live", "pending", "settled", "cancelled"
@@ -116,6 +116,9 @@ class Board:
     #: Unix time each event's score or status was last seen to change: a price quoted before
     #: it is from another match (the boards mark arbitrages and edges built on one).
     match_changed: dict[int, float] = field(default_factory=dict)
+    #: True once the feed has carried a clock: the service tells when clocks stop and start
+    #: (the built-in one does), so a clock read over REST is exact until the feed says more.
+    feed_clocks: bool = False
 
     def put_event(self, event: EventView) -> None:
         """Insert or replace an event, keeping a fresher clock than the new one.
@@ -140,6 +143,18 @@ class Board:
             event.score_away,
         ):
             self.match_changed[event.id] = time.time()
+        if (
+            old is not None
+            and old.clock is not None
+            and old.clock.from_feed
+            and event.status == LIVE
+            and event.clock is not None
+            and not event.clock.from_feed
+        ):
+            # The feed tells every stop and start: its reading is as new as any answer's.
+            event.clock = old.clock
+        elif event.clock is not None and self.feed_clocks and not event.clock.from_feed:
+            event.clock = replace(event.clock, from_feed=True)
         if event.clock is not None and event.clock.rate != self.clock_rate:
             event.clock = replace(event.clock, rate=self.clock_rate)
         if old is not None and old.clock is not None and event.clock is not None:
@@ -192,9 +207,42 @@ class Board:
         self._recount_live()
         self._dirty_catalog = True
 
+    def set_feed_clock(self, event_id: int, clock: ClockReading) -> None:
+        """A clock the feed carried: it replaces the one shown, never stepping back in a
+        period. The first one tells that the service sends them: every clock shown is then
+        exact (no stop or start goes untold)."""
+        event = self.events.get(event_id)
+        if event is None or event.status != LIVE:
+            return
+        if not self.feed_clocks:
+            self.feed_clocks = True
+            for other in self.events.values():
+                if other.clock is not None and not other.clock.from_feed:
+                    other.clock = replace(other.clock, from_feed=True)
+                    self._dirty_events.add(other.id)
+        old = event.clock
+        if old is not None and old.arrived_at >= clock.arrived_at and old.from_feed:
+            return
+        clock = replace(clock, rate=self.clock_rate, from_feed=True)
+        event.clock = clock if old is None else _held(old, clock)
+        self._dirty_events.add(event_id)
+
+    def estimating_clocks(self) -> bool:
+        """True while a live clock that stops for play is only estimated between readings."""
+        if self.feed_clocks:
+            return False
+        return any(
+            clock_stops(event.sport_slug)
+            for event in self.live_events()
+            if event.clock is not None and event.clock.running
+        )
+
     def mark_scores_stale(self) -> None:
-        """After a reconnect: scores and status were not replayed, so none is current."""
+        """After a reconnect: scores and status were not replayed, so none is current (nor a
+        clock the feed carried: the next listing's replaces it)."""
         for event in self.events.values():
+            if event.clock is not None and event.clock.from_feed:
+                event.clock = replace(event.clock, from_feed=False)
             if event.score_fresh and event.status == LIVE:
                 event.score_fresh = False
                 self._dirty_events.add(event.id)

@@ -7,10 +7,11 @@ keys by one column's values, stably, with empty cells last in either direction.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from oddstui.book.clean_text import fold
 
 #: Cells a column costs beyond its width: DataTable pads each cell by one on either side.
 PADDING = 2
@@ -122,12 +123,6 @@ def matches(cells: Mapping[str, str], query: str) -> bool:
         return True
     text = " ".join(fold(cell) for cell in cells.values())
     return all(word in text for word in words)
-
-
-def fold(text: str) -> str:
-    """Lower case without accents, so `zurich` finds `Zürich`."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def make_room(chosen: list[tuple[Column, int]], available: int, cells: int) -> bool:

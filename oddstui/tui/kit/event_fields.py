@@ -65,11 +65,15 @@ def red_cards_text(count: int) -> Text:
     return Text(RED_CARD * count if count < 3 else f"{RED_CARD}×{count}", style=RED_CARD_STYLE)
 
 
+#: After a clock the desk only estimates: it stops for play, and the service does not say when.
+ESTIMATED = "~"
+
+
 def clock_text(event: EventView, now: float) -> Text:
     if event.status != LIVE or event.clock is None:
         return Text("")
     clock = event.clock
-    return Text(
+    text = Text(
         match_clock.clock_text(
             event.sport_slug,
             clock.period,
@@ -79,6 +83,9 @@ def clock_text(event: EventView, now: float) -> Text:
             event.periods,
         )
     )
+    if text and clock.running and not clock.from_feed and match_clock.clock_stops(event.sport_slug):
+        text.append(ESTIMATED, style="dim")
+    return text
 
 
 def detail_text(event: EventView) -> Text:

@@ -55,7 +55,7 @@ def test_a_score_is_named_as_the_sport_scores_it() -> None:
 def test_a_loaded_rule_takes_a_baseline_and_fires_only_on_a_crossing() -> None:
     rules = AlertRules()
     rule = PriceRule(3, "ML", "home", 2.7, above=False)
-    rules.add_price(rule, asked=False)  # as loaded from alerts.toml at launch
+    rules.add_price(rule)  # as loaded from alerts.toml at launch
     assert rules.observe_price(rule, 2.49, "FanDuel", "A v B") is None  # held already: baseline
     assert rules.observe_price(rule, 2.5) is None
     assert rules.observe_price(rule, 2.74) is None  # went back above
@@ -64,13 +64,19 @@ def test_a_loaded_rule_takes_a_baseline_and_fires_only_on_a_crossing() -> None:
     assert rules.observe_price(rule, 2.6) is None  # still below: the same crossing
 
 
-def test_an_edited_rule_fires_at_first_sight_like_a_new_one() -> None:
+def test_a_rule_made_or_edited_now_never_fires_at_first_sight() -> None:
+    # `ML home >= 1.01` with the best at 3.53 holds at once: that crossed nothing.
     rules = AlertRules()
+    made = PriceRule(3, "ML", "home", 1.01)
+    rules.add_price(made)
+    assert rules.observe_price(made, 3.53) is None
     old = PriceRule(3, "ML", "home", 2.0)
-    rules.add_price(old, asked=False)
+    rules.add_price(old)
     new = PriceRule(3, "ML", "home", 2.1)
     rules.replace(old, new)
-    assert rules.observe_price(new, 2.2) is not None
+    assert rules.observe_price(new, 2.2) is None
+    assert rules.observe_price(new, 2.05) is None
+    assert rules.observe_price(new, 2.2) is not None  # a crossing
 
 
 def test_untrusted_score_neither_fires_nor_resets_the_baseline() -> None:
@@ -101,9 +107,10 @@ def test_price_rule_fires_on_crossing_only_and_rearms() -> None:
 def test_price_rule_below_and_missing_prices() -> None:
     rules = AlertRules()
     rule = PriceRule(3, "Totals", "over", 1.8, above=False, hdp=2.5)
-    rules.add_price(rule)  # made now: it fires at first sight when it holds
+    rules.add_price(rule)
     assert rules.observe_price(rule, None) is None
     assert rules.observe_price(rule, float("nan")) is None
+    assert rules.observe_price(rule, 1.85) is None  # the baseline
     alert = rules.observe_price(rule, 1.75)
     assert alert is not None and "Totals 2.5 over ≤ 1.8" in alert.message
 
@@ -234,6 +241,7 @@ def test_an_alert_names_its_rule_and_price() -> None:
     rules = AlertRules()
     rule = PriceRule(1, "ML", "home", 2.0)
     rules.add_price(rule)
+    rules.observe_price(rule, 1.9)  # the baseline
     alert = rules.observe_price(rule, 2.1, "Bet365", "Lyon v Nice")
     assert alert is not None and alert.rule == rule and alert.price == 2.1
     assert alert.message.startswith("Lyon v Nice: ML home ≥ 2")
@@ -252,10 +260,12 @@ def test_alert_prices_keep_the_books_precision() -> None:
     rules = AlertRules()
     rule = PriceRule(3, "ML", "home", 1.85, above=True)
     rules.add_price(rule)
+    rules.observe_price(rule, 1.8)  # the baseline
     alert = rules.observe_price(rule, 1.9, "Unibet")
     assert alert is not None and "now 1.90 " in alert.message + " "
     rule = PriceRule(4, "ML", "away", 7.0, above=True)
     rules.add_price(rule)
+    rules.observe_price(rule, 6.5)  # the baseline
     alert = rules.observe_price(rule, 7.007, "Pinnacle")
     assert alert is not None and "now 7.007" in alert.message
 

@@ -64,3 +64,25 @@ def test_ages_count_on_the_services_clock_not_the_wall() -> None:
     assert abs(now - (behind + 2.0)) < 0.01
     quoted = behind - 10.0
     assert abs((now - quoted) - 12.0) < 0.01  # 12 s old, not 31 minutes
+
+
+def test_an_in_play_edge_with_a_leg_older_than_a_sixth_of_the_stale_age_is_suspect() -> None:
+    # stale_live 90 s: in play a leg older than 15 s is a book that has not moved yet.
+    assert suspicion(6.0, [1000.0], None, 15.0, oldest=14.0, stale_after=90.0, live=True) == ""
+    why = suspicion(6.0, [1000.0], None, 15.0, oldest=20.0, stale_after=90.0, live=True)
+    assert why == "in play, a leg is older than 15s"
+    # Before kick-off the same age is nothing.
+    assert suspicion(6.0, [1000.0], None, 15.0, oldest=20.0, stale_after=1800.0) == ""
+
+
+def test_every_export_says_which_rows_are_suspect_and_why() -> None:
+    from oddstui.tui.boards.arbitrage.arb_export import arb_records
+
+    rows = ArbRows()
+    rows.set_service(
+        [bet("a", leg("DraftKings", "over", 2.2), leg("Bet365", "under", 2.2))], now=100.0
+    )
+    (row,) = rows.rows.values()
+    clean, marked = arb_records([(row, ""), (row, "profit above 15%")], {}, 100.0)
+    assert (clean["suspect"], clean["suspectReason"]) == (False, "")
+    assert (marked["suspect"], marked["suspectReason"]) == (True, "profit above 15%")

@@ -24,6 +24,7 @@ async def test_an_arbitrage_export_at_80_columns_has_every_leg_as_numbers(
         screen = app.screen
         assert isinstance(screen, ArbitrageScreen)
         table = screen.query_one(PatchTable)
+        await pilot.press("h")  # the suspect rows too: the export says which they are
         await wait_for(lambda: table.row_count >= 3, pilot, timeout=30)
         await pilot.press("p")  # paused: the rows stay while they are exported and read
         await pilot.press("E")
@@ -32,12 +33,14 @@ async def test_an_arbitrage_export_at_80_columns_has_every_leg_as_numbers(
         await wait_for(lambda: list(tmp_path.glob("oddstui-arbitrage-*.csv")), pilot)
         keys = table.row_keys
         rows = [screen.arbs.rows[key] for key in keys]
+        reasons = [screen.suspects.get(key, "") for key in keys]
 
     (json_path,) = tmp_path.glob("oddstui-arbitrage-*.json")
     records = json.loads(json_path.read_text())
     assert records and len(records) == len(rows)
-    for record, row in zip(records, rows, strict=True):
+    for record, row, reason in zip(records, rows, reasons, strict=True):
         assert record["eventId"] == row.event_id
+        assert record["suspect"] is bool(reason) and record["suspectReason"] == reason
         assert record["market"] == row.market and record["line"] == row.hdp
         assert record["legs"] == len(row.legs) >= 2
         assert record["profitPct"] == pytest.approx(row.profit_pct)

@@ -147,7 +147,7 @@ def test_the_exchange_commission_is_read(home: Path) -> None:
     assert config.load_settings().exchange_commission == 0.02
     assert config.Settings().exchange_commission == 0.05
 def test_the_suspect_profit_threshold_is_read_and_checked(home: Path) -> None:
-    assert config.load_settings().suspect_profit == 15.0
+    assert config.load_settings().suspect_profit == 10.0
     (home / "config.toml").write_text("suspect_profit = 8\n")
     assert config.load_settings().suspect_profit == 8.0
     (home / "config.toml").write_text("suspect_profit = -1\n")

@@ -224,10 +224,10 @@ async def test_the_suspect_threshold_is_set_in_percent_and_saved(
         await pilot.press("s")
         await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
         field = app.screen.query_one("#suspect-profit", Input)
-        assert field.value == "15"  # the default
+        assert field.value == "10"  # the default
         field.value = "-3"  # not a threshold: refused, the setting stays
         await pilot.pause(0.1)
-        assert app.settings.suspect_profit == 15.0
+        assert app.settings.suspect_profit == 10.0
         assert "above 0" in str(app.screen.query_one("#suspect-hint").render())
         field.value = "8"
         await wait_for(lambda: app.settings.suspect_profit == 8.0, pilot)

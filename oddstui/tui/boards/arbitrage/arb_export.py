@@ -8,13 +8,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from oddstui.tui.boards.arbitrage.arb_rows import ArbRow
+from oddstui.tui.boards.event_record import suspect_fields
 from oddstui.tui.desk.state import EventView
 
 #: The total the exported stakes are for (equal returns: MATHS.md).
 EXPORT_TOTAL = 100.0
 
 
-def arb_record(row: ArbRow, event: EventView | None, now: float) -> dict[str, Any]:
+def arb_record(
+    row: ArbRow, event: EventView | None, now: float, suspect: str = ""
+) -> dict[str, Any]:
     """`row` as data: ids, names, market and line, profit, and per leg `leg{n}…` columns."""
     start = event.start.timestamp() if event and event.start else row.start
     record: dict[str, Any] = {
@@ -34,6 +37,7 @@ def arb_record(row: ArbRow, event: EventView | None, now: float) -> dict[str, An
         "ageSeconds": None if row.service_updated is None else max(now - row.service_updated, 0.0),
         "totalStake": EXPORT_TOTAL,
         "legs": len(row.legs),
+        **suspect_fields(suspect),
     }
     for number, (leg, stake) in enumerate(zip(row.legs, leg_stakes(row), strict=True), 1):
         record[f"leg{number}Bookmaker"] = leg.bookmaker
@@ -51,6 +55,7 @@ def leg_stakes(row: ArbRow, total: float = EXPORT_TOTAL) -> list[float]:
 
 
 def arb_records(
-    rows: Iterable[ArbRow], events: dict[int, EventView], now: float
+    rows: Iterable[tuple[ArbRow, str]], events: dict[int, EventView], now: float
 ) -> list[dict[str, Any]]:
-    return [arb_record(row, events.get(row.event_id), now) for row in rows]
+    """`rows`: each arbitrage with why it is suspect ("" when not)."""
+    return [arb_record(row, events.get(row.event_id), now, why) for row, why in rows]

@@ -182,7 +182,11 @@ class ArbitrageScreen(RestBoardScreen):
     def export_records(self) -> list[dict[str, object]]:
         """Every arbitrage the board holds, in its order, as data (`arb_export`)."""
         table = self.query_one(PatchTable)
-        rows = [self.arbs.rows[key] for key in table.row_keys if key in self.arbs.rows]
+        rows = [
+            (self.arbs.rows[key], self.suspects.get(key, ""))
+            for key in table.row_keys
+            if key in self.arbs.rows
+        ]
         return arb_records(rows, self.hub.board.events, self.hub.now())
 
     # ------------------------------------------------------------------ drawing
@@ -217,6 +221,7 @@ class ArbitrageScreen(RestBoardScreen):
             if not self.filter.accepts(row, sport_names(row, event), age):
                 return Verdict(False)
             at = changed.get(row.event_id)
+            live = event is not None and event.status == LIVE
             return Verdict(
                 True,
                 suspicion(
@@ -225,7 +230,8 @@ class ArbitrageScreen(RestBoardScreen):
                     None if at is None else at + shift,
                     threshold,
                     age,
-                    stale_after(settings, event is not None and event.status == LIVE),
+                    stale_after(settings, live),
+                    live,
                 ),
             )
 

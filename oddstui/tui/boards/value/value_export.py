@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from oddstui.tui.boards.event_record import event_record
+from oddstui.tui.boards.event_record import event_record, suspect_fields
 from oddstui.tui.boards.value.value_rows import ValueLine
 from oddstui.tui.desk.state import EventView
 
 
-def value_record(line: ValueLine, event: EventView | None, now: float) -> dict[str, Any]:
+def value_record(
+    line: ValueLine, event: EventView | None, now: float, suspect: str = ""
+) -> dict[str, Any]:
     item = line.item
     quoted = item.bookmaker_updated_at or item.expected_value_updated_at
     quoted_at = None if quoted is None else quoted.timestamp()
@@ -29,4 +31,5 @@ def value_record(line: ValueLine, event: EventView | None, now: float) -> dict[s
         "maxStake": item.market_max,
         "updatedAt": quoted_at,
         "ageSeconds": None if quoted_at is None else max(now - quoted_at, 0.0),
+        **suspect_fields(suspect),
     }

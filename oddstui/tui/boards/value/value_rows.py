@@ -90,7 +90,9 @@ def value_line(
     bankroll: float,
     fraction: float,
     sharp_quotes: Mapping[str, Mapping[str, float]] | None = None,
+    cap: float = 1.0,
 ) -> ValueLine:
+    """`cap`: the largest Kelly stake as a share of the bankroll (the settings' `kelly_cap`)."""
     price = item.bookmaker_prices.get(item.bet_side)
     fair: float | None
     ev: float | None
@@ -107,5 +109,5 @@ def value_line(
         ev = ev_percent(1.0 / fair, price) if price and price > 1 else None
     kelly = None
     if fair and price and price > 1 and fair > 1:
-        kelly = kelly_stake(min(1.0 / fair, 1.0), price, bankroll, fraction)
+        kelly = kelly_stake(min(1.0 / fair, 1.0), price, bankroll, fraction, cap)
     return ValueLine(item, price, fair, shown_method, ev, kelly)

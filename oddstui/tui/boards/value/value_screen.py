@@ -80,6 +80,7 @@ class ValueBetsScreen(RestBoardScreen):
         self.league: str | None = None
         #: Kelly stakes are `fraction` of full Kelly on `bankroll` (from the settings).
         self.bankroll, self.fraction = 1000.0, 0.25
+        self.cap = 1.0  # the largest Kelly stake, a share of the bankroll (settings: kelly_cap)
         #: Index into `FAIR_CHOICES`.
         self.method = 0
         #: The last answer, best EV first.
@@ -90,6 +91,7 @@ class ValueBetsScreen(RestBoardScreen):
     def on_mount(self) -> None:
         settings = self.app.settings
         self.bankroll, self.fraction = float(settings.bankroll), float(settings.kelly_fraction)
+        self.cap = float(getattr(settings, "kelly_cap", 1.0))
         self.query_one("#filter-bankroll", Input).value = f"{self.bankroll:g}"
         self.query_one("#filter-fraction", Input).value = f"{self.fraction:g}"
         super().on_mount()
@@ -118,7 +120,12 @@ class ValueBetsScreen(RestBoardScreen):
             sharp = self.hub.read(lambda book: read_sharp_prices(book, items))
         return [
             value_line(
-                item, method, self.bankroll, self.fraction, sharp.of(item) if sharp else None
+                item,
+                method,
+                self.bankroll,
+                self.fraction,
+                sharp.of(item) if sharp else None,
+                self.cap,
             )
             for item in items
         ]
@@ -177,6 +184,7 @@ class ValueBetsScreen(RestBoardScreen):
                 self.suspect_profit,
                 age,
                 stale_after(self.app.settings, live),
+                live,
             )
             rows[item.id] = BoardRow(cells, rank, suspect)
         self.shown = self.place(rows)
@@ -188,7 +196,9 @@ class ValueBetsScreen(RestBoardScreen):
         now = hub_service_time(self.hub)
         keys = self.query_one(PatchTable).row_keys
         return [
-            value_record(by_id[key], self.event_of(by_id[key].item.event_id), now)
+            value_record(
+                by_id[key], self.event_of(by_id[key].item.event_id), now, self.suspects.get(key, "")
+            )
             for key in keys
             if key in by_id
         ]
@@ -206,6 +216,8 @@ class ValueBetsScreen(RestBoardScreen):
         text.append_text(self.counts(*self.shown))
         text.append(f" · fair: {FAIR_CHOICES[self.method]}")
         text.append(f" · Kelly {self.fraction:g} × bankroll {self.bankroll:g}")
+        if self.cap < 1.0:
+            text.append(f", at most {self.cap * self.bankroll:g}")
         text.append(" · EV = p·d − 1", "dim")
         return text
 
