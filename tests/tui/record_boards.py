@@ -48,12 +48,16 @@ def main() -> None:
             football = [e for e in live if e["sport"]["slug"] == "football"]
             alert_event = max(football, key=lambda e: e.get("bookmakerCount") or 0)
             get("/odds", eventId=alert_event["id"], bookmakers=",".join(books[:MAX_BOOKMAKERS]))
-            get(
+            arbs = get(
                 "/arbitrage-bets",
                 bookmakers=",".join(books),
                 limit=500,
                 includeEventDetails="true",
             )
+            # The ticket reads its legs' limits from /odds when the feed's book lacks the line.
+            for arb in arbs[:20]:
+                legs = sorted({leg["bookmaker"] for leg in arb["legs"]})
+                get("/odds", eventId=arb["eventId"], bookmakers=",".join(legs))
             get("/value-bets", bookmaker=books[0], includeEventDetails="true")
             get(
                 "/dropping-odds",
