@@ -41,6 +41,8 @@ def command_lines(page: Path) -> list[str]:
             ends = [i for i, word in enumerate(words) if word in ("|", "&&", ";", "&")
                     or word.startswith((">", "2>"))]  # fmt: skip
             words = words[: ends[0]] if ends else words  # what the shell hands oddstui
+            if any(word.startswith("[") for word in words):
+                continue  # a usage synopsis (`[--json]`), not a command
             if words and words[0] == "oddstui":
                 lines.append(shlex.join(words))
     return lines

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 
 import orjson
 
+from oddstui.backtest import flags as F
 from oddstui.backtest.partition import MAX_WORKERS
 from oddstui.intel import settings as S
 
@@ -22,55 +22,29 @@ def add_books_command(commands: argparse._SubParsersAction) -> None:
         "events (docs/books.md).",
     )
     books.add_argument("path", metavar="PATH", help="the recording's folder")
-    books.add_argument("--theta", metavar="SHARE", type=_share("--theta"), default=S.THETA,
+    books.add_argument("--theta", metavar="SHARE", type=F.share("--theta"), default=S.THETA,
                        help=f"least relative sharp move (default {S.THETA})")
-    books.add_argument("--tau", metavar="SECONDS", type=_positive("--tau"), default=S.TAU,
+    books.add_argument("--tau", metavar="SECONDS", type=F.positive("--tau"), default=S.TAU,
                        help=f"seconds a sharp move must hold (default {S.TAU:g})")
-    books.add_argument("--epsilon", metavar="SHARE", type=_share("--epsilon"), default=S.EPSILON,
+    books.add_argument("--epsilon", metavar="SHARE", type=F.share("--epsilon"), default=S.EPSILON,
                        help=f"EV above which a price is stale (default {S.EPSILON})")
     books.add_argument("--k", metavar="N", type=_clusters, default=S.K_CLUSTERS,
                        help=f"independent clusters for a steam event (default {S.K_CLUSTERS})")
-    books.add_argument("--window", metavar="SECONDS", type=_positive("--window"),
+    books.add_argument("--window", metavar="SECONDS", type=F.positive("--window"),
                        default=S.WINDOW, help=f"seconds of one episode (default {S.WINDOW:g})")
-    books.add_argument("--horizon", metavar="SECONDS", type=_positive("--horizon"),
+    books.add_argument("--horizon", metavar="SECONDS", type=F.positive("--horizon"),
                        default=S.HORIZON,
                        help=f"seconds to follow before censored (default {S.HORIZON:g})")
-    books.add_argument("--sharp", metavar="A,B", type=_names, default=",".join(S.SHARP_BOOKS),
+    books.add_argument("--sharp", metavar="A,B", type=F.sharp_books,
+                       default=",".join(S.SHARP_BOOKS),
                        help=f"the sharp books (default {','.join(S.SHARP_BOOKS)})")
-    books.add_argument("--workers", metavar="N", type=_workers,
+    books.add_argument("--workers", metavar="N", type=F.workers,
                        help="processes that share the events out (default: one a core, at most "
                        f"{MAX_WORKERS}; 1 runs in this one)")
     books.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _number(flag: str, text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{flag} must be a number, got {text!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"{flag} must be a finite number, got {text!r}")
-    return value
 
-
-def _positive(flag: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        value = _number(flag, text)
-        if value <= 0.0:
-            raise argparse.ArgumentTypeError(f"{flag} must be above 0, got {text!r}")
-        return value
-
-    return parse
-
-
-def _share(flag: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        value = _number(flag, text)
-        if not 0.0 < value < 1.0:
-            raise argparse.ArgumentTypeError(f"{flag} must be between 0 and 1, got {text!r}")
-        return value
-
-    return parse
 
 
 def _clusters(text: str) -> int:
@@ -83,22 +57,6 @@ def _clusters(text: str) -> int:
     return value
 
 
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        message = f"--workers must be a whole number, got {text!r}"
-        raise argparse.ArgumentTypeError(message) from None
-    if not 1 <= value <= MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"--workers must be 1 to {MAX_WORKERS}, got {text!r}")
-    return value
-
-
-def _names(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
-    if not names:
-        raise argparse.ArgumentTypeError("--sharp must name at least one bookmaker")
-    return names
 
 
 def run_books(args: argparse.Namespace) -> int:
@@ -108,7 +66,7 @@ def run_books(args: argparse.Namespace) -> int:
     from oddstui.intel.report import to_json
     from oddstui.intel.settings import IntelSettings
 
-    sharp = args.sharp if isinstance(args.sharp, tuple) else _names(args.sharp)
+    sharp = args.sharp if isinstance(args.sharp, tuple) else F.sharp_books(args.sharp)
     settings = IntelSettings(theta=args.theta, tau=args.tau, epsilon=args.epsilon, k=args.k,
                              window=args.window, horizon=args.horizon, sharp=sharp)
     run = books_of_recording(args.path, settings, args.workers or default_workers())

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import orjson
 
 from oddstui import config
+from oddstui.backtest import flags as F
 from oddstui.backtest.books_command import add_books_command
 from oddstui.backtest.partition import MAX_WORKERS
 from oddstui.backtest.value_bets import DEFAULT_MIN_EV, DEFAULT_SHARPS
@@ -38,7 +38,7 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     backtest.add_argument(
         "--sharp",
         metavar="BOOKMAKER[,BOOKMAKER...]",
-        type=_sharps,
+        type=F.sharp_books,
         default=DEFAULT_SHARPS,
         help="the sharp books, first preferred, whose fair price values bets (default the "
         f"desk's: {','.join(DEFAULT_SHARPS)})",
@@ -46,7 +46,7 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     backtest.add_argument(
         "--min-ev",
         metavar="PCT",
-        type=_non_negative("--min-ev"),
+        type=F.non_negative("--min-ev"),
         default=DEFAULT_MIN_EV,
         help=f"smallest EV %% counted as a value bet (default {DEFAULT_MIN_EV})",
     )
@@ -60,7 +60,7 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     backtest.add_argument(
         "--workers",
         metavar="N",
-        type=_workers,
+        type=F.workers,
         help="processes that share the events out (default: one a core, at most "
         f"{MAX_WORKERS}; 1 runs in this one)",
     )
@@ -75,16 +75,6 @@ def add_backtest_commands(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        message = f"--workers must be a whole number, got {text!r}"
-        raise argparse.ArgumentTypeError(message) from None
-    if not 1 <= value <= MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"--workers must be 1 to {MAX_WORKERS}, got {text!r}")
-    return value
-
 
 def _commission(text: str) -> float:
     try:
@@ -97,24 +87,6 @@ def _commission(text: str) -> float:
     return value
 
 
-def _sharps(text: str) -> tuple[str, ...]:
-    books = tuple(name.strip() for name in text.split(","))
-    if not all(books):
-        raise argparse.ArgumentTypeError(f"--sharp must name bookmakers, got {text!r}")
-    return books
-
-
-def _non_negative(flag: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag} must be a number, got {text!r}") from None
-        if not 0.0 <= value < float("inf"):
-            raise argparse.ArgumentTypeError(f"{flag} must be 0 or more, got {text!r}")
-        return value
-
-    return parse
 
 
 def run_command(args: argparse.Namespace) -> int:
