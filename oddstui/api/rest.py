@@ -291,8 +291,10 @@ class ApiClient(TodayCalls):
         limit: int | None = None,
         page: int | None = None,
         include_event_details: bool = False,
+        sort: str | None = None,
     ) -> list[DroppingOdds]:
-        """GET /dropping-odds (paid plans only; a free plan gets `Forbidden`)."""
+        """GET /dropping-odds (paid plans only; a free plan gets `Forbidden`); `sort`: "drop"
+        (the service's default), "recent" or "kickoff"."""
         params: Params = {}
         check.league_needs_sport(league, sport)
         if league and leagues is not None:
@@ -315,4 +317,8 @@ class ApiClient(TodayCalls):
             params["page"] = check.bounded_int(page, "page", 1, None)
         if include_event_details:
             params["includeEventDetails"] = "true"
+        if sort is not None:
+            if sort not in ("drop", "recent", "kickoff"):
+                raise RequestRejected(f"sort must be drop, recent or kickoff, got {sort!r}")
+            params["sort"] = sort
         return await self._list("/dropping-odds", parse_dropping_odds, params)

@@ -47,6 +47,7 @@ class DropQuery:
     limit: int
     page: int
     details: bool
+    sort: str = "drop"
 
     @classmethod
     def of(cls, q: Mapping[str, Any], sport: str | None, leagues: Sequence[str]) -> DropQuery:
@@ -60,6 +61,7 @@ class DropQuery:
             q["limit"],
             q["page"],
             q["includeEventDetails"],
+            q["sort"],
         )
 
 
@@ -108,8 +110,11 @@ def line_drops(
     return found
 
 
-def page_of_drops(drops: Iterable[Drop], query: DropQuery) -> list[Drop]:
-    """The drops the query asks for, the largest drop in its window first, one page."""
+def page_of_drops(
+    drops: Iterable[Drop], query: DropQuery, kickoff: Callable[[int], Any] | None = None
+) -> list[Drop]:
+    """The drops the query asks for, in its `sort` (the largest drop in its window first, the
+    latest move first, or the soonest kick-off by `kickoff(event id)` first), one page."""
     wanted_leagues, wanted_markets = set(query.leagues), set(query.markets)
     chosen = []
     for drop in drops:
@@ -122,7 +127,13 @@ def page_of_drops(drops: Iterable[Drop], query: DropQuery) -> list[Drop]:
             continue
         if wanted_markets and drop.market not in wanted_markets:
             continue
-        chosen.append((-value, drop.order, drop))
+        if query.sort == "recent":
+            key: tuple[Any, ...] = (-(drop.item.get("lastMovedAt") or 0), -value)
+        elif query.sort == "kickoff" and kickoff is not None:
+            key = (kickoff(drop.event_id), -value)
+        else:
+            key = (-value,)
+        chosen.append((key, drop.order, drop))
     chosen.sort(key=lambda row: (row[0], row[1]))
     start = (query.page - 1) * query.limit
     return [row[2] for row in chosen[start : start + query.limit]]

@@ -31,8 +31,11 @@ class ReplayDropping:
             and (not query.leagues or _slug(event.get("league")) in query.leagues)
         ]
         drops = [drop for event in events for drop in self._drops(event, now)]
-        chosen = page_of_drops(drops, query)
+        chosen = page_of_drops(drops, query, self._kickoff)
         return [self._shown_named(drop.item, query.details) for drop in chosen]
+
+    def _kickoff(self, event_id: int) -> str:
+        return str(self.state.events[event_id].get("date", ""))  # RFC 3339: sorts as time
 
     def _shown_named(self, item: Json, details: bool) -> Json:
         """A dropping-odds item's `event` names its sport and league as {name, slug}."""

@@ -269,3 +269,25 @@ def test_dropping_odds_rules(http: httpx.Client, service: Service) -> None:
         "league",
     )
     assert len(ok(get(http, service, "/dropping-odds"))) <= 50
+
+
+def test_dropping_odds_sort_recent_and_kickoff(http: httpx.Client, service: Service) -> None:
+    """`sort` (today's interface): the latest move first, or the soonest kick-off first."""
+    recent = eventually(
+        lambda: ok(get(http, service, "/dropping-odds", sort="recent", limit=50)), "recent drops"
+    )
+    moved = [item["lastMovedAt"] or 0 for item in recent]
+    assert moved == sorted(moved, reverse=True)
+    soonest = eventually(
+        lambda: ok(
+            get(
+                http, service, "/dropping-odds", sort="kickoff", limit=50,
+                includeEventDetails="true",
+            )
+        ),
+        "drops by kick-off",
+    )  # fmt: skip
+    dates = [item["event"]["date"] for item in soonest]
+    assert dates == sorted(dates)
+    answer = get(http, service, "/dropping-odds", sort="largest")
+    assert answer.status_code == 400 and "sort" in answer.json()["error"]

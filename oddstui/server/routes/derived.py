@@ -8,6 +8,9 @@ from oddstui.seed_markets import SEED_MARKETS
 from oddstui.server.params import BOOLEAN, ENUM, INTEGER, LIST, NUMBER, STRING, Param
 from oddstui.server.routes.spec import Route
 
+#: /dropping-odds `sort`: the largest drop first, the latest move first, the soonest kick-off.
+DROP_SORTS = ("drop", "recent", "kickoff")
+
 DROP_MARKETS = SEED_MARKETS  # /dropping-odds takes the seed's list
 ARB_DEFAULT_LIMIT, ARB_MAX_LIMIT = 50, 500
 DROP_DEFAULT_LIMIT, DROP_MAX_LIMIT = 50, 200
@@ -107,6 +110,14 @@ ROUTES = (
                 maximum=DROP_MAX_LIMIT,
             ),
             Param("page", INTEGER, "1-based page", default=1, minimum=1, maximum=1_000_000),
+            Param(
+                "sort",
+                ENUM,
+                "order: drop (the largest first), recent (the latest move first), kickoff "
+                "(the soonest first)",
+                default="drop",
+                choices=DROP_SORTS,
+            ),
             DETAILS,
         ),
         errors=(400, 401, 403, 429),

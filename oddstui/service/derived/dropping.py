@@ -57,8 +57,12 @@ class DroppingIndex:
         self._refresh()
         drops = (drop for drops in self._by_event.values() for drop in drops)
         shown = 1 if query.details else 0
-        parts = [drop.encoded[shown] for drop in page_of_drops(drops, query) if drop.encoded]
+        page = page_of_drops(drops, query, self._kickoff)
+        parts = [drop.encoded[shown] for drop in page if drop.encoded]
         return b"[" + b",".join(parts) + b"]"
+
+    def _kickoff(self, event_id: int) -> float:
+        return self.world.events[event_id].start
 
     # -- upkeep
     def _refresh(self) -> None:
