@@ -90,3 +90,15 @@ def test_a_key_textual_cannot_fire_is_named_and_the_default_kept(tmp_path: Path)
 def test_key_names_follow_textual() -> None:
     assert all(is_key(key) for key in ("q", "S", "?", "f12", "question_mark", "shift+tab", "+"))
     assert not any(is_key(key) for key in ("ctrl+!!bad", "foo+q", "ctrl+", "!!", "f99", "a b"))
+
+
+async def test_a_bad_quit_key_is_named_and_q_still_quits(fast_service: Service, home: Path) -> None:
+    (home / "keys.toml").write_text('quit = "ctrl+!!bad"\n', encoding="utf-8")
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live", with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(lambda: len(app._notifications) > 0, pilot)
+        messages = [notification.message for notification in app._notifications]
+        assert len(messages) == 1 and "'quit' must be a key name" in messages[0], messages
+        await wait_for(lambda: isinstance(app.screen, LiveScreen), pilot)
+        await pilot.press("q")
+        await wait_for(lambda: not app.is_running, pilot)
