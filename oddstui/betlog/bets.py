@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from oddstui.book.formats import exact_price
-from oddstui.book.settlement import RESULT_WORDS, closing_line_value, leg_profit
+from oddstui.book.settlement import RESULT_WORDS, VOID, closing_line_value, leg_profit
 
 OPEN, SETTLED = "open", "settled"
 
@@ -92,6 +92,25 @@ class Bet:
         if not profits or any(value is None for value in profits):
             return None
         return sum(value for value in profits if value is not None)
+
+    def clv_text(self, index: int) -> str:
+        """Leg `index`'s closing-line value (`+1.8%`), else why it has none, in at most 8
+        characters: `not yet` (the bet is open: the close is read when its match ends), `void`,
+        `by hand` (settled by hand before the match ended: no close was read), `partial` (the
+        sharp book did not quote every side, so there is no fair price), `no quote` (no sharp
+        book quoted the line at the close)."""
+        leg = self.legs[index]
+        if leg.clv is not None:
+            return f"{leg.clv * 100:+.1f}%"
+        if self.status == OPEN:
+            return "not yet"
+        if leg.result == VOID:
+            return "void"
+        if leg.close_price is not None:
+            return "partial"
+        if all(each.settled_by == "hand" for each in self.legs):
+            return "by hand"
+        return "no quote"
 
     def with_leg(self, index: int, leg: BetLeg) -> Bet:
         legs = list(self.legs)

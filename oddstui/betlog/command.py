@@ -20,7 +20,7 @@ from oddstui.config import KEY_ENV, PUBLIC_BASE_URL, ConfigError, load_settings,
 
 COLUMNS = (
     ("Bet", 4), ("Placed", 11), ("Event", 24), ("Line", 14), ("Side", 5), ("Book", 12),
-    ("Price", 6), ("Stake", 8), ("Result", 9), ("P&L", 8), ("CLV", 7),
+    ("Price", 6), ("Stake", 8), ("Result", 9), ("P&L", 8), ("CLV", 8),
 )  # fmt: skip
 
 
@@ -104,7 +104,7 @@ def table_lines(bets: list[Bet]) -> list[str]:
     lines = [" ".join(f"{label:<{width}}" for label, width in COLUMNS).rstrip()]
     for bet in bets:
         placed = datetime.fromtimestamp(bet.placed_at).strftime("%m-%d %H:%M")
-        for leg in bet.legs:
+        for index, leg in enumerate(bet.legs):
             cells = (
                 str(bet.id or "-"),
                 placed,
@@ -116,7 +116,7 @@ def table_lines(bets: list[Bet]) -> list[str]:
                 f"{leg.stake:.2f}",
                 leg.result_word,
                 "" if leg.profit is None else f"{leg.profit:+.2f}",
-                "" if leg.clv is None else f"{leg.clv * 100:+.1f}%",
+                bet.clv_text(index),
             )
             lines.append(
                 " ".join(

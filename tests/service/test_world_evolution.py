@@ -350,6 +350,18 @@ def test_history_windows_and_movements():
     assert longest > 3
 
 
+def test_a_match_live_when_the_world_starts_opened_days_before():
+    """Issue 32: its ML opening was the price of a few minutes before, not its first price."""
+    world = make(speed=1.0)
+    live = [e for e in world.events.values() if e.status == LIVE and e.bookmakers]
+    assert live
+    event = live[0]
+    bookie = event.bookmakers[0]
+    ticks = world.movements(event.id, bookie, "ML")
+    assert ticks is not None
+    assert ticks[0][0] == world.open_ts(event.id) < event.start  # opened before kick-off
+
+
 def test_changed_since_lists_recent_pairs():
     world = make(speed=1.0, updates=100.0)
     for _ in range(20):

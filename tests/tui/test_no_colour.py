@@ -21,6 +21,8 @@ from tests.tui.conftest import DEMO_KEY, Service
 
 #: 24-bit (38;2 / 48;2), 256-colour (38;5 / 48;5) and the 16 basic foreground/background codes.
 COLOUR = re.compile(rb"\x1b\[[0-9;]*?(?:[34]8;[25];|\b(?:3[0-7]|4[0-7]|9[0-7]|10[0-7])m)")
+#: An SGR sequence that turns on reverse video (7), as the cursor row is drawn without colour.
+REVERSED = re.compile(rb"\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m")
 
 
 def run_desk(service: Service, home: Path, **environ: str) -> bytes:
@@ -65,6 +67,7 @@ def test_no_colour_escapes(fast_service: Service, home: Path, environ: dict[str,
     out = run_desk(fast_service, home, **environ)
     assert b"Live" in out and b"Quit" in out  # it did draw the screen
     assert not COLOUR.findall(out)
+    assert REVERSED.search(out), "the cursor row is reversed (docs/screens.md)"
 
 
 @pytest.mark.slow

@@ -95,7 +95,8 @@ class History:
     ) -> list[Tick]:
         """Every tick of the line, opening first: pre-history, anchor, recorded changes.
         `current` is the line's price now (the anchor when nothing was recorded). A line first
-        seen in play (after `start`) has no pre-history: it opened then."""
+        seen after `start` (in play, after the world first quoted the event) has no
+        pre-history: it opened then."""
         hist = self.recorded(event_id, key)
         anchor = hist.anchor if hist else current
         if anchor[0] > start:

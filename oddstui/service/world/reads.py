@@ -115,9 +115,13 @@ class Reads(WorldState):
         if found is None:
             return None
         key, current, precision = found
-        event = self.events[event_id]
-        return self.history.sequence(event_id, key, self._meta[event_id].open_ts, event.start,
-                                     current, precision)
+        meta = self._meta[event_id]
+        # A line the world quoted when it first quoted an event already in play (the world
+        # booting mid-match) opened days before like any other: only a line that appeared
+        # later in play opened then (issue 32: the opening was a price of minutes before).
+        first_seen = max(self.events[event_id].start, meta.quoted_at or 0.0)
+        return self.history.sequence(event_id, key, meta.open_ts, first_seen, current,
+                                     precision)
 
     def price_at(
         self, event_id: int, bookie: str, market: str, hdp: float | None, label: str | None,

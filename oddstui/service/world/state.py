@@ -45,6 +45,8 @@ class EventMeta:
     knockout: bool
     open_ts: float
     cancel_at: float | None
+    #: When the world first quoted the event (its opening markets); None: not yet.
+    quoted_at: float | None = None
 
 
 class WorldState:
@@ -121,6 +123,7 @@ class WorldState:
             truth = self._truth(event)
             # A far-off event put away cold opens again exactly as it first did.
             opened_at = self._cold.pop(event.id, self._sim)
+            self._meta[event.id].quoted_at = opened_at
             self._quoter.open_event(event, truth, opened_at, self._meta[event.id].open_ts,
                                     self._quoting(event))
             if event.status == PENDING and event.start > self._sim + OPEN_QUOTES_WITHIN:

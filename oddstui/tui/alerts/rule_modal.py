@@ -1,7 +1,8 @@
 """The alert rule modal (`a` on the watchlist, `enter` on the alert rules screen): a price
 threshold, an arbitrage profit and a steam move for one starred event. Goals, status changes,
-half-time and full-time of a starred event always alert, and red cards where the feed's scores
-carry them (the v3 interface's do not yet, so the modal says so rather than promise them).
+half-time and full-time of a starred event always alert, and red cards where the scores carry
+them (the built-in service sends them, `redCards`; the public v3 scores carry none, so the modal
+says both rather than promise them everywhere).
 
 A price rule is checked against the markets, lines and sides the event really has (the feed's
 book, else one GET /odds), and refused with what the event offers when it names something else.
@@ -36,6 +37,12 @@ from oddstui.tui.text import clean
 RuleSet = tuple[PriceRule | None, ArbitrageRule | None]
 #: Markets named in the modal's "Offers:" line (the main ones first).
 OFFERS_SHOWN = 4
+#: What alerts on a starred event with no rule. The built-in service's scores carry red cards
+#: (`redCards`, ours); the public v3 scores carry none, so they cannot alert there.
+ALWAYS_ALERT = (
+    "Goals, status, half-time, full-time and red cards always alert (the built-in "
+    "service's scores carry red cards; the public v3 scores do not)."
+)
 
 
 def parse_rules(
@@ -160,8 +167,7 @@ class AlertRuleModal(ModalScreen[RuleSet | None]):
             verb = "Edit alerts for " if rule or self.arb_rule else "Alerts for "
             yield Static(Text(verb, style="bold").append(clean(self.title_text)))
             yield Static(
-                "Goals, status, half-time and full-time always alert (red cards too, where "
-                "the feed carries them: the v3 scores do not yet). Add a price "
+                f"{ALWAYS_ALERT} Add a price "
                 "threshold (best price across bookmakers), a minimum arbitrage profit and/or a "
                 "steam move (ML).",
                 classes="alert-hint",

@@ -25,7 +25,7 @@ BET_COLUMNS: list[Column] = [
     Column("price", "Price", 6, justify="right"),
     Column("result", "Result", 8),
     Column("pnl", "P&L", 8, justify="right"),
-    Column("clv", "CLV", 7, justify="right"),
+    Column("clv", "CLV", 8, justify="right"),
     Column("book", "Book", 10, priority=1, grow=6),
     Column("stake", "Stake", 7, priority=1, justify="right"),
     Column("placed", "Placed", 11, priority=2),
@@ -50,7 +50,7 @@ def leg_cells(bet: Bet, index: int, fmt: OddsFormat = "decimal") -> dict[str, Te
         "price": Text(price_text(leg.price, fmt), justify="right"),
         "result": result_text(leg),
         "pnl": money(leg.profit),
-        "clv": percent(leg.clv),
+        "clv": clv_text(bet, index),
         "book": plain(leg.bookmaker),
         "stake": Text(f"{leg.stake:.2f}", justify="right"),
         "placed": Text(datetime.fromtimestamp(bet.placed_at).strftime("%m-%d %H:%M")),
@@ -71,8 +71,10 @@ def money(value: float | None) -> Text:
     return Text("" if value is None else f"{value:+.2f}", justify="right")
 
 
-def percent(value: float | None) -> Text:
-    return Text("" if value is None else f"{value * 100:+.1f}%", justify="right")
+def clv_text(bet: Bet, index: int) -> Text:
+    """The leg's CLV, or why it has none, dimmed (`Bet.clv_text`)."""
+    known = bet.legs[index].clv is not None
+    return Text(bet.clv_text(index), style="" if known else "dim", justify="right")
 
 
 def summary(bets: Sequence[Bet]) -> Text:

@@ -106,15 +106,24 @@ def _period_key(name: str) -> tuple[int, int]:
 
 
 def periods_text(event: EventView) -> Text:
-    """Period scores in play order (`12 25 | 30 21`); `ft` and `currentgame` are left out."""
-    shown = [
-        f"{home}-{away}"
-        for name, (home, away) in sorted(
-            event.periods.items(), key=lambda item: _period_key(item[0])
-        )
-        if name not in ("ft", "currentgame")
-    ]
-    game = event.periods.get("currentgame")
+    """Each period's own score in play order (`0-0 1-1 1-1 ot 0-0 pen 3-2`). The wire's `ot` is
+    the running total with overtime (v3: the top-level score equals it), so overtime's own
+    goals are `ot` less `ft`; `ft` itself is a total and `currentgame` a game's points."""
+    periods = event.periods
+    shown = []
+    for name, (home, away) in sorted(periods.items(), key=lambda item: _period_key(item[0])):
+        if name in ("ft", "currentgame"):
+            continue
+        if name == "ot":
+            if "ft" not in periods:
+                continue  # overtime's own score cannot be told from a total alone
+            ft_home, ft_away = periods["ft"]
+            shown.append(f"ot {home - ft_home}-{away - ft_away}")
+        elif name == "ap":
+            shown.append(f"pen {home}-{away}")
+        else:
+            shown.append(f"{home}-{away}")
+    game = periods.get("currentgame")
     if game is not None:
         shown.append(f"({game[0]}-{game[1]})")
     return Text(" ".join(shown))

@@ -15,16 +15,37 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import reprlib
 from collections.abc import Iterator
 from pathlib import Path
 
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.keys import KEY_NAME_REPLACEMENTS, Keys, key_to_character
 
 from oddstui import config
 
-#: One key name as Textual spells it: `x`, `S`, `f1`, `ctrl+s`, `question_mark`, `?`.
+#: One key as Textual spells it: `x`, `S`, `f1`, `ctrl+s`, `question_mark`, `?`.
 KEY = re.compile(r"[^\s,]{1,40}")
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+#: Key names that are not one character: `f1`, `escape`, `pageup`, `slash`...
+NAMED_KEYS = frozenset(
+    key.value for key in Keys if "+" not in key.value and not key.value.startswith("<")
+) | frozenset(KEY_NAME_REPLACEMENTS.values())
+
+
+def is_key(text: str) -> bool:
+    """True when `text` names a key Textual can fire: modifiers (`ctrl+`...) and one key, which
+    is a single character or a key's name. `ctrl+!!bad` is not (Textual would take it silently,
+    and the binding would never fire)."""
+    if not KEY.fullmatch(text):
+        return False
+    *modifiers, base = text.split("+") if text != "+" else [text]
+    if base == "" and text.endswith("++"):  # `ctrl++`: the plus key
+        modifiers, base = text[:-2].split("+") if text[:-2] else [], "+"
+    if not all(modifier in MODIFIERS for modifier in modifiers):
+        return False
+    return len(base) == 1 or base in NAMED_KEYS or key_to_character(base) is not None
 
 
 def keys_path() -> Path:
@@ -70,13 +91,15 @@ def load_keymap(path: Path | None = None) -> tuple[dict[str, str], str | None]:
     for binding_id, keys in raw.items():
         if binding_id not in known:
             problems.append(f"'{binding_id}' is not the id of a key binding")
-        elif not isinstance(keys, str) or not all(
-            KEY.fullmatch(key.strip()) for key in keys.split(",")
-        ):
-            problems.append(f"'{binding_id}' must be a key name or keys separated by commas")
+        elif not isinstance(keys, str) or not all(is_key(key.strip()) for key in keys.split(",")):
+            problems.append(
+                f"'{binding_id}' must be a key name or keys separated by commas"
+                f" (not {reprlib.repr(keys)})"
+            )
         else:
             keymap[binding_id] = ",".join(key.strip() for key in keys.split(","))
     if not problems:
         return keymap, None
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-    return keymap, f"{path}: {problems[0]}{more}; skipped, the other keys apply"
+    kept = "skipped (the default keys stay for those), the other keys apply"
+    return keymap, f"{path}: {problems[0]}{more}; {kept}"

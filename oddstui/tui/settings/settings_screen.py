@@ -27,7 +27,7 @@ THEMES = (("oddstui-dark", "Dark"), ("oddstui-light", "Light"))
 FORMAT_LABELS = {"decimal": "Decimal", "american": "American", "fractional": "Fractional"}
 SAMPLE_PRICES = (1.5, 2.1, 3.25)
 COMMISSION_HINT = "exchanges' back prices count net of it: margins, best prices, arbitrages"
-SUSPECT_HINT = "boards mark (⚠) an arbitrage or edge above it; h hides them"
+SUSPECT_HINT = "boards hide (⚠) an arbitrage or edge above it; h shows them"
 STALE_HINT = "in play, before kick-off: an older price is dimmed on the Event screen"
 
 

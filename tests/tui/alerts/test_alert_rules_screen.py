@@ -78,6 +78,10 @@ async def test_a_rule_on_a_market_or_side_the_event_lacks_is_refused(
                     with_feed=False)  # fmt: skip
     async with app.run_test(size=(120, 40)) as pilot:
         modal = await open_modal(app, pilot)
+        hint = str(modal.query_one(".alert-hint").render())
+        assert "red cards always alert" in hint, hint  # the built-in service sends them:
+        assert "redCards" in event["scores"], event["scores"]
+        assert "built-in service's scores carry red cards" in hint
         assert modal.offered and "ML" in modal.offered
         assert "Double Chance" not in modal.offered
         await fill(pilot, modal, market="Double Chance", side="home", threshold="2")

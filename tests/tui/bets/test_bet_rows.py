@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from oddstui.betlog.bets import Bet, BetLeg, bet_records
@@ -33,7 +35,24 @@ def test_cells_show_result_pnl_and_clv() -> None:
     assert cells["result"] == "won" and cells["pnl"] == "+55.20"
     assert cells["clv"] == f"{(2.2 / 2.1 - 1) * 100:+.1f}%"
     second = {key: text.plain for key, text in leg_cells(bet, 1).items()}
-    assert second["result"] == "lost" and second["pnl"] == "-54.00" and second["clv"] == ""
+    assert second["result"] == "lost" and second["pnl"] == "-54.00"
+    assert second["clv"] == "no quote"  # settled from the score: no sharp book quoted it
+
+
+def test_a_blank_clv_says_why() -> None:
+    bet = settled_bet()
+    home, away = bet.legs
+    still_open = replace(bet, legs=(replace(home, result=None, close_fair=None, close_price=None),
+                                    away))  # fmt: skip
+    assert still_open.clv_text(0) == "not yet"
+    one_sided = replace(bet, legs=(replace(home, close_fair=None), away))
+    assert one_sided.clv_text(0) == "partial"
+    by_hand = [replace(leg, settled_by="hand", close_price=None, close_fair=None)
+               for leg in bet.legs]  # fmt: skip
+    assert replace(bet, legs=tuple(by_hand)).clv_text(0) == "by hand"
+    void = replace(bet, legs=(home, replace(away, result=0.0)))
+    assert void.clv_text(1) == "void"
+    assert all(len(bet.clv_text(i)) <= 8 for bet in (still_open, one_sided) for i in (0, 1))
 
 
 def test_summary_counts_open_and_settled_and_adds_the_pnl() -> None:

@@ -105,10 +105,15 @@ def test_untrusted_feed_marks_scores() -> None:
     assert score_text(board.events[1], feed_trusted=False).plain == "0-0?"
 
 
-def test_periods_in_play_order() -> None:
+def test_periods_in_play_order_each_its_own_score() -> None:
     view = event(1)
-    view.periods = {"ft": (2, 1), "p2": (1, 1), "p1": (1, 0), "ot": (0, 0)}
-    assert periods_text(view).plain == "1-0 1-1 0-0"
+    view.periods = {"ft": (2, 1), "p2": (1, 1), "p1": (1, 0)}
+    assert periods_text(view).plain == "1-0 1-1"
+    # Ice hockey level after three periods: the wire's ot is the total with overtime (v3).
+    view.periods = {"p1": (0, 0), "p2": (1, 1), "p3": (1, 1), "ft": (2, 2), "ot": (3, 2)}
+    assert periods_text(view).plain == "0-0 1-1 1-1 ot 1-0"
+    view.periods = {"p1": (1, 0), "p2": (0, 1), "ft": (1, 1), "ot": (1, 1), "ap": (4, 3)}
+    assert periods_text(view).plain == "1-0 0-1 ot 0-0 pen 4-3"
     view.periods = {"p1": (6, 4), "currentgame": (30, 15)}
     assert periods_text(view).plain == "6-4 (30-15)"
 

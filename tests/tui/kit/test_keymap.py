@@ -8,7 +8,7 @@ from pathlib import Path
 from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
 from oddstui.tui.browse.live import LiveScreen
 from oddstui.tui.kit.help_modal import HelpModal
-from oddstui.tui.kit.keymap import binding_ids, keys_path, load_keymap
+from oddstui.tui.kit.keymap import binding_ids, is_key, keys_path, load_keymap
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, wait_for
 from tests.tui.screen_text import screen_text
@@ -75,3 +75,30 @@ async def test_a_bad_keys_file_is_reported_and_the_desk_starts(
         assert "'screen-arbitrage' must be a key name" in messages[0]
         await pilot.press("4")  # the default keys apply
         await wait_for(lambda: isinstance(app.screen, ArbitrageScreen), pilot)
+
+
+def test_a_key_textual_cannot_fire_is_named_and_the_default_kept(tmp_path: Path) -> None:
+    path = tmp_path / "keys.toml"
+    path.write_text('quit = "ctrl+!!bad"\nhelp = "ctrl+f1, slash, ctrl++"\n', encoding="utf-8")
+    keymap, warning = load_keymap(path)
+    assert keymap == {"help": "ctrl+f1,slash,ctrl++"}  # no entry for quit: its default stays
+    assert warning is not None and "\n" not in warning
+    assert "'quit' must be a key name" in warning and "ctrl+!!bad" in warning
+    assert "default keys stay" in warning
+
+
+def test_key_names_follow_textual() -> None:
+    assert all(is_key(key) for key in ("q", "S", "?", "f12", "question_mark", "shift+tab", "+"))
+    assert not any(is_key(key) for key in ("ctrl+!!bad", "foo+q", "ctrl+", "!!", "f99", "a b"))
+
+
+async def test_a_bad_quit_key_is_named_and_q_still_quits(fast_service: Service, home: Path) -> None:
+    (home / "keys.toml").write_text('quit = "ctrl+!!bad"\n', encoding="utf-8")
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="live", with_feed=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(lambda: len(app._notifications) > 0, pilot)
+        messages = [notification.message for notification in app._notifications]
+        assert len(messages) == 1 and "'quit' must be a key name" in messages[0], messages
+        await wait_for(lambda: isinstance(app.screen, LiveScreen), pilot)
+        await pilot.press("q")
+        await wait_for(lambda: not app.is_running, pilot)

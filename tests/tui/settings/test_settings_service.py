@@ -225,6 +225,8 @@ async def test_the_suspect_threshold_is_set_in_percent_and_saved(
         await wait_for(lambda: isinstance(app.screen, SettingsScreen), pilot)
         field = app.screen.query_one("#suspect-profit", Input)
         assert field.value == "10"  # the default
+        hint = str(app.screen.query_one("#suspect-hint").render())
+        assert "boards hide" in hint and "h shows them" in hint  # hidden until h (L8)
         field.value = "-3"  # not a threshold: refused, the setting stays
         await pilot.pause(0.1)
         assert app.settings.suspect_profit == 10.0
