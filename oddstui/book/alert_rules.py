@@ -90,10 +90,41 @@ class MatchRule:
 MOMENT_WORDS = {"halftime": "half-time", "fulltime": "full-time", "redcard": "red card"}
 
 
+#: In play, a shortening under these percents (within a steam rule's window) is taken for the
+#: match's ordinary decay, not money: a favourite's price closes in on 1.0 as time runs out, and
+#: the faster a sport scores the more its prices swing between scores. Before the match the
+#: rule's own move is the floor.
+IN_PLAY_STEAM_FLOOR: Mapping[str, float] = MappingProxyType(
+    {
+        "football": 8.0,
+        "ice-hockey": 8.0,
+        "baseball": 8.0,
+        "american-football": 10.0,
+        "handball": 10.0,
+        "basketball": 12.0,
+        "tennis": 12.0,
+        "table-tennis": 15.0,
+        "padel": 15.0,
+        "esports": 15.0,
+    }
+)
+#: The floor of a sport the table does not name.
+IN_PLAY_STEAM_FLOOR_OTHER = 10.0
+
+
+def steam_floor(sport: str, status: str) -> float:
+    """The least shortening (percent) that is steam for an event of `sport` in `status`."""
+    if status != "live":
+        return 0.0
+    return IN_PLAY_STEAM_FLOOR.get(sport, IN_PLAY_STEAM_FLOOR_OTHER)
+
+
 @dataclass(frozen=True, slots=True)
 class SteamRule:
-    """Alert on a steam move: a price of `market` moving `move_pct` percent or more within
-    `within_s` seconds at one of `bookmakers` (any bookmaker when empty)."""
+    """Alert on a steam move: a price of `market` shortening `move_pct` percent or more within
+    `within_s` seconds at one of `bookmakers` (any bookmaker when empty). Money backs a price
+    in: a lengthening price is never steam, and in play the sport's floor
+    (`IN_PLAY_STEAM_FLOOR`) applies when it is above `move_pct`."""
 
     event_id: int
     move_pct: float
@@ -125,6 +156,8 @@ class MatchState:
     at: float
     """Unix time of the observation (the recording's time in a backtest)."""
     status: str = ""
+    sport: str = ""
+    """The sport's slug (`football`), for the steam floor; blank when unknown."""
     score: tuple[int, int] | None = None
     """None when unknown or not trusted (after a reconnect)."""
     periods: Mapping[str, tuple[int, int]] = field(default_factory=lambda: _EMPTY)
