@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.signal import Signal
+
 from oddstui.book.alert_eval import Cooldown, advance_trails, fire
 from oddstui.book.alert_rules import MOMENT_WORDS, MatchRule, MatchState, PriceKey, Rule, Trail
 from oddstui.book.match_clock import scoring_word
@@ -84,6 +86,10 @@ class AlertCenter:
         self.throttle = throttle or Throttle()
         self.fired: list[Alert] = []
         self.history: list[Firing] = []
+        #: Published after each alert is added to `history`: the rules screen redraws its
+        #: session list from it (a redraw on the hub's changes could run before the check that
+        #: delivered them, and then nothing redraws while the feed is quiet).
+        self.delivered: Signal[Firing] = Signal(app, "alert-delivered")
         self._feed_live = False
         #: A rule that fired stays quiet a while (the same arbitrage never twice a second).
         self.cooldown = Cooldown()
@@ -356,7 +362,9 @@ class AlertCenter:
         if not alert.event:  # goals, status and price alerts: named from the board
             alert = replace(alert, event=clean(self.event_title(alert.event_id)))
         self.fired.append(alert)
-        self.history.append(Firing(self.hub.now(), alert))
+        firing = Firing(self.hub.now(), alert)
+        self.history.append(firing)
+        self.delivered.publish(firing)
         log.info("%s: %s", alert.title, alert.message)
         if not self.compact():  # else the status bar shows it, on one line (`status_line`)
             self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)

@@ -95,6 +95,16 @@ class AlertRulesScreen(BoardScreen):
     def alerts(self) -> AlertCenter:
         return getattr(self.app, "alerts")  # noqa: B009 - the app type would import us
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.alerts.delivered.subscribe(self, self._delivered)
+
+    def _delivered(self, _firing: object) -> None:
+        # The session list is `alerts.history`, the list the export writes: redrawn on each
+        # delivery, not on the hub's next change (which may be a quiet minute away).
+        if self.on_top:
+            self.redraw()
+
     def redraw(self) -> None:
         self._show_rules()
         self._show_history()
