@@ -21,6 +21,7 @@ from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
 from oddstui.tui.alerts.arb_trust import QuoteTimes, leg_quote_times, worth_an_alert
+from oddstui.tui.alerts.fired_store import LastFired, fired_path, load_fired, save_fired
 from oddstui.tui.alerts.rules import (
     Alert,
     ArbitrageRule,
@@ -90,6 +91,9 @@ class AlertCenter:
         #: session list from it (a redraw on the hub's changes could run before the check that
         #: delivered them, and then nothing redraws while the feed is quiet).
         self.delivered: Signal[Firing] = Signal(app, "alert-delivered")
+        #: Each rule's last firing (by its repr), this session's and earlier ones'.
+        self._fired_path = fired_path(self.path)
+        self._last_fired = load_fired(self._fired_path)
         self._feed_live = False
         #: A rule that fired stays quiet a while (the same arbitrage never twice a second).
         self.cooldown = Cooldown()
@@ -345,6 +349,13 @@ class AlertCenter:
                 return firing
         return None
 
+    def last_fired(self, rule: TraderRule) -> LastFired | None:
+        """When the rule last fired, in this session or an earlier one (`alerts-fired.toml`)."""
+        firing = self.last_firing(rule)
+        if firing is not None:
+            return LastFired(firing.at, firing.alert.kind, firing.alert.price)
+        return self._last_fired.get(repr(rule))
+
     def event_title(self, event_id: int) -> str:
         """`Home v Away` from the board, else from the starred entry (the board may not hold
         the event yet when its first price arrives)."""
@@ -364,6 +375,8 @@ class AlertCenter:
         self.fired.append(alert)
         firing = Firing(self.hub.now(), alert)
         self.history.append(firing)
+        if alert.rule is not None:
+            self._remember(firing, alert.rule)
         self.delivered.publish(firing)
         log.info("%s: %s", alert.title, alert.message)
         if not self.compact():  # else the status bar shows it, on one line (`status_line`)
@@ -385,6 +398,13 @@ class AlertCenter:
         if not said.startswith(latest.title):
             said = f"{latest.title}: {said}"
         return f"⚑{len(recent)} {said}"
+
+    def _remember(self, firing: Firing, rule: TraderRule) -> None:
+        self._last_fired[repr(rule)] = LastFired(firing.at, firing.alert.kind, firing.alert.price)
+        try:
+            save_fired(self._fired_path, self._last_fired, self.rules.all())
+        except OSError as error:  # a lost memory of when, never a lost alert
+            log.warning("%s could not be saved: %s", self._fired_path, error.strerror)
 
     def _desktop(self, text: str) -> None:
         driver = getattr(self.app, "_driver", None)

@@ -201,3 +201,31 @@ def await_file(folder: Path) -> Callable[[], str | None]:
         return found[0].read_text(encoding="utf-8") if found else None
 
     return text
+
+
+async def test_last_fired_is_kept_across_sessions(service: Service, home: Path) -> None:
+    """Issue 32: "last fired" reset to `never` in a new session."""
+    event = starred_football_match(service)
+    rule = PriceRule(event["id"], "ML", "home", 900.0)
+    first = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist",
+                      with_feed=False)  # fmt: skip
+    async with first.run_test(size=(120, 40)):
+        first.alerts.add_price_rule(rule)
+        alert = Alert(("x",), event["id"], "price", "Price", "x: ML home 901", rule, 901.0)
+        first.alerts.deliver(alert)
+        assert first.alerts.last_fired(rule) is not None
+
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist",
+                    with_feed=False)  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert load_rules(rules_path(config.watchlist_path())).prices == [rule]
+        assert app.alerts.history == []  # a new session: only the memory of when
+        await pilot.press("A")
+        await wait_for(lambda: isinstance(app.screen, AlertRulesScreen), pilot)
+        rules = app.screen.query_one("#alert-rules", PatchTable)
+        await wait_for(lambda: rules.row_count == 1, pilot)
+        fired = app.alerts.last_fired(rule)
+        assert fired is not None and fired.kind == "price" and fired.value == 901.0
+        shown = rules.cell_text(rules.row_keys[0], "fired")
+        assert shown != "never" and ":" in shown
+        assert rules.cell_text(rules.row_keys[0], "price") == "901.00"
