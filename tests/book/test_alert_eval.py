@@ -148,14 +148,16 @@ def test_a_lengthening_price_is_no_steam() -> None:
 
 
 def test_in_play_the_sports_floor_keeps_ordinary_decay_quiet() -> None:
-    """A 6 % shortening in a minute fires a 5 % rule before the match, not in play in football
-    (floor 8 %); a 10 % one fires in play too."""
+    """A 10 % shortening in a minute fires a 5 % rule before the match, not in play in football
+    (floor 15 %: the world's football shortens up to 10.5 % a minute between goals); a 20 %
+    one fires in play too, but not in basketball (floor 40 %), and esports has no in-play steam."""
     rule = SteamRule(7, 5.0, 60.0)
-    decay = [(0, 2.00), (30, 1.88)]  # -6 %
+    decay = [(0, 2.00), (30, 1.80)]  # -10 %
     assert len(run(rule, _steam_states(decay, status="pending", sport="football"))) == 1
     assert run(rule, _steam_states(decay, status="live", sport="football")) == []
-    money = [(0, 2.00), (30, 1.80)]  # -10 %
+    money = [(0, 2.00), (30, 1.60)]  # -20 %
     fired = run(rule, _steam_states(money, status="live", sport="football"))
-    assert len(fired) == 1 and fired[0].value is not None and fired[0].value < -9.9
-    # Basketball's floor (12 %) is above football's: the same 10 % is its ordinary swing.
+    assert len(fired) == 1 and fired[0].value is not None and fired[0].value < -19.9
     assert run(rule, _steam_states(money, status="live", sport="basketball")) == []
+    crash = [(0, 9.7), (30, 1.1)]  # -89 %
+    assert run(rule, _steam_states(crash, status="live", sport="esports")) == []
