@@ -24,6 +24,7 @@ from oddstui.book.alert_rules import (
     Rule,
     SteamRule,
     Trail,
+    steam_floor,
 )
 from oddstui.book.formats import format_price
 
@@ -119,14 +120,14 @@ def _more_cards(before: tuple[int, int] | None, after: tuple[int, int] | None) -
 
 
 def steam_move(trail: Trail, at: float, within_s: float) -> float:
-    """The largest move in percent of the last price against any price that held within the
-    last `within_s` seconds before `at` (the one that held at the window's start included);
-    signed, negative when the price shortened."""
+    """The largest shortening in percent of the last price against any price that held within
+    the last `within_s` seconds before `at` (the one that held at the window's start
+    included): negative, or 0.0 when the price did not shorten (a lengthening is no steam)."""
     if not trail:
         return 0.0
     last = trail[-1][1]
     moves = [(last - price) / price * 100.0 for price in _held_within(trail, at, within_s)]
-    return max(moves, key=abs, default=0.0)
+    return min(0.0, *moves)
 
 
 def _held_within(trail: Trail, at: float, within_s: float) -> list[float]:
@@ -139,15 +140,16 @@ def _held_within(trail: Trail, at: float, within_s: float) -> list[float]:
 
 def _steam(rule: SteamRule, before: MatchState, after: MatchState) -> list[Firing]:
     firings = []
+    least = max(rule.move_pct, steam_floor(after.sport, after.status))
     for key in sorted(after.trails, key=str):
         market, hdp, label, side, book = key
         if market != rule.market or not rule.watches(book):
             continue
         move = steam_move(after.trails[key], after.at, rule.within_s)
-        if abs(move) < rule.move_pct:
+        if -move < least:
             continue
         earlier = before.trails.get(key, ())
-        if abs(steam_move(earlier, before.at, rule.within_s)) >= rule.move_pct:
+        if -steam_move(earlier, before.at, rule.within_s) >= least:
             continue  # the same move, still within the window
         line = "" if hdp is None else f" {hdp:g}"
         who = f" {label}" if label else ""

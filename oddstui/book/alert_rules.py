@@ -90,10 +90,47 @@ class MatchRule:
 MOMENT_WORDS = {"halftime": "half-time", "fulltime": "full-time", "redcard": "red card"}
 
 
+#: In play, a shortening under these percents (within a steam rule's window) is taken for the
+#: match's ordinary course, not money: a favourite's price closes in on 1.0 as time runs out,
+#: and the faster a sport scores the more its prices swing between scores. Each is set above the
+#: largest ML shortening in 60 s with no score change that `benchmarks/steam_floor.py` saw in
+#: two runs of the built-in world (seeds 5 and 7; docs/screens.md). Where even that is most of
+#: the price, steam in play is no signal: the floor is 100 (never reached: off in play).
+#: Before the match the rule's own move is the floor.
+IN_PLAY_STEAM_FLOOR: Mapping[str, float] = MappingProxyType(
+    {
+        "football": 15.0,  # seen 10.5
+        "darts": 15.0,  # 10.4
+        "handball": 30.0,  # 22.1
+        "american-football": 35.0,  # 25.2
+        "basketball": 40.0,  # 28.7
+        "water-polo": 45.0,  # 30.4
+        "beach-handball": 50.0,  # 32.9
+        "futsal": 55.0,  # 39.4
+        "rugby": 60.0,  # 41.3
+        "badminton": 100.0,  # 71.7
+        "table-tennis": 100.0,  # 76.3
+        "esports": 100.0,  # 77.5
+        "squash": 100.0,  # 95.9
+    }
+)
+#: The floor of a sport the table does not name (in play its shortening stayed under 6 %).
+IN_PLAY_STEAM_FLOOR_OTHER = 10.0
+
+
+def steam_floor(sport: str, status: str) -> float:
+    """The least shortening (percent) that is steam for an event of `sport` in `status`."""
+    if status != "live":
+        return 0.0
+    return IN_PLAY_STEAM_FLOOR.get(sport, IN_PLAY_STEAM_FLOOR_OTHER)
+
+
 @dataclass(frozen=True, slots=True)
 class SteamRule:
-    """Alert on a steam move: a price of `market` moving `move_pct` percent or more within
-    `within_s` seconds at one of `bookmakers` (any bookmaker when empty)."""
+    """Alert on a steam move: a price of `market` shortening `move_pct` percent or more within
+    `within_s` seconds at one of `bookmakers` (any bookmaker when empty). Money backs a price
+    in: a lengthening price is never steam, and in play the sport's floor
+    (`IN_PLAY_STEAM_FLOOR`) applies when it is above `move_pct`."""
 
     event_id: int
     move_pct: float
@@ -125,6 +162,8 @@ class MatchState:
     at: float
     """Unix time of the observation (the recording's time in a backtest)."""
     status: str = ""
+    sport: str = ""
+    """The sport's slug (`football`), for the steam floor; blank when unknown."""
     score: tuple[int, int] | None = None
     """None when unknown or not trusted (after a reconnect)."""
     periods: Mapping[str, tuple[int, int]] = field(default_factory=lambda: _EMPTY)

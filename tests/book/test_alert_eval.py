@@ -129,3 +129,35 @@ def test_a_price_first_seen_already_holding_is_no_crossing() -> None:
     unpriced, priced = state(0), state(1, prices={HOME_ML: 3.53})
     assert fire(rule, unpriced, priced) == []
     assert run(rule, [priced, state(2, prices={HOME_ML: 3.6})]) == []
+
+
+def _steam_states(ticks: list[tuple[float, float]], **fields: object) -> list[MatchState]:
+    trails: dict = {}
+    states = []
+    for at, price in ticks:
+        trails = advance_trails(trails, {HOME_ML: price}, at, 120.0)
+        states.append(state(at, trails=trails, **fields))
+    return states
+
+
+def test_a_lengthening_price_is_no_steam() -> None:
+    """Issue 32: late-match drift 16.785 -> 18.211 (+8.5 %) fired a 5 % steam rule."""
+    states = _steam_states([(0, 16.785), (30, 18.211), (60, 19.5)])
+    assert run(SteamRule(7, 5.0, 60.0), states) == []
+    assert steam_move(((0.0, 16.785), (30.0, 18.211)), 30.0, 60.0) == 0.0
+
+
+def test_in_play_the_sports_floor_keeps_ordinary_decay_quiet() -> None:
+    """A 10 % shortening in a minute fires a 5 % rule before the match, not in play in football
+    (floor 15 %: the world's football shortens up to 10.5 % a minute between goals); a 20 %
+    one fires in play too, but not in basketball (floor 40 %), and esports has no in-play steam."""
+    rule = SteamRule(7, 5.0, 60.0)
+    decay = [(0, 2.00), (30, 1.80)]  # -10 %
+    assert len(run(rule, _steam_states(decay, status="pending", sport="football"))) == 1
+    assert run(rule, _steam_states(decay, status="live", sport="football")) == []
+    money = [(0, 2.00), (30, 1.60)]  # -20 %
+    fired = run(rule, _steam_states(money, status="live", sport="football"))
+    assert len(fired) == 1 and fired[0].value is not None and fired[0].value < -19.9
+    assert run(rule, _steam_states(money, status="live", sport="basketball")) == []
+    crash = [(0, 9.7), (30, 1.1)]  # -89 %
+    assert run(rule, _steam_states(crash, status="live", sport="esports")) == []

@@ -13,12 +13,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.signal import Signal
+
 from oddstui.book.alert_eval import Cooldown, advance_trails, fire
 from oddstui.book.alert_rules import MOMENT_WORDS, MatchRule, MatchState, PriceKey, Rule, Trail
 from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
 from oddstui.tui.alerts.arb_trust import QuoteTimes, leg_quote_times, worth_an_alert
+from oddstui.tui.alerts.fired_store import LastFired, fired_path, load_fired, save_fired
 from oddstui.tui.alerts.rules import (
     Alert,
     ArbitrageRule,
@@ -84,6 +87,13 @@ class AlertCenter:
         self.throttle = throttle or Throttle()
         self.fired: list[Alert] = []
         self.history: list[Firing] = []
+        #: Published after each alert is added to `history`: the rules screen redraws its
+        #: session list from it (a redraw on the hub's changes could run before the check that
+        #: delivered them, and then nothing redraws while the feed is quiet).
+        self.delivered: Signal[Firing] = Signal(app, "alert-delivered")
+        #: Each rule's last firing (by its repr), this session's and earlier ones'.
+        self._fired_path = fired_path(self.path)
+        self._last_fired = load_fired(self._fired_path)
         self._feed_live = False
         #: A rule that fired stays quiet a while (the same arbitrage never twice a second).
         self.cooldown = Cooldown()
@@ -339,6 +349,13 @@ class AlertCenter:
                 return firing
         return None
 
+    def last_fired(self, rule: TraderRule) -> LastFired | None:
+        """When the rule last fired, in this session or an earlier one (`alerts-fired.toml`)."""
+        firing = self.last_firing(rule)
+        if firing is not None:
+            return LastFired(firing.at, firing.alert.kind, firing.alert.price)
+        return self._last_fired.get(repr(rule))
+
     def event_title(self, event_id: int) -> str:
         """`Home v Away` from the board, else from the starred entry (the board may not hold
         the event yet when its first price arrives)."""
@@ -356,7 +373,11 @@ class AlertCenter:
         if not alert.event:  # goals, status and price alerts: named from the board
             alert = replace(alert, event=clean(self.event_title(alert.event_id)))
         self.fired.append(alert)
-        self.history.append(Firing(self.hub.now(), alert))
+        firing = Firing(self.hub.now(), alert)
+        self.history.append(firing)
+        if alert.rule is not None:
+            self._remember(firing, alert.rule)
+        self.delivered.publish(firing)
         log.info("%s: %s", alert.title, alert.message)
         if not self.compact():  # else the status bar shows it, on one line (`status_line`)
             self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
@@ -377,6 +398,13 @@ class AlertCenter:
         if not said.startswith(latest.title):
             said = f"{latest.title}: {said}"
         return f"⚑{len(recent)} {said}"
+
+    def _remember(self, firing: Firing, rule: TraderRule) -> None:
+        self._last_fired[repr(rule)] = LastFired(firing.at, firing.alert.kind, firing.alert.price)
+        try:
+            save_fired(self._fired_path, self._last_fired, self.rules.all())
+        except OSError as error:  # a lost memory of when, never a lost alert
+            log.warning("%s could not be saved: %s", self._fired_path, error.strerror)
 
     def _desktop(self, text: str) -> None:
         driver = getattr(self.app, "_driver", None)

@@ -96,7 +96,7 @@ _STEAM = re.compile(
 
 def parse_steam(event_id: int, text: str, market: str = "ML") -> SteamRule | None:
     """`5% in 60s at Pinnacle, Bet365` (or `5 60 Pinnacle, Bet365`): a steam alert when a
-    `market` price moves 5 % or more within 60 seconds at Pinnacle or Bet365 (no books: at
+    `market` price shortens 5 % or more within 60 seconds at Pinnacle or Bet365 (no books: at
     any; no seconds: a minute). Blank is no steam alert."""
     found = _STEAM.match(text)
     if not text.strip() or found is None:

@@ -26,7 +26,7 @@ Rule = PriceRule | ArbitrageRule | SteamRule
 RULE_COLUMNS: list[tuple[str, str, int | None]] = [
     ("event", "Event", 26),
     ("rule", "Rule", 26),
-    ("fired", "Last fired", 10),
+    ("fired", "Last fired", 12),
     ("price", "At", 8),
 ]
 HISTORY_COLUMNS: list[tuple[str, str, int | None]] = [
@@ -40,6 +40,14 @@ HISTORY_COLUMNS: list[tuple[str, str, int | None]] = [
 
 def _clock(at: float) -> Text:
     return Text(datetime.fromtimestamp(at).strftime("%H:%M:%S"))
+
+
+def _fired_when(at: float, now: float) -> Text:
+    """The time of a firing today; the day too for one of an earlier day."""
+    when = datetime.fromtimestamp(at)
+    if when.date() == datetime.fromtimestamp(now).date():
+        return Text(when.strftime("%H:%M:%S"))
+    return Text(when.strftime("%d %b %H:%M"))
 
 
 def _at(kind: str, price: float | None) -> Text:
@@ -95,6 +103,16 @@ class AlertRulesScreen(BoardScreen):
     def alerts(self) -> AlertCenter:
         return getattr(self.app, "alerts")  # noqa: B009 - the app type would import us
 
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.alerts.delivered.subscribe(self, self._delivered)
+
+    def _delivered(self, _firing: object) -> None:
+        # The session list is `alerts.history`, the list the export writes: redrawn on each
+        # delivery, not on the hub's next change (which may be a quiet minute away).
+        if self.on_top:
+            self.redraw()
+
     def redraw(self) -> None:
         self._show_rules()
         self._show_history()
@@ -116,15 +134,16 @@ class AlertRulesScreen(BoardScreen):
         # place, not on whichever row the table moved it to when the old key went.
         place = table.cursor_row
         self.shown = {f"{index}|{rule!r}": rule for index, rule in enumerate(rules)}
+        now = self.hub.now()
         for key, rule in self.shown.items():
-            firing = self.alerts.last_firing(rule)
+            fired = self.alerts.last_fired(rule)
             table.sync_row(
                 key,
                 {
                     "event": self._title(rule.event_id),
                     "rule": plain(rule.describe()),
-                    "fired": _clock(firing.at) if firing else Text("never", style="dim"),
-                    "price": _at(firing.alert.kind, firing.alert.price) if firing else Text(""),
+                    "fired": _fired_when(fired.at, now) if fired else Text("never", style="dim"),
+                    "price": _at(fired.kind, fired.value) if fired else Text(""),
                 },
             )
         table.keep_rows(self.shown)

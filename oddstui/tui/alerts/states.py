@@ -31,6 +31,7 @@ def match_state(
         title=event.title,
         at=at,
         status=event.status,
+        sport=event.sport_slug,
         score=score,
         periods=dict(event.periods),
         halftime=clock is not None and at_halftime(clock.running, clock.status_detail),

@@ -4,7 +4,8 @@ deleted; the session's alerts are listed with time, rule and price."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,13 @@ import pytest
 
 from oddstui import config
 from oddstui.tui.alerts.rule_modal import AlertRuleModal
-from oddstui.tui.alerts.rules import PriceRule
+from oddstui.tui.alerts.rules import Alert, PriceRule
 from oddstui.tui.alerts.rules_screen import AlertRulesScreen
 from oddstui.tui.alerts.store import load_rules, rules_path
 from oddstui.tui.browse.watchlist_screen import WatchlistScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
-from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
+from tests.tui.conftest import DEMO_KEY, Service, start_service, ticks_pass, wait_for
 from tests.tui.screen_text import screen_text
 
 
@@ -162,3 +163,73 @@ async def test_rules_are_listed_reopened_filled_edited_and_deleted(
         await wait_for(lambda: app.alerts.rules.all() == [], pilot)
         assert "No alert rules" in screen_text(app)
     assert load_rules(rules_path(config.watchlist_path())).all() == []
+
+
+async def test_the_session_list_is_the_list_the_export_writes(
+    service: Service, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32: the session list stopped at 18:12 while the export held 18:13 and 18:14. An
+    alert delivered while nothing else changes shows at once, and the list holds exactly what
+    `E` exports, newest first."""
+    event = starred_football_match(service)
+    monkeypatch.chdir(home)
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist",
+                    with_feed=False)  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("A")
+        await wait_for(lambda: isinstance(app.screen, AlertRulesScreen), pilot)
+        screen = app.screen
+        history = screen.query_one("#alert-history", PatchTable)
+        await ticks_pass(app, pilot)
+        assert history.row_count == 0
+        # A quiet feed (half-time): the screen hears no change set from the hub.
+        app.hub.changed.unsubscribe(screen)
+        for moment in ("Half-time 1-0", "Goal 2-0"):
+            alert = Alert((moment,), event["id"], "halftime", "Half-time", f"x: {moment}")
+            app.alerts.deliver(alert)
+        await wait_for(lambda: history.row_count == 2, pilot, timeout=10)
+        shown = [history.cell_text(key, "rule") for key in history.row_keys]
+        await pilot.press("E")
+        exported = await_file(home)
+        await wait_for(lambda: exported() is not None, pilot, timeout=10)
+        written = [record["message"] for record in json.loads(exported() or "[]")]
+        assert written == ["x: Half-time 1-0", "x: Goal 2-0"]
+        assert shown == list(reversed(written))
+
+
+def await_file(folder: Path) -> Callable[[], str | None]:
+    """The text of the one alerts export in `folder`, once it is there."""
+
+    def text() -> str | None:
+        found = sorted(folder.glob("oddstui-alerts-*.json"))
+        return found[0].read_text(encoding="utf-8") if found else None
+
+    return text
+
+
+async def test_last_fired_is_kept_across_sessions(service: Service, home: Path) -> None:
+    """Issue 32: "last fired" reset to `never` in a new session."""
+    event = starred_football_match(service)
+    rule = PriceRule(event["id"], "ML", "home", 900.0)
+    first = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist",
+                      with_feed=False)  # fmt: skip
+    async with first.run_test(size=(120, 40)):
+        first.alerts.add_price_rule(rule)
+        alert = Alert(("x",), event["id"], "price", "Price", "x: ML home 901", rule, 901.0)
+        first.alerts.deliver(alert)
+        assert first.alerts.last_fired(rule) is not None
+
+    app = build_app(service.base_url, DEMO_KEY, config.Settings(), start_mode="watchlist",
+                    with_feed=False)  # fmt: skip
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert load_rules(rules_path(config.watchlist_path())).prices == [rule]
+        assert app.alerts.history == []  # a new session: only the memory of when
+        await pilot.press("A")
+        await wait_for(lambda: isinstance(app.screen, AlertRulesScreen), pilot)
+        rules = app.screen.query_one("#alert-rules", PatchTable)
+        await wait_for(lambda: rules.row_count == 1, pilot)
+        fired = app.alerts.last_fired(rule)
+        assert fired is not None and fired.kind == "price" and fired.value == 901.0
+        shown = rules.cell_text(rules.row_keys[0], "fired")
+        assert shown != "never" and ":" in shown
+        assert rules.cell_text(rules.row_keys[0], "price") == "901.00"
