@@ -7,7 +7,6 @@ them from the hub and delivers what they return.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,6 +20,7 @@ from oddstui.book.match_clock import scoring_word
 from oddstui.book.oddsbook import OddsBook
 from oddstui.book.state import LineKey
 from oddstui.tui.alerts.arb_trust import QuoteTimes, leg_quote_times, worth_an_alert
+from oddstui.tui.alerts.desktop import notify_desktop
 from oddstui.tui.alerts.fired_store import LastFired, fired_path, load_fired, save_fired
 from oddstui.tui.alerts.rules import (
     Alert,
@@ -44,8 +44,6 @@ FoundArb = tuple[int, str, LineKey, float, list[tuple[str, float, str]]]
 
 #: The feed's state once it streams and the book is current (`DeskStatus.state`).
 LIVE_FEED = "live"
-#: Longest text sent in a desktop notification.
-DESKTOP_LIMIT = 200
 #: At this height or less the toasts would cover the board: alerts go to the status bar.
 COMPACT_HEIGHT = 30
 #: Seconds an alert stays in the status bar (compact terminals).
@@ -60,13 +58,6 @@ class Firing:
 
     at: float
     alert: Alert
-
-
-def osc9(text: str) -> str:
-    """The OSC 9 escape for a desktop notification; control characters in `text` are removed,
-    so network text can never end the sequence early or start another one."""
-    body = clean(text)[:DESKTOP_LIMIT]
-    return f"\x1b]9;{body}\x07"
 
 
 class AlertCenter:
@@ -383,7 +374,7 @@ class AlertCenter:
             self.app.notify(alert.message, title=alert.title, timeout=8, markup=False)
         self.app.bell()
         if self.app.settings.desktop_notifications:
-            self._desktop(f"{alert.title}: {alert.message}")
+            notify_desktop(self.app, f"{alert.title}: {alert.message}")
 
     def status_line(self, now: float) -> str:
         """`⚑3 Arsenal v Chelsea: …`: the latest alert and how many came in the last few
@@ -405,10 +396,3 @@ class AlertCenter:
             save_fired(self._fired_path, self._last_fired, self.rules.all())
         except OSError as error:  # a lost memory of when, never a lost alert
             log.warning("%s could not be saved: %s", self._fired_path, error.strerror)
-
-    def _desktop(self, text: str) -> None:
-        driver = getattr(self.app, "_driver", None)
-        if driver is None or self.app.is_headless:
-            return
-        with contextlib.suppress(Exception):  # a notification is a courtesy, never a crash
-            driver.write(osc9(text))

@@ -9,7 +9,7 @@ import pytest
 from oddstui import config
 from oddstui.book.alert_eval import fire
 from oddstui.book.alert_rules import MatchState
-from oddstui.tui.alerts.center import osc9
+from oddstui.tui.alerts.desktop import osc9
 from oddstui.tui.alerts.rule_modal import parse_rules, parse_steam, steam_text
 from oddstui.tui.alerts.rules import (
     Alert,
