@@ -110,7 +110,7 @@ def rules_for(events: list[int]) -> AlertRules:
     """A price rule and an arbitrage rule on each event, so the alert path runs too."""
     rules = AlertRules()
     for event_id in events:
-        rules.add_price(PriceRule(event_id, "ML", "home", 2.5), asked=False)
+        rules.add_price(PriceRule(event_id, "ML", "home", 2.5))
         rules.set_arbitrage(ArbitrageRule(event_id, 0.5))
     return rules
 

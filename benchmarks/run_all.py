@@ -156,7 +156,8 @@ def page(lines: list[str], started: datetime, seconds: float, loads: list[float]
     return "\n".join(header + lines) + "\n"
 
 
-def run(benchmark: Benchmark) -> list[str]:
+def run(benchmark: Benchmark) -> tuple[list[str], str]:
+    """The outputs of its runs, and "" or why it failed (the table says so; the rest go on)."""
     outputs = []
     for index in range(benchmark.runs):
         print(f"== {benchmark.command} (run {index + 1} of {benchmark.runs})", flush=True)
@@ -164,12 +165,13 @@ def run(benchmark: Benchmark) -> list[str]:
                                 capture_output=True, text=True)  # fmt: skip
         sys.stdout.write(result.stdout)
         if result.returncode != 0:
-            raise SystemExit(f"{benchmark.command} failed ({result.returncode}):\n"
-                             f"{result.stderr[-2000:]}")  # fmt: skip
+            last = (result.stderr.strip().splitlines() or ["(no error text)"])[-1]
+            print(result.stderr[-2000:], file=sys.stderr)
+            return outputs, f"failed (exit {result.returncode}): {last}"
         if not figures_of(result.stdout):
-            raise SystemExit(f"{benchmark.command} printed no FIGURES line")
+            return outputs, "printed no FIGURES line"
         outputs.append(result.stdout)
-    return outputs
+    return outputs, ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -188,13 +190,19 @@ def main(argv: list[str] | None = None) -> int:
     started, began = datetime.now(UTC), time.monotonic()
     loads = [os.getloadavg()[0]]
     lines: list[str] = []
+    failed = []
     for benchmark in chosen:
-        lines += table_rows(benchmark, run(benchmark))
+        outputs, failure = run(benchmark)
+        lines += table_rows(benchmark, outputs)
+        if failure:
+            failed.append(benchmark.name)
+            lines.append(f"| {benchmark.name} | **{failure}** | | {benchmark.target} | "
+                         f"`{benchmark.command}` |")  # fmt: skip
         loads.append(os.getloadavg()[0])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(page(lines, started, time.monotonic() - began, loads))
-    print(f"wrote {args.out}")
-    return 0
+    print(f"wrote {args.out}" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
