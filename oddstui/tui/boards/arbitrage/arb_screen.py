@@ -255,7 +255,7 @@ class ArbitrageScreen(RestBoardScreen):
         legs_width = dict(table.column_layout).get("legs", 0)
 
         def draw(key: str) -> dict[str, Text]:
-            row = wanted[key]
+            row = rows[key]
             return row_cells(
                 row,
                 events.get(row.event_id),
@@ -267,6 +267,10 @@ class ArbitrageScreen(RestBoardScreen):
                 legs_width=legs_width,
             )
 
+        if table.query_text:  # a hidden row is counted only when the find would show it
+            self.suspects_hidden = sum(
+                1 for key in suspects.keys() - wanted.keys() if table.would_pass(draw(key))
+            )
         if reorder:
             keep_only(table, wanted, draw)
             shown = set(table.row_keys)

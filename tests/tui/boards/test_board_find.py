@@ -1,0 +1,38 @@
+"""The find (`F`) on a trading board, against the real built-in service: the `⚠ hidden` count
+counts only the suspect rows the find would let through (issue 32, small lie L1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oddstui.tui.boards.trading_board import TradingBoard
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import DEMO_KEY, Service, wait_for
+
+NOTHING = "qqzzxnothing"
+
+
+@pytest.mark.parametrize("mode", ["arbitrage", "value"])
+async def test_the_hidden_count_follows_the_find(
+    fast_service: Service, home: Path, mode: str
+) -> None:
+    # Every edge above 0.01 % is suspect: the board hides nearly all its rows, and counts them.
+    (home / "config.toml").write_text("suspect_profit = 0.01\n")
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode=mode)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TradingBoard) and screen.hide_suspects
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: screen.suspects_hidden >= 3, pilot, timeout=60)
+        table.focus()
+        await pilot.press("F", *NOTHING, "enter")
+        await wait_for(lambda: table.query_text == NOTHING, pilot)
+        assert app.focused is table
+        # No row has that text: none of the hidden ones would show either.
+        await wait_for(lambda: screen.suspects_hidden == 0, pilot)
+        summary = str(screen.query_one(".summary").render())
+        assert "hidden" not in summary, summary
+
