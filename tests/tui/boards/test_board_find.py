@@ -1,5 +1,6 @@
 """The find (`F`) on a trading board, against the real built-in service: the `⚠ hidden` count
-counts only the suspect rows the find would let through (issue 32, small lie L1)."""
+counts only the suspect rows the find would let through, and `escape` after a confirmed find
+clears it (issue 32, small lies L1 and L2)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from oddstui.tui.boards.trading_board import TradingBoard
 from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.table_filter import TableFilter
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, wait_for
 
@@ -16,7 +18,7 @@ NOTHING = "qqzzxnothing"
 
 
 @pytest.mark.parametrize("mode", ["arbitrage", "value"])
-async def test_the_hidden_count_follows_the_find(
+async def test_the_hidden_count_follows_the_find_and_escape_clears_it(
     fast_service: Service, home: Path, mode: str
 ) -> None:
     # Every edge above 0.01 % is suspect: the board hides nearly all its rows, and counts them.
@@ -36,3 +38,8 @@ async def test_the_hidden_count_follows_the_find(
         summary = str(screen.query_one(".summary").render())
         assert "hidden" not in summary, summary
 
+        await pilot.press("escape")
+        await wait_for(lambda: table.query_text == "", pilot)
+        assert not screen.query_one(TableFilter).display
+        assert app.screen is screen  # escape cleared the find, it did not leave the board
+        await wait_for(lambda: screen.suspects_hidden >= 3, pilot)
