@@ -43,3 +43,21 @@ async def test_the_hidden_count_follows_the_find_and_escape_clears_it(
         assert not screen.query_one(TableFilter).display
         assert app.screen is screen  # escape cleared the find, it did not leave the board
         await wait_for(lambda: screen.suspects_hidden >= 3, pilot)
+
+
+async def test_a_fresh_boards_first_row_turning_suspect_is_hidden(
+    fast_service: Service,
+) -> None:
+    """Small lie L3: the cursor of a fresh board sits on its first row by default; that row
+    turning suspect is hidden like any other (only a row the trader moved to stays, marked)."""
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="arbitrage")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TradingBoard) and screen.hide_suspects
+        table = screen.query_one(PatchTable)
+        await wait_for(lambda: table.row_count >= 3, pilot, timeout=60)
+        assert not screen.holding
+        app.settings.suspect_profit = 0.01  # every edge turns suspect at the next judging
+        await wait_for(lambda: screen.suspects_hidden >= 3, pilot)
+        shown_suspect = [key for key in table.row_keys if screen.suspects.get(key)]
+        assert shown_suspect == [], shown_suspect

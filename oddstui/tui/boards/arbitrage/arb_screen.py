@@ -243,7 +243,9 @@ class ArbitrageScreen(RestBoardScreen):
         self.suspects = suspects = {
             key: verdicts[key].suspect for key in rows if verdicts[key].accepted
         }
-        held = before[1]  # the highlighted row stays, marked, if it turns suspect
+        # The row the trader moved to stays, marked, if it turns suspect; the first row of a
+        # fresh board, highlighted by default, is no choice: a suspect one is hidden like any.
+        held = before[1] if self.holding else None
         wanted: dict[str, ArbRow] = {
             key: rows[key]
             for key, why in suspects.items()
