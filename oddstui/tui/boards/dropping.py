@@ -74,7 +74,7 @@ class DroppingOddsScreen(RestBoardScreen):
         Column("h12", "12h", 8, priority=3),
         Column("h24", "24h", 8, priority=3),
         Column("h48", "48h", 8, priority=3),
-        Column("moved", "Moved", 11, priority=2),
+        Column("moved", "Moved", 12, priority=2),  # `27 Nov 17:50`
         Column("league", "League", 24, priority=4, grow=12),
     ]
     MARK_COLUMN = "drop"

@@ -43,9 +43,9 @@ LINE = re.compile(r"[+-]?\d+(?:\.\d+)?")
 ARB_COLUMNS: list[Column] = [
     Column("profit", "Profit", 9),
     Column("source", "Src", 5, priority=4),
-    Column("event", "Event", 16, grow=24),
+    Column("event", "Event", 16, grow=32),
     Column("market", "Market", 12, grow=16),
-    Column("legs", "Legs", 28, grow=48),
+    Column("legs", "Legs", 28, grow=56),
     Column("age", "Age", 4, priority=1),
     Column("score", "Score", 5, priority=2),
     Column("clock", "Clock", 8, priority=2),
