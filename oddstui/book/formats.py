@@ -172,6 +172,15 @@ def _to_fractional(d: float) -> tuple[int, int]:
     return FRACTIONAL_LADDER[nearest]
 
 
+def fraction_is_exact(decimal: float) -> bool:
+    """True when the fraction shown for `decimal` is that price at the places it is quoted
+    with (1.91 as 10/11, 4.33 as 100/30); False when it is a ladder price near it (6.32 as
+    11/2), so an edge worked out from the price does not follow from the fraction."""
+    d = check_price(decimal)
+    numerator, denominator = decimal_to_fractional(d)
+    return round(1 + numerator / denominator, price_places(d)) == round(d, price_places(d))
+
+
 def price_places(decimal: float) -> int:
     """The decimal places `decimal` needs, at least two and at most three: 1.9 -> 2, 7.007 -> 3.
 
@@ -196,12 +205,21 @@ def book_places(prices: Iterable[float | None]) -> int:
     return max((price_places(p) for p in prices if p is not None), default=LEAST_PLACES)
 
 
+#: Leads a fractional price that is the nearest ladder price, not the price itself (`≈11/2`).
+ROUNDED_MARK = "≈"
+
+
 def format_price(
-    decimal: float | None, fmt: OddsFormat = "decimal", places: int | None = None
+    decimal: float | None,
+    fmt: OddsFormat = "decimal",
+    places: int | None = None,
+    *,
+    mark_rounded: bool = False,
 ) -> str:
     """Display text for a price: "2.10", "+110", "11/10" or "EVS". Missing prices give "-".
 
-    Decimal prices keep the book's precision (`price_places`) unless `places` is given."""
+    Decimal prices keep the book's precision (`price_places`) unless `places` is given. With
+    `mark_rounded`, a fraction that is only the ladder price nearest the price is marked `≈`."""
     try:
         d = check_price(decimal)
     except ValueError:
@@ -212,7 +230,8 @@ def format_price(
         return f"{decimal_to_american(d):+d}"
     if fmt == "fractional":
         numerator, denominator = decimal_to_fractional(d)
-        return "EVS" if numerator == denominator else f"{numerator}/{denominator}"
+        text = "EVS" if numerator == denominator else f"{numerator}/{denominator}"
+        return ROUNDED_MARK + text if mark_rounded and not fraction_is_exact(d) else text
     raise ValueError(f"unknown odds format {fmt!r}; use one of {', '.join(ODDS_FORMATS)}")
 
 

@@ -186,3 +186,16 @@ def test_conversions_reject_prices_at_or_below_one(bad: float) -> None:
         decimal_to_american(bad)
     with pytest.raises(ValueError):
         decimal_to_fractional(bad)
+
+
+@pytest.mark.parametrize(
+    ("decimal", "shown"),
+    [(6.32, "≈11/2"), (3.952, "≈3/1"), (1.91, "10/11"), (4.33, "100/30"), (1.95, "19/20")],
+)
+def test_a_board_marks_a_fraction_that_is_only_the_nearest_ladder_price(
+    decimal: float, shown: str
+) -> None:
+    """Small lie L4: 6.32 read `11/2` (6.5) on a board whose edge came from 6.32."""
+    assert format_price(decimal, "fractional", mark_rounded=True) == shown
+    assert format_price(decimal, "fractional") == shown.lstrip("≈")  # elsewhere as before
+

@@ -21,7 +21,7 @@ from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
 from oddstui.tui.desk.state import LIVE
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
-from oddstui.tui.kit.prices import odds_format, price_text
+from oddstui.tui.kit.prices import board_price_text, odds_format
 from oddstui.tui.kit.service_clock import hub_service_time
 from oddstui.tui.text import clean, plain
 
@@ -68,13 +68,13 @@ class DroppingOddsScreen(RestBoardScreen):
         Column("event", "Event", 24, grow=24),
         Column("market", "Market", 16, grow=16),
         Column("side", "Side", 5),
-        Column("opening", "Open", 6, priority=1),
-        Column("current", "Now", 6, priority=1),
+        Column("opening", "Open", 7, priority=1),  # `≈100/30`
+        Column("current", "Now", 7, priority=1),
         Column("since_opening", "vs open", 8, priority=2),
         Column("h12", "12h", 8, priority=3),
         Column("h24", "24h", 8, priority=3),
         Column("h48", "48h", 8, priority=3),
-        Column("moved", "Moved", 11, priority=2),
+        Column("moved", "Moved", 12, priority=2),  # `27 Nov 17:50`
         Column("league", "League", 24, priority=4, grow=12),
     ]
     MARK_COLUMN = "drop"
@@ -198,8 +198,8 @@ class DroppingOddsScreen(RestBoardScreen):
                 "event": plain(title),
                 "market": plain(market),
                 "side": plain(item.bet_side),
-                "opening": Text(price_text(item.opening, fmt), justify="right"),
-                "current": Text(price_text(item.current, fmt), justify="right"),
+                "opening": Text(board_price_text(item.opening, fmt), justify="right"),
+                "current": Text(board_price_text(item.current, fmt), justify="right"),
                 "since_opening": percent_text(item.drop_since_opening, signed=False),
                 "h12": percent_text(item.drop_12h, signed=False),
                 "h24": percent_text(item.drop_24h, signed=False),

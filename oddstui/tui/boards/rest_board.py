@@ -228,9 +228,11 @@ class RestBoardScreen(TradingBoard, FilterBar):
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
         self.suspects = {key: row.suspect for key, row in rows.items()}
+        table = self.query_one(PatchTable)
         for key, row in rows.items():
             if row.suspect and self.hide_suspects:
-                self.suspects_hidden += 1
+                # Counted only when the find would show it: the count is of rows h brings back.
+                self.suspects_hidden += table.would_pass(row.cells)
                 continue
             cells = marked(row.cells, self.MARK_COLUMN) if row.suspect else row.cells
             shown[key] = BoardRow(cells, row.rank, row.suspect)
@@ -241,7 +243,6 @@ class RestBoardScreen(TradingBoard, FilterBar):
             if key not in shown:
                 cells = gone_cells(row.cells, self.GONE_COLUMN, now - went)
                 shown[key] = BoardRow(cells, Rank(row.rank.profit, gone=went))
-        table = self.query_one(PatchTable)
         before = (table.row_keys, table.highlighted_key())
         keep_only(table, shown, lambda key: shown[key].cells)
         for key, row in shown.items():

@@ -91,6 +91,9 @@ def side_order(sides: Iterable[str]) -> list[str]:
 
 
 def side_label(side: str) -> str:
+    """`Home`, `Over`, and an exchange's lay of a side in two words: `Lay Over`, not `Layover`."""
+    if side not in SIDE_LABELS and side.startswith("lay") and side[3:4].isupper():
+        return f"Lay {side_label(side[3].lower() + side[4:])}"
     return SIDE_LABELS.get(side) or clean(side).capitalize()
 
 

@@ -31,13 +31,13 @@ BOOK_COLUMNS: list[Column] = [
 ]
 
 STALE_COLUMNS: list[Column] = [
-    Column("event", "Event", 14, grow=18),
-    Column("market", "Market", 8, grow=4),
-    Column("line", "Line", 5),
+    Column("event", "Event", 14, grow=26),
+    Column("market", "Market", 8, grow=16),
+    Column("line", "Line", 5, grow=12),
     Column("book", "Book", 10, grow=6),
     Column("move", "Sharp move", 10, justify="right"),
     Column("ago", "Ago", 5, justify="right"),
-    Column("ev", "EV", 7, justify="right"),
+    Column("ev", "EV", 9, justify="right"),  # `⚠ +146.1%`
     Column("fair", "Fair", 6, priority=1, justify="right"),
     Column("price", "Price", 6, priority=1, justify="right"),
 ]

@@ -45,6 +45,8 @@ class PatchTable(TableRows):
         Binding("o", "sort_next", "Sort by the next column", show=False, id="table-sort"),
         Binding("O", "sort_reverse", "Reverse the sort", show=False, id="table-sort-reverse"),
         Binding("F", "filter", "Find rows by text", show=False, id="table-filter"),
+        # Only while a find is on (`check_action`): otherwise escape goes on up (back).
+        Binding("escape", "clear_find", "Clear the find", show=False, id="table-find-clear"),
         Binding("c", "choose_columns", "Choose the columns", show=False, id="table-columns"),
     ]
 
@@ -185,6 +187,21 @@ class PatchTable(TableRows):
         found = self.screen.query(TableFilter)
         if found:
             found.first().open(self)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_find":
+            return bool(self.query_text)
+        return True
+
+    def action_clear_find(self) -> None:
+        """`escape` after a confirmed find (`enter`) clears it, as in the find line itself."""
+        from oddstui.tui.kit.table_filter import TableFilter
+
+        found = self.screen.query(TableFilter)
+        if found and found.first().target is self:
+            found.first().action_clear()
+        else:
+            self.filter_text("")
 
     class TextFiltered(Message):
         """The find filter's text changed: a screen that counts its rows counts again."""

@@ -161,9 +161,13 @@ class TableRows(DataTable[Text]):
         return natural(text.plain) if text is not None else ()
 
     def passes(self, key: str) -> bool:
+        return self.would_pass(self.shown[key])
+
+    def would_pass(self, cells: Mapping[str, Text]) -> bool:
+        """True when a row of these cells passes the find filter, shown or not (a hidden
+        suspect row is counted only when the find would let it through)."""
         if not self.query_text:
             return True
-        cells = self.shown[key]
         texts = {column: cells[column].plain for column in self.shown_columns() if column in cells}
         return matches(texts, self.query_text)
 

@@ -28,7 +28,7 @@ from oddstui.tui.desk.state import EventView
 from oddstui.tui.kit import event_fields
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.leg_words import leg_label
-from oddstui.tui.kit.prices import price_text
+from oddstui.tui.kit.prices import board_price_text
 from oddstui.tui.text import clean, plain
 
 #: Leg ages under a minute are shown in steps of this many seconds.
@@ -43,9 +43,9 @@ LINE = re.compile(r"[+-]?\d+(?:\.\d+)?")
 ARB_COLUMNS: list[Column] = [
     Column("profit", "Profit", 9),
     Column("source", "Src", 5, priority=4),
-    Column("event", "Event", 16, grow=24),
+    Column("event", "Event", 16, grow=32),
     Column("market", "Market", 12, grow=16),
-    Column("legs", "Legs", 28, grow=48),
+    Column("legs", "Legs", 28, grow=56),
     Column("age", "Age", 4, priority=1),
     Column("score", "Score", 5, priority=2),
     Column("clock", "Clock", 8, priority=2),
@@ -66,7 +66,7 @@ def legs_text(row: ArbRow, event: EventView | None, fmt: OddsFormat, width: int 
     back is shortened first (each gets a fair share of the room left), then the bookmakers'
     names; a price is never cut, and no leg is the one that loses everything."""
     parts = [
-        (clean(leg.bookmaker), leg_name(row, leg, event), price_text(leg.price, fmt))
+        (clean(leg.bookmaker), leg_name(row, leg, event), board_price_text(leg.price, fmt))
         for leg in row.legs
     ]
     full = " │ ".join(f"{book} {name} {price}" for book, name, price in parts)

@@ -243,7 +243,9 @@ class ArbitrageScreen(RestBoardScreen):
         self.suspects = suspects = {
             key: verdicts[key].suspect for key in rows if verdicts[key].accepted
         }
-        held = before[1]  # the highlighted row stays, marked, if it turns suspect
+        # The row the trader moved to stays, marked, if it turns suspect; the first row of a
+        # fresh board, highlighted by default, is no choice: a suspect one is hidden like any.
+        held = before[1] if self.holding else None
         wanted: dict[str, ArbRow] = {
             key: rows[key]
             for key, why in suspects.items()
@@ -255,7 +257,7 @@ class ArbitrageScreen(RestBoardScreen):
         legs_width = dict(table.column_layout).get("legs", 0)
 
         def draw(key: str) -> dict[str, Text]:
-            row = wanted[key]
+            row = rows[key]
             return row_cells(
                 row,
                 events.get(row.event_id),
@@ -267,6 +269,10 @@ class ArbitrageScreen(RestBoardScreen):
                 legs_width=legs_width,
             )
 
+        if table.query_text:  # a hidden row is counted only when the find would show it
+            self.suspects_hidden = sum(
+                1 for key in suspects.keys() - wanted.keys() if table.would_pass(draw(key))
+            )
         if reorder:
             keep_only(table, wanted, draw)
             shown = set(table.row_keys)

@@ -16,7 +16,7 @@ from oddstui.book.stakes import LOSS_TOLERANCE
 from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.ticket.live_legs import leg_change, leg_mark
 from oddstui.tui.boards.ticket.stakes import StakePlan, TicketLeg
-from oddstui.tui.kit.prices import price_text
+from oddstui.tui.kit.prices import board_price_text
 from oddstui.tui.text import plain
 
 ARROWS = {1: "▲", -1: "▼", 0: ""}
@@ -59,7 +59,7 @@ def legs_table(
     for index, leg in enumerate(legs):
         move = Text("")
         if leg.direction:
-            move = Text(f"{ARROWS[leg.direction]} {price_text(leg.previous, fmt)}")
+            move = Text(f"{ARROWS[leg.direction]} {board_price_text(leg.previous, fmt)}")
         limited = plan is not None and plan.limited_leg == index
         mark = marks[index] if marks else ""
         leg_name = plain(leg.label or leg.side)
@@ -68,7 +68,7 @@ def legs_table(
         table.add_row(
             leg_name,
             plain(leg.bookmaker),
-            Text(price_text(leg.price, fmt) + ("*" if leg.commission else "")),
+            Text(board_price_text(leg.price, fmt) + ("*" if leg.commission else "")),
             move,
             age_text(leg.age),
             Text((f"{plan.stakes[index]:.2f}" + ("≤" if limited else "")) if plan else "–"),

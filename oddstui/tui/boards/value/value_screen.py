@@ -24,7 +24,7 @@ from oddstui.tui.boards.value.value_rows import (
 from oddstui.tui.desk.state import LIVE
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
-from oddstui.tui.kit.prices import odds_format, price_text
+from oddstui.tui.kit.prices import board_price_text, odds_format
 from oddstui.tui.kit.service_clock import hub_service_time, stale_after
 from oddstui.tui.text import clean, plain
 
@@ -54,8 +54,8 @@ class ValueBetsScreen(RestBoardScreen):
         Column("event", "Event", 24, grow=24),
         Column("market", "Market", 14, grow=14),
         Column("side", "Side", 5),
-        Column("price", "Price", 6),
-        Column("fair", "Fair", 6, priority=2),
+        Column("price", "Price", 7),  # `≈100/30`
+        Column("fair", "Fair", 7, priority=2),
         Column("kelly", "Kelly", 8, priority=3),
         Column("method", "De-vig", 18, priority=4),
         Column("age", "Age", 8, priority=1),
@@ -161,8 +161,8 @@ class ValueBetsScreen(RestBoardScreen):
                 "event": plain(title or f"event {item.event_id}"),
                 "market": plain(market),
                 "side": plain(SIDE_LABELS.get(item.bet_side, item.bet_side)),
-                "price": Text(price_text(line.price, fmt), justify="right"),
-                "fair": Text(price_text(line.fair, fmt), justify="right"),
+                "price": Text(board_price_text(line.price, fmt), justify="right"),
+                "fair": Text(board_price_text(line.fair, fmt), justify="right"),
                 "kelly": Text("–" if line.kelly is None else f"{line.kelly:.2f}", justify="right"),
                 "method": plain(line.method, "" if line.fair else "dim"),
                 "age": age_text(age),
