@@ -173,7 +173,7 @@ async def test_value_bets_show_ev_fair_price_and_kelly(fast_service: Service) ->
         assert ev.startswith(SUSPECT_MARK) == (first.expected_value > screen.suspect_profit)
         price = first.bookmaker_prices[first.bet_side]
         fair = first.market_prices[first.bet_side]
-        expected = kelly_stake(1 / fair, price, screen.bankroll, screen.fraction)
+        expected = kelly_stake(1 / fair, price, screen.bankroll, screen.fraction, screen.cap)
         assert table.cell_text(key, "kelly") == f"{expected:.2f}"
         assert table.cell_text(key, "method") == "service"
         evs = [profit_of(table.cell_text(k, "ev")) for k in table.row_keys]
