@@ -38,21 +38,27 @@ class GridSource(Protocol):
 
 
 class GridColumnView(Widget):
-    """One column of the grid's rows: a cell per line, a blank cell before it as the gap."""
+    """One column of the grid's rows: a cell per line, a blank cell before it as the gap.
 
-    DEFAULT_CSS = """
-    GridColumnView { height: auto; }
-    """
+    Its height is set as a style, the row count (`set_rows`), not `height: auto`: textual counts
+    a layout refresh only when none is pending and caches the box model on that count, so a
+    second row count written before the first was laid out (the rows a feed brought, then the
+    snapshot's, on first open) kept the first height: 3 of 12 bookmakers shown until `m`."""
 
     def __init__(self, grid: GridSource, column: Column) -> None:
         super().__init__()
         self._grid = grid
         self.column = column
         self.styles.width = column.width + 1
+        self.styles.height = len(grid.row_keys)
         self._strips: dict[int, Strip] = {}
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._grid.row_keys)
+    def set_rows(self, count: int) -> None:
+        """`count` rows now: the height follows (a changed style always lays out again), and
+        every line is drawn again."""
+        self._strips.clear()
+        self.styles.height = count
+        self.refresh()
 
     def forget(self, index: int | None = None) -> None:
         """Drop cached lines (one, or all) so they are drawn again."""

@@ -237,8 +237,7 @@ class PriceGrid(Widget, can_focus=True):
         else:
             self.cursor_row = min(self.cursor_row, max(len(keys) - 1, 0))
         for view in self._views.values():
-            view.forget()
-            view.refresh(layout=True)
+            view.set_rows(len(keys))
 
     def _sync_row(self, key: str, cells: Mapping[str, Cell]) -> int:
         shown = self._cells[key]

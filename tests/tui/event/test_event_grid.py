@@ -99,3 +99,26 @@ async def test_a_changed_column_beside_keeps_the_rows_the_cursor_and_the_other_c
         # Without keep_rows a new data set starts with no rows.
         grid.set_columns(COLUMNS)
         assert grid.row_keys == [] and grid.cursor_row == 0
+
+
+async def test_rows_written_while_a_layout_is_pending_are_all_shown() -> None:
+    """On first open the feed's few bookmakers are written while the columns are still being
+    mounted (a layout refresh pending), then the snapshot's: textual does not count a second
+    layout refresh while one is pending, and the columns kept their first height (3 of 12
+    bookmakers shown, until `m` made new columns). The pending state is set by hand here, as
+    the race that leaves it is rare on a test machine."""
+    app = GridApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        grid = app.query_one(PriceGrid)
+        grid.sync_rows({f"b{i}": row(f"Book {i:02d}", "2", "3") for i in range(3)})
+        await pilot.pause()
+        views = list(grid.query(GridColumnView))
+        assert views and [view.size.height for view in views] == [3] * len(views)
+        for view in views:
+            view._layout_required = True  # a layout refresh asked for, not yet handled
+        grid.sync_rows({f"b{i}": row(f"Book {i:02d}", "2", "3") for i in range(11)})
+        await pilot.pause()
+        await pilot.pause()
+        assert [view.size.height for view in views] == [11] * len(views)
+        text = screen_text(app)
+        assert [f"Book {i:02d}" in text for i in range(11)] == [True] * 11

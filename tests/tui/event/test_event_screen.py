@@ -15,11 +15,13 @@ from oddstui.api.messages import OddsMessage
 from oddstui.book.exchange import is_lay
 from oddstui.tui.event.crest import Crest
 from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.event.grid_views import GridColumnView
 from oddstui.tui.event.market_panels import default_chosen
 from oddstui.tui.event.price_grid import PriceGrid
 from oddstui.tui.event.scoreboard import Scoreboard
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import Service, start_service, wait_for
+from tests.tui.screen_text import screen_text
 
 KEYS = WIDE, NARROW = ("k-wide", "k-narrow")
 
@@ -406,3 +408,41 @@ async def test_a_wide_screen_shows_markets_side_by_side_edges_and_pins(
         await pilot.press("m")
         await wait_for(lambda: screen.market == "ML", pilot, timeout=30)
         await wait_for(lambda: pinned in beside(), pilot, timeout=30)
+
+
+async def test_on_first_open_the_grid_lists_every_bookmaker_within_a_flush(
+    busy: tuple[Service, str], home: Path
+) -> None:
+    """The grid once showed 3 of 12 bookmakers for seconds after opening (the feed's few, laid
+    out, then the snapshot's): after every flush, each column is as tall as the rows, every
+    row is on screen, and every bookmaker the book holds for the market is a row. (The race
+    behind it is rare here; tests/tui/event/test_event_grid.py sets it up by hand.)"""
+    service, _ = busy
+    event = busiest_live(service)
+    app = app_for(service, home)
+    async with app.run_test(size=(200, 50)) as pilot:
+        app.open_event(event["id"])  # at once: the first rows come while the grid is mounting
+        await wait_for(
+            lambda: isinstance(app.screen, EventScreen) and bool(app.screen.query(Scoreboard)),
+            pilot,
+        )
+        screen: EventScreen = app.screen
+        grid = screen.query_one(PriceGrid)
+        await wait_for(lambda: len(grid.row_keys) >= 3, pilot, timeout=30)
+        for _ in range(4):
+            flushes = app.hub.flushes
+            await wait_for(lambda before=flushes: app.hub.flushes > before, pilot, timeout=10)
+            await pilot.pause()
+            rows = grid.row_keys
+            heights = {view.size.height for view in grid.query(GridColumnView) if view.display}
+            assert heights == {len(rows)}
+            text = screen_text(app)
+            assert [name for name in rows if name not in text] == []
+            with app.hub.reading() as book:
+                screen.redraw()  # from the book as it is now
+                state = book.event(screen.event_id)
+                assert state is not None
+                quoted = {
+                    name for name, held in state.books.items() if screen.market in held.markets
+                }
+                assert quoted and quoted <= set(grid.row_keys)
