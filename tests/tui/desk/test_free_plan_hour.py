@@ -34,7 +34,11 @@ LIMIT = 100
 @pytest.fixture(scope="module")
 def free_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     accounts = tmp_path_factory.mktemp("free") / "accounts.toml"
-    accounts.write_text(f'[[account]]\nkey = "{FREE_KEY}"\nplan = "free"\nhour_seconds = {HOUR}\n')
+    # A free plan selects two bookmakers: two that quote in play.
+    accounts.write_text(
+        f'[[account]]\nkey = "{FREE_KEY}"\nplan = "free"\nhour_seconds = {HOUR}\n'
+        'bookmakers = ["Pinnacle", "Bet365"]\n'
+    )
     # 60x: goals come every few seconds, so a score that stops changing is the desk's fault.
     running = start_service("--speed", "60", "--seed", "11", "--accounts", str(accounts))
     yield running
@@ -112,7 +116,8 @@ async def test_a_free_key_lives_through_an_hour_on_rest(free_service: Service, h
         await wait_for(scores_moved, pilot, HOUR)
 
         # An Event opened in front: its odds come over REST (the feed would have brought them).
-        event_id = next(iter(live_scores(app)))
+        board = app.hub.board
+        event_id = max(live_scores(app), key=lambda i: board.events[i].bookmaker_count or 0)
         app.open_event(event_id)
         await wait_for(lambda: app.hub.odds_polls >= 2, pilot, HOUR)
         quoted = app.hub.read(lambda book: book.event(event_id))
