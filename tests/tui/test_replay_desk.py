@@ -94,8 +94,8 @@ async def _shows_the_replay(app: Any, pilot: Any) -> None:
     clocks = [table.cell_text(key, "clock") for key in table.row_keys]
     assert any(clock.strip() for clock in clocks)  # the recorded matches' clocks
     await pilot.press("enter")  # the first match's Event screen: its recorded prices
-    await wait_for(lambda: app.screen is not live, pilot, 30)
-    await wait_for(lambda: PRICE.search(screen_text(app)) is not None, pilot, 30)
+    await wait_for(lambda: app.screen is not live, pilot, 60)
+    await wait_for(lambda: PRICE.search(screen_text(app)) is not None, pilot, 60)
     assert "REPLAY 10×" in str(app.screen.query_one(StatusBar).render())
 
 
