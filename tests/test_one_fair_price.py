@@ -68,7 +68,10 @@ def test_every_consumer_prices_one_line_at_the_same_fair_price() -> None:
     ValueTracker().refresh_fair(state, sport_has_draw(event.sport.slug))
     assert state.fair is not None
     for index, side in enumerate(sides):
-        leg = BetLeg(reference["name"], reference.get("hdp"), side, "Bet365", 2.0, 10.0)
+        leg = BetLeg(
+            reference["name"], reference.get("hdp"), side, "Bet365", 2.0, 10.0,
+            label=reference.get("label") or "",
+        )  # fmt: skip
         closed = with_closing(leg, record)
         found = board[side]
         assert found is not None and found[1] == sharp == closed.sharp_book

@@ -16,6 +16,7 @@ seconds, and no quote stands for minutes against a moved market.
 from __future__ import annotations
 
 import heapq
+from typing import TYPE_CHECKING
 
 from oddstui.service.world import markets as M
 from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event
@@ -34,6 +35,10 @@ class FollowDeadlines(WorldState):
     _follow_by: list[tuple[float, int, str, int]]  # heap of (deadline, event, book, version)
     _follow_armed: set[tuple[int, str]]  # (event, book) pairs with a deadline in the heap
     _prematch_keep: float  # the step's budget kept for pre-match work (set by `step`)
+
+    if TYPE_CHECKING:
+
+        def _copied(self, event_id: int, parent: Bookmaker, now: float) -> None: ...
 
     def _follow_deadline(self, event_id: int, book: Bookmaker, now: float) -> None:
         """The book is to follow the event's current move by a deadline, or withdraw. One
@@ -132,3 +137,5 @@ class FollowDeadlines(WorldState):
             # Withdrawn at the version it was priced at: still behind, so it is requoted.
             withdrawn[(bookie, name)] = quotes.pop(name).version
         self._touch(event_id, bookie)
+        # Its white labels copy the withdrawal after their small delay, as they copy a price.
+        self._copied(event_id, self.bookmakers[bookie], self._sim)
