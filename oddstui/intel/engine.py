@@ -88,10 +88,9 @@ class IntelEngine:
         if line.moves or line.candidate is not None:
             self._follows(line, book, pos, now)
         if pos is not None and before is not None and pos != before:
-            way = 1 if pos > before else -1
-            recent = line.recent
-            self.sisters.observe(recent, line.positions, book, now, way)
-            recent.append((now, book, way))
+            recent = line.recent[pos > before]
+            self.sisters.observe(recent, line.positions, book, now)
+            recent.append((now, book))
             self._episode(line, book, pos, now)
         elif pos is not None and before is None:
             line.anchors[book] = pos

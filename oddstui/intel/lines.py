@@ -73,9 +73,11 @@ class LineState:
         """book -> its position now."""
         self.prices: dict[str, Prices] = {}
         """book -> its prices now."""
-        self.recent: deque[tuple[float, str, int]] = deque()
-        """(when, book, which way) of the line's latest position changes (`SisterCounts`
-        drops those older than its gap)."""
+        self.recent: tuple[deque[tuple[float, str]], deque[tuple[float, str]]] = (
+            deque(), deque())
+        """(when, book) of the line's latest position changes, those that lowered it and those
+        that raised it (`recent[way > 0]`): a sister is looked for among the same way's only
+        (`SisterCounts` drops those older than its gap)."""
         self.fair: float | None = None
         """The sharp books' averaged position now."""
         self.ref: float | None = None

@@ -55,11 +55,12 @@ class SisterCounts:
         """(a, b) -> times b moved a line within `gap` seconds after a did, the same way, to
         a's position."""
 
-    def observe(self, recent: deque[tuple[float, str, int]], positions: dict[str, float],
-                book: str, time: float, way: int) -> None:
-        """`recent`: (when, book, which way) of the line's latest changes, oldest first (those
-        more than `gap` seconds before `time` are dropped here); `positions`: each book's
-        margin-free position now. A copy lands on its parent's position (up to rounding)."""
+    def observe(self, recent: deque[tuple[float, str]], positions: dict[str, float],
+                book: str, time: float) -> None:
+        """`recent`: (when, book) of the line's latest changes the same way as this one, oldest
+        first (those more than `gap` seconds before `time` are dropped here); `positions`: each
+        book's margin-free position now. A copy lands on its parent's position (up to
+        rounding)."""
         self.changes[book] += 1
         horizon = time - self.gap
         while recent and recent[0][0] < horizon:
@@ -68,14 +69,16 @@ class SisterCounts:
             return
         after = self.after
         mine = positions[book]
-        counted = set()
-        for when, other, other_way in recent:
-            if other_way != way or other == book or when >= time or other in counted:
+        seen = {book}  # a book is judged once: its position is one, however often it moved
+        for when, other in recent:
+            if when >= time:
+                break  # the changes at this very instant, and only those, are left
+            if other in seen:
                 continue
+            seen.add(other)
             theirs = positions.get(other)
             if theirs is not None and abs(mine - theirs) <= SAME_POSITION * theirs:
                 after[(other, book)] += 1
-                counted.add(other)
 
     def sister_of(self, share: float, least: int = 10) -> dict[str, str]:
         """book -> the book it copies: most of its changes (at least `share` of them, and at
