@@ -21,6 +21,9 @@ from oddstui.derived.value import needed_sides
 
 DEFAULT_SHARPS = FAIR_POLICY.books
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
+_UNKNOWN = object()
+_FAIRS_KEPT = 200_000
+"""Fair prices remembered at most (then forgotten all at once: memory stays bounded)."""
 
 
 class ValueTracker:
@@ -43,6 +46,8 @@ class ValueTracker:
         # A cheap first test of EV >= min_ev (d/fair - 1), a little wide of the exact one.
         self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
+        self._fairs: dict[tuple[object, ...], dict[str, float] | None] = {}
+        """(market, has a draw, sharp book, its prices) -> the fair prices they make."""
 
     def refresh_fair(self, state: LineState, has_draw: bool) -> None:
         """The sharp book's prices on the line moved (or were read afresh)."""
@@ -164,18 +169,32 @@ class ValueTracker:
         self, market: str, quotes: Mapping[str, Mapping[str, float]], has_draw: bool
     ) -> dict[str, float] | None:
         """The line's fair prices by the policy: the first sharp book, in order, quoting every
-        side the market needs."""
+        side the market needs. Read only: the same prices give the same dictionary."""
         for book in self.policy.books:
             sharp = quotes.get(book)
             if not sharp:
                 continue
-            sides = needed_sides(market, has_draw, frozenset(sharp))
-            if sides is None:
-                continue
-            line = self.policy.fair_line({book: sharp}, sides)
-            if line is not None:
-                return dict(zip(sides, line.prices(), strict=True))
+            # A sharp book's prices come back again and again (a sharp move is often undone,
+            # and another sharp book's change leaves the first one's fair price as it was):
+            # the margin removal (Shin's, iterative) runs once for each set of prices.
+            key = (market, has_draw, book, tuple(sharp.items()))
+            fair = self._fairs.get(key, _UNKNOWN)
+            if fair is _UNKNOWN:
+                if len(self._fairs) >= _FAIRS_KEPT:
+                    self._fairs.clear()
+                fair = self._fairs[key] = self._book_fair(market, book, sharp, has_draw)
+            if fair is not None:
+                return fair  # type: ignore[return-value]
         return None
+
+    def _book_fair(
+        self, market: str, book: str, sharp: Mapping[str, float], has_draw: bool
+    ) -> dict[str, float] | None:
+        sides = needed_sides(market, has_draw, frozenset(sharp))
+        if sides is None:
+            return None
+        line = self.policy.fair_line({book: sharp}, sides)
+        return None if line is None else dict(zip(sides, line.prices(), strict=True))
 
 
 def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: float) -> bool:

@@ -94,7 +94,9 @@ class IntelEngine:
             self._episode(line, book, pos, now)
         elif pos is not None and before is None:
             line.anchors[book] = pos
-        if not sharp:
+        if not sharp and (line.fair is not None or line.ev_since):
+            # Without a sharp quote on the line there is no edge, so only a stale line of its
+            # (ended by that) needs judging.
             self._check_value(line, book, now)
 
     def advance(self, time: float) -> None:
@@ -234,9 +236,10 @@ class IntelEngine:
         """The best EV (a share) of `book`'s prices on the line against the sharp fair price."""
         sides = line.sides
         prices = line.prices.get(book)
-        if line.fair is None or sides is None or prices is None or len(sides) != 2:
-            return self._edge_many(line, prices) if prices is not None else None
         fair = line.fair
+        if fair is None or sides is None or prices is None or len(sides) != 2:
+            # (No fair price: no sharp book quotes the line, so `_edge_many` has none either.)
+            return None if fair is None or prices is None else self._edge_many(line, prices)
         first, second = prices.get(sides[0]), prices.get(sides[1])
         if first is None or second is None:
             return None
