@@ -14,7 +14,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from oddstui.intel.episodes import Episode, SteamEvent, steam_of
-from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, read
+from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides
 from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
 from oddstui.intel.tally import BookTally, SisterCounts, clusters_of
@@ -26,6 +26,8 @@ class IntelEngine:
     def __init__(self, settings: IntelSettings | None = None) -> None:
         self.settings = settings = settings or IntelSettings()
         self._sharp = frozenset(settings.sharp)
+        self._half_theta = settings.theta / 2.0
+        """The least move of a book's own that counts in an episode."""
         self.lines: dict[Hashable, LineState] = {}
         self.books: dict[str, BookTally] = {}
         self.sisters = SisterCounts(settings.sister_gap)
@@ -69,10 +71,21 @@ class IntelEngine:
             sides = line.sides
             if sides is None:
                 sides = line.sides = back_sides(prices)
-            both = read(prices, sides)
-            if both is not None:
-                pos = both[0]
-                tally.margins[int(both[1] * 1000.0)] += 1
+            # The book's position (`lines`: the first side's margin-free probability, as
+            # `book.fair`'s multiplicative method) and the line's overround, when every side is
+            # quoted above 1; inline, as it runs for every change.
+            total = first = 0.0
+            for side in sides:
+                price = prices.get(side)
+                if price is None or price <= 1.0:
+                    break
+                inverse = 1.0 / price
+                total += inverse
+                if not first:
+                    first = inverse
+            else:
+                pos = first / total
+                tally.margins[int((total - 1.0) * 1000.0)] += 1
         before = line.positions.get(book)
         if before is None and pos is not None:
             tally.markets.add(key[:2] if isinstance(key, tuple) else key)
@@ -273,7 +286,7 @@ class IntelEngine:
             line.anchors[book] = pos
             return
         change = pos / anchor - 1.0
-        if abs(change) < self.settings.theta / 2.0:
+        if abs(change) < self._half_theta:
             return
         line.anchors[book] = pos
         way = 1 if change > 0 else -1

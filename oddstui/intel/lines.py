@@ -20,22 +20,6 @@ def back_sides(prices: Prices) -> tuple[str, ...]:
     return tuple(sorted(side for side in prices if not side.startswith("lay")))
 
 
-def read(prices: Prices, sides: tuple[str, ...]) -> tuple[float, float] | None:
-    """(the margin-free probability of `sides[0]` (multiplicative, as `book.fair`), the line's
-    overround), or None when a side is missing or not above 1."""
-    total = 0.0
-    first = 0.0
-    for side in sides:
-        price = prices.get(side)
-        if price is None or price <= 1.0:
-            return None
-        inverse = 1.0 / price
-        total += inverse
-        if not first:
-            first = inverse
-    return first / total, total - 1.0
-
-
 class SharpMove:
     """A move of the sharp fair position by at least θ: who has followed it and who not yet."""
 
