@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -77,10 +78,12 @@ def select_every_bookmaker(base: str) -> None:
         http.put("bookmakers/selected/select", params=params).raise_for_status()
 
 
-def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float]:
+def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float, float]:
     """`oddstui backtest PATH --json --workers N` in a fresh process: the seconds its report
-    says the backtest took, and the process's wall time."""
+    says the backtest took, the process's wall time, and the CPU seconds of the command and
+    its workers."""
     started = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
         [sys.executable, "-m", "oddstui", "backtest", str(folder), "--json"]
         + ["--workers", str(workers), "--alerts", str(rules)],
@@ -90,7 +93,9 @@ def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float]:
         cwd=ROOT,  # `python -m` puts the working folder first on the path
     )
     wall = time.perf_counter() - started
-    return orjson.loads(done.stdout)["summary"]["seconds"], wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return orjson.loads(done.stdout)["summary"]["seconds"], wall, cpu
 
 
 def first_events(records: list) -> list[int]:
@@ -175,18 +180,22 @@ def main() -> None:
     print(f"reading alone:    {len(records) / reading:,.0f} records/s (zstandard, JSON lines)")
     rules_path = rules_file(events)
     for workers in sorted({1, default_workers()}):
-        rates, walls = [], []
+        rates, walls, per_cpu = [], [], []
         for _ in range(args.repeat):
-            seconds, wall = run_command(folder, workers, rules_path)
+            seconds, wall, cpu = run_command(folder, workers, rules_path)
             rates.append(len(messages) / seconds)
             walls.append(len(messages) / wall)
-        emit(f"oddstui backtest, whole command, {workers} worker(s)", msg_per_s=rates)
+            per_cpu.append(len(messages) / cpu)
+        emit(f"oddstui backtest, whole command, {workers} worker(s)", msg_per_s=rates,
+             msg_per_cpu_s=per_cpu)
         print(
             f"whole command:    {statistics.median(rates):,.0f} msg/s with {workers} worker"
             f"{'s' if workers > 1 else ''}, median of {len(rates)} (range {min(rates):,.0f}-"
             f"{max(rates):,.0f}; segments read, events shared out, reports merged); "
             f"{statistics.median(walls):,.0f} msg/s of wall time, with Python's start and the "
-            "JSON report"
+            f"JSON report; {statistics.median(per_cpu):,.0f} msg per CPU second of its "
+            f"processes, so about {statistics.median(per_cpu) * workers:,.0f} msg/s with "
+            f"{workers} core(s) to itself"
         )
     load = os.getloadavg()
     print(

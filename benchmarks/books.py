@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from backtest import record  # noqa: E402
+from measure import emit  # noqa: E402
 
 from oddstui.backtest.books import books_of  # noqa: E402
 from oddstui.backtest.engine import collector_paused  # noqa: E402
@@ -39,8 +41,10 @@ from oddstui.backtest.parallel import default_workers  # noqa: E402
 from oddstui.recording import FeedMessage, open_recording  # noqa: E402
 
 
-def run_command(folder: Path, workers: int) -> tuple[int, float]:
-    """`oddstui books PATH --json --workers N` in a fresh process: messages, run seconds."""
+def run_command(folder: Path, workers: int) -> tuple[int, float, float]:
+    """`oddstui books PATH --json --workers N` in a fresh process: messages, run seconds, and
+    the CPU seconds of the command and its workers (Python's start included)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
         [sys.executable, "-m", "oddstui", "books", str(folder), "--json", "--workers",
          str(workers)],
@@ -49,8 +53,10 @@ def run_command(folder: Path, workers: int) -> tuple[int, float]:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         cwd=ROOT,
     )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     summary = orjson.loads(done.stdout)["summary"]
-    return summary["messages"], summary["runSeconds"]
+    return summary["messages"], summary["runSeconds"], cpu
 
 
 def main() -> None:
@@ -83,13 +89,19 @@ def main() -> None:
           f"{statistics.median(cpu):,.0f} msg per CPU second (what a machine to itself would "
           f"give); {run.report.changes:,} price changes, {run.report.sharp_moves:,} sharp moves")
     for workers in sorted({1, default_workers()}):
-        rates = []
+        rates, per_cpu = [], []
         for _ in range(args.repeat):
-            count, seconds = run_command(folder, workers)
+            count, seconds, cpu_seconds = run_command(folder, workers)
             rates.append(count / seconds)
+            per_cpu.append(count / cpu_seconds)
         print(f"whole command:    {statistics.median(rates):,.0f} msg/s with {workers} worker"
               f"{'s' if workers > 1 else ''}, median of {len(rates)} "
-              f"(range {min(rates):,.0f}-{max(rates):,.0f})")
+              f"(range {min(rates):,.0f}-{max(rates):,.0f}); "
+              f"{statistics.median(per_cpu):,.0f} msg per CPU second of its processes, so "
+              f"about {statistics.median(per_cpu) * workers:,.0f} msg/s with {workers} "
+              "core(s) to itself (Python's start included)")
+        emit(f"oddstui books, whole command, {workers} worker(s)", msg_per_s=rates,
+             msg_per_cpu_s=per_cpu)
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores "
           "(a shared machine: figures vary with it). Target: 20,000 msg/s.")

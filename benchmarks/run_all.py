@@ -50,6 +50,7 @@ BENCHMARKS = (
                                "--updates-per-second", "2000"), 3, "p99 < 100 ms"),
     Benchmark("feed_ingest", ("feed_ingest.py",), 1, "≥ 50,000 msg/s of a core (3 markets)"),
     Benchmark("backtest", ("backtest.py",), 1, "≥ 20,000 msg/s"),
+    Benchmark("books", ("books.py",), 1, "≥ 20,000 msg/s"),
     Benchmark("tui_live", ("tui_live.py", "--seconds", "20", "--updates-per-second", "4000"),
               3, "p95 ≤ 150 ms, ≤ 20 KiB/s, CPU ≤ 25 %, ≥ 10× fewer bytes than naive"),
     Benchmark("tui_boards", ("tui_boards.py", "--seconds", "15"), 3,
