@@ -22,7 +22,7 @@ from oddstui.derived.value import needed_sides
 DEFAULT_SHARPS = FAIR_POLICY.books
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
 _UNKNOWN = object()
-_FAIRS_KEPT = 200_000
+_FAIRS_KEPT = 50_000
 """Fair prices remembered at most (then forgotten all at once: memory stays bounded)."""
 
 
