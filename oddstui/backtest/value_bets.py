@@ -17,7 +17,7 @@ from oddstui.backtest.line_state import LineState, MarketLine
 from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
 from oddstui.book.suspect import suspicion
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
-from oddstui.derived.value import needed_sides
+from oddstui.derived.value import line_fair_prices
 
 DEFAULT_SHARPS = FAIR_POLICY.books
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
@@ -163,19 +163,9 @@ class ValueTracker:
     def _fair(
         self, market: str, quotes: Mapping[str, Mapping[str, float]], has_draw: bool
     ) -> dict[str, float] | None:
-        """The line's fair prices by the policy: the first sharp book, in order, quoting every
-        side the market needs."""
-        for book in self.policy.books:
-            sharp = quotes.get(book)
-            if not sharp:
-                continue
-            sides = needed_sides(market, has_draw, frozenset(sharp))
-            if sides is None:
-                continue
-            line = self.policy.fair_line({book: sharp}, sides)
-            if line is not None:
-                return dict(zip(sides, line.prices(), strict=True))
-        return None
+        """The line's fair prices by the policy (`derived.value.line_fair_prices`)."""
+        found = line_fair_prices(market, has_draw, quotes, self.policy)
+        return None if found is None else found[1]
 
 
 def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: float) -> bool:
