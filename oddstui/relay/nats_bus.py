@@ -207,7 +207,7 @@ class NatsConsumer:
         if channel == CONTROL:
             self._control(message.data)
         else:
-            for item in iter_frame(message.data, time.monotonic(), True):
+            for item in iter_frame(message.data, time.monotonic(), True, quotes=False):
                 if item is None:
                     self.malformed += 1
                     continue

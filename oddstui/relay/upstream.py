@@ -1,5 +1,8 @@
 """The relay's one upstream feed connection: the project's `FeedClient`, feeding the `Relay`.
 
+Odds messages are decoded without their quotes: the relay passes each line on as it came, and
+decoding every price was a quarter of its work (docs/relay.md, "Fan-out delay").
+
 The feed client handles every upstream fault (cuts, half-open links, takeover, 429, backoff) and
 the seq rules; it is given no REST client, so it never snapshots: the relay keeps no odds of its
 own beyond its replay window, and a gap upstream becomes `restart` (downstream clients resync).
@@ -76,4 +79,5 @@ def upstream_client(
         on_state_change=on_state,
         on_resync=relay.restart,
         keep_lines=True,
+        quotes=False,  # the relay sends each line on as it came: its prices are never read
     )
