@@ -205,6 +205,11 @@ async def test_the_dropping_board_by_drop_live_or_pre_match_by_bookmaker_and_one
             event = events.get(int(key.split("|", 1)[0]))
             return None if event is None else event.status
 
+        # A page of 200 holds live and pre-match rows however old the shared world is (a page
+        # of 50 can be all in play: then the live filter has nothing to hide).
+        fetched = screen.loaded_at
+        await submit(pilot, screen, "limit", "200")
+        await wait_for(lambda: screen.loaded_at != fetched and screen.limit == 200, pilot, 60)
         for word, live in (("live", True), ("pre", False)):
             await submit(pilot, screen, "status", word)
 
