@@ -8,7 +8,8 @@ exactly 500 arbitrages, so the feed is synthetic: a thread applies `--rate` odds
 second to the book, each moving one leg of one of `--arbs` two-way Totals markets whose best
 prices stay an arbitrage of 3 % to `--top-profit` % (stamped with their receive time, as the real
 feed does). The default 9 keeps every edge under the desk's suspect line (10 %, the world's bound):
-500 arbitrages shown. `--top-profit 15` is the spread before that line moved from 15 % to 10 %: a
+500 arbitrages shown (with `stale_live` at 1,800 s, so legs re-quoted every 20 s on average
+count as fresh). `--top-profit 15` is the spread before that line moved from 15 % to 10 %: a
 third of the rows then cross the line as their legs move, and come and go at the board's top.
 REST answers (500 live events with clocks, the bookmaker selection, an empty /arbitrage-bets)
 come from an httpx MockTransport. After a warm-up it measures for `--seconds`:
@@ -47,6 +48,8 @@ from oddstui.tui.desk.feed import BookFeed
 COLUMNS, ROWS = 120, 40
 WARM_UP = 6.0
 BOOKS = ("Bet365", "Pinnacle")
+#: The benchmark's stale_live setting: an in-play leg is suspect past a sixth of it (300 s).
+STALE_LIVE = 1800.0
 #: Write the raw terminal output here (to see what is repainted), when set.
 DUMP = os.environ.get("ODDSTUI_BENCH_DUMP", "")
 
@@ -163,6 +166,7 @@ def rest_answers(arbs: int) -> Any:
 
 
 def child(log_path: str, arbs: int, rate: float, top_profit: float) -> None:
+    from oddstui import config
     from oddstui.api.rest import ApiClient
     from oddstui.tui.app import OddsApp
     from oddstui.tui.boards.arbitrage.arb_screen import ArbitrageScreen
@@ -186,8 +190,16 @@ def child(log_path: str, arbs: int, rate: float, top_profit: float) -> None:
         MODES = {**OddsApp.MODES, "arbitrage": MeasuredArbitrage}
 
     api = ApiClient("http://bench.invalid/v3", "bench", transport=rest_answers(arbs))
+    # 50 changes a second over 1,000 legs re-quote a leg every 20 s on average: past the desk's
+    # in-play limit (stale_live / 6, 15 s by default) most rows would turn suspect and flap.
+    # The benchmark measures 500 arbitrages shown, so its legs count as fresh for 5 minutes.
+    settings = config.Settings(stale_live=STALE_LIVE)
     app = BenchApp(
-        api, feed, start_mode="arbitrage", watchlist_path=Path(log_path).parent / "w.toml"
+        api,
+        feed,
+        settings=settings,
+        start_mode="arbitrage",
+        watchlist_path=Path(log_path).parent / "w.toml",
     )
     app.run()
 
