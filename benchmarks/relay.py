@@ -267,7 +267,7 @@ async def repeated(
         result = await measure(base, upstream, keys, processes, args, nats_url)
         report(f"{name}, run {run} of {args.repeat}", result, args.clients)
         results.append(result)
-    summarize(name, results)
+    summarize(name + (", one core busy" if args.busy_core else ""), results)
     if args.profile:
         profilers = {
             who: start_profile(process.pid, args.warmup + args.seconds, Path(args.profile), who)
