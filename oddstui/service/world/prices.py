@@ -75,16 +75,26 @@ class PriceMaking(FollowDeadlines, Warming):
         # Those that do not suspend follow after their latency: the short-lived big edges.
         material = swing >= MATERIAL_SWING or engine.progress >= LATE_IN_MATCH
         suspend_share = 0.9 if material else 0.5 if goal else 0.0
-        for name in self._quoting(event):
+        quoting = self._quoting(event)
+        for name in quoting:
             book = self.bookmakers[name]
+            if book.sister_of is not None:
+                continue  # a white label suspends with its parent, and follows by copying it
             if self._budget >= 2 and not book.sharp and self.rng.random() < suspend_share:
                 delay = book.latency * self.rng.uniform(0.5, 1.5)
-                self._suspended[(event.id, name)] = now + delay + 5.0
-                self._wire.pop((event.id, name), None)
-                self._touch(event.id, name)
-                self._budget -= 2  # the suspension and the return
+                self._suspend(event.id, name, now + delay + 5.0)
+                for sister in self._catalog.sisters.get(name, ()):
+                    if sister in quoting:  # back when it copies its parent's return
+                        self._suspend(event.id, sister,
+                                      now + delay + 5.0 + self.bookmakers[sister].copy_delay)
             else:
                 self._follow(event.id, book, now)
+
+    def _suspend(self, event_id: int, name: str, until: float) -> None:
+        self._suspended[(event_id, name)] = until
+        self._wire.pop((event_id, name), None)
+        self._touch(event_id, name)
+        self._budget -= 2  # the suspension and the return
 
     def _core_probabilities(self, event: Event) -> dict[tuple[str, float | None, str | None],
                                                          tuple[float, ...]]:
