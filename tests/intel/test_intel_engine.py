@@ -169,3 +169,25 @@ def test_resolution_is_the_coarsest_grid_every_time_fits(times: list[float],
     for t in times:
         resolution.see(1_795_808_000.0 + t)
     assert resolution.seconds == seconds
+
+
+def test_a_finished_event_is_forgotten_and_its_open_follows_censored_there() -> None:
+    """The desk's engine runs all day: an event that ends leaves no lines behind. A move still
+    unfollowed when it ended is censored at the end (no book can follow any more), not at the
+    horizon; the other event's lines and figures are untouched."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0))
+    ended, going = (1, "ML", (None, None)), (2, "ML", (None, None))
+    for key in (ended, going):
+        open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
+        sharp_move(engine, key, 10.0, 0.40, 0.46)
+    engine.in_play.update({1, 2})
+    engine.observe(20.0, going, "Slow", two_way(0.46, 0.05))
+    assert engine.open_moves() and ended in engine.lines
+    engine.event_ended(1, 40.0)
+    assert ended not in engine.lines and going in engine.lines
+    assert engine.in_play == {2}
+    assert not engine.open_moves()
+    slow = engine.books["Slow"]
+    assert sorted(slow.follows) == [(10.0, True), (30.0, False)]
+    engine.advance(1000.0)  # its move's horizon passes: nothing more is counted for it
+    assert len(slow.follows) == 2
