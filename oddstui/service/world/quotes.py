@@ -140,12 +140,17 @@ class Quoter:
             event.quotes[name] = event.quotes.pop(name)
 
     # -- requoting --------------------------------------------------------------------------
-    def dirty(self, event: Event, book: Bookmaker, limit: int) -> list[MarketDef]:
+    def dirty(self, event: Event, book: Bookmaker, limit: int,
+              hidden: set[int] | frozenset[int] = frozenset()) -> list[MarketDef]:
+        """Up to `limit` of the book's markets behind the true prices, leaving out those whose
+        latest change is one of the `hidden` versions (the book has not seen it yet)."""
         truth = self.truths[event.id]
         quotes = event.quotes.get(book.name, {})
         out = []
         for mdef in self.offered(event, book, truth.tier_cap):
             changed = truth.changed_at.get(mdef.name, 0)
+            if changed in hidden:
+                continue
             market = quotes.get(mdef.name)
             if market is not None:
                 synced = market.version
