@@ -313,7 +313,8 @@ class IntelEngine:
             heapq.heappush(self._heap, (due, next(self._order), _EPISODE, episode))
         was = episode.members.get(book)
         if was is None or abs(change) > was[1]:
-            episode.members[book] = (now if was is None else was[0], abs(change))
+            episode.members[book] = (now if was is None else was[0], abs(change),
+                                     abs(pos - anchor))
 
     def _end_episode(self, line: LineState, episode: Episode) -> None:
         if len(episode.members) < 2:
@@ -322,7 +323,7 @@ class IntelEngine:
         for book in episode.members:
             self.books[book].joined += 1
         theta = self.settings.theta
-        if sum(1 for _, size in episode.members.values() if size >= theta) >= self.settings.k:
+        if sum(1 for _, size, _ in episode.members.values() if size >= theta) >= self.settings.k:
             episode.quoting = tuple(line.positions)
             self.episodes.append(episode)
 
