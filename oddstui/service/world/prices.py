@@ -152,7 +152,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             delay = 0.0 if book.sharp else book.latency * self.rng.uniform(0.3, 1.6)
         truth = self._quoter.truths.get(event_id)
         if truth is not None:
-            self._will_see(event_id, book.name, truth.version, now + delay)
+            self._will_see(event_id, book.name, truth.version, now + delay, truth.moved)
         self._schedule(event_id, book.name, now + delay)
         self._follow_deadline(event_id, book, now)
         self._withdraw_overpriced(self.events[event_id], book)
@@ -255,6 +255,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         dirty = self._quoter.dirty(event, book, limit, self._hidden(event.id, book.name, now))
         if not dirty:
             return False
+        self._repriced(event.id, book.name, [mdef.name for mdef in dirty])
         if self._quoter.requote(event, book, dirty, now, self.rng):
             self._touch(event.id, book.name)
             self._copied(event.id, book, now)

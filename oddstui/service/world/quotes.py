@@ -141,15 +141,15 @@ class Quoter:
 
     # -- requoting --------------------------------------------------------------------------
     def dirty(self, event: Event, book: Bookmaker, limit: int,
-              hidden: set[int] | frozenset[int] = frozenset()) -> list[MarketDef]:
-        """Up to `limit` of the book's markets behind the true prices, leaving out those whose
-        latest change is one of the `hidden` versions (the book has not seen it yet)."""
+              hidden: set[str] | frozenset[str] = frozenset()) -> list[MarketDef]:
+        """Up to `limit` of the book's markets behind the true prices, leaving out the `hidden`
+        ones (the book has not seen their change yet)."""
         truth = self.truths[event.id]
         quotes = event.quotes.get(book.name, {})
         out = []
         for mdef in self.offered(event, book, truth.tier_cap):
             changed = truth.changed_at.get(mdef.name, 0)
-            if changed in hidden:
+            if mdef.name in hidden:
                 continue
             market = quotes.get(mdef.name)
             if market is not None:
