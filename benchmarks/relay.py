@@ -241,6 +241,14 @@ def report(name: str, result: dict[str, Any], clients: int) -> None:
         f"    CPU (% of one core): {cpu}; benchmark clients {result['clients_cpu']:.0f} %; "
         f"load average {result['load']:.1f}"
     )
+    per = ", ".join(f"{n} {c:.1f} ms" for n, c in cpu_per_thousand(result).items())
+    print(f"    CPU per 1,000 upstream messages (steadier than % under load): {per}")
+
+
+def cpu_per_thousand(result: dict[str, Any]) -> dict[str, float]:
+    """Each process's CPU milliseconds per 1,000 odds messages of the upstream."""
+    rate = max(result["upstream"], 1.0)
+    return {name: cpu * 10.0 * 1000.0 / rate for name, cpu in result["cpu"].items()}
 
 
 async def repeated(
@@ -259,7 +267,7 @@ async def repeated(
         result = await measure(base, upstream, keys, processes, args, nats_url)
         report(f"{name}, run {run} of {args.repeat}", result, args.clients)
         results.append(result)
-    summarize(name, results)
+    summarize(name + (", one core busy" if args.busy_core else ""), results)
     if args.profile:
         profilers = {
             who: start_profile(process.pid, args.warmup + args.seconds, Path(args.profile), who)
@@ -294,7 +302,10 @@ def summarize(name: str, results: list[dict[str, Any]]) -> None:
         p99s = [plain[int(len(plain) * 0.99)] for plain in plains]
         print(f"    plain NATS subscriber p99 {spread(p99s, 1000)} ms")
     for who in results[0]["cpu"]:
-        print(f"    CPU {who} {spread([r['cpu'][who] for r in results])} % of one core")
+        print(
+            f"    CPU {who} {spread([r['cpu'][who] for r in results])} % of one core, "
+            f"{spread([cpu_per_thousand(r)[who] for r in results])} ms per 1,000 upstream messages"
+        )
     print(
         f"    benchmark clients CPU {spread([r['clients_cpu'] for r in results])} %; "
         f"frames to all clients {spread([r['frames'] for r in results])}/s; "

@@ -1,14 +1,16 @@
 """Run every benchmark and write `docs/benchmarks.md`: one table of current figures.
 
-    python benchmarks/run_all.py                 # all of them, about 20 minutes
+    python benchmarks/run_all.py                 # all of them, about 40 minutes
     python benchmarks/run_all.py --only relay,backtest
     python benchmarks/run_all.py --out /tmp/b.md
 
 Each benchmark prints its own report and one `FIGURES {json}` line per row of the table
 (`measure.emit`). A benchmark is run `runs` times (its own repeats count too: a figure given as
-a list is every value of those repeats); each figure is shown as the median with its range. The
-page says the machine, the commit, the date and the load average, and nothing else: the figures
-of earlier days are in git's history of the page, not in it.
+a list is every value of those repeats); each figure is shown as the median with its range.
+Each row says when it was measured, at which commit and under what load. `--only` measures
+the benchmarks named and keeps the page's other rows as they stand (with their own dates), so
+the page is always one current table; the figures of earlier days are in git's history of the
+page, not in it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,6 +60,9 @@ BENCHMARKS = (
               "serve ready < 1 s; desk's first live row < 2 s"),
     Benchmark("relay", ("relay.py", "--updates-per-second", "2000", "--clients", "50",
                         "--repeat", "5"), 1, "added p99 ≤ 50 ms; through NATS ≤ 100 ms"),
+    Benchmark("relay_busy", ("relay.py", "--updates-per-second", "2000", "--clients", "50",
+                             "--repeat", "5", "--busy-core"), 1,
+              "added p99 ≤ 50 ms; through NATS ≤ 100 ms"),
     Benchmark("record", ("record.py", "--seconds", "20"), 1, "≤ 10 % of a core at 2,000 msg/s"),
     Benchmark("replay", ("replay.py",), 1, "≥ 20,000 msg/s to one client"),
     Benchmark("requests_per_hour", ("requests_per_hour.py",), 1,
@@ -105,13 +109,30 @@ def shown(values: list[float]) -> str:
     return f"{middle} ({number(min(values))}–{number(max(values))})"
 
 
-def table_rows(benchmark: Benchmark, outputs: list[str]) -> list[str]:
+def table_rows(benchmark: Benchmark, outputs: list[str], measured: str = "") -> list[str]:
     lines = []
     for row, figures in gather(outputs).items():
         text = "; ".join(f"{name} {shown(values)}" for name, values in figures.items())
         runs = max(len(values) for values in figures.values())
-        lines.append(f"| {row} | {text} | {runs} | {benchmark.target} | `{benchmark.command}` |")
+        lines.append(f"| {row} | {text} | {runs} | {benchmark.target} | {measured} | "
+                     f"`{benchmark.command}` |")  # fmt: skip
     return lines
+
+
+def rows_on_page(text: str) -> dict[str, list[str]]:
+    """The table rows of an existing page, by the command in their last cell."""
+    rows: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if line.startswith("| ") and line.endswith("` |") and "`" in line:
+            command = line.rsplit("`", 2)[1]
+            rows.setdefault(command, []).append(line)
+    return rows
+
+
+def measured_note(began: datetime, loads: list[float]) -> str:
+    """When a benchmark ran, at which commit, and the load average around it."""
+    load = f"load {min(loads):.1f}–{max(loads):.1f}"
+    return f"{began:%Y-%m-%d %H:%M}, {commit()}, {load}"
 
 
 def machine() -> str:
@@ -138,21 +159,20 @@ def commit() -> str:
         return "unknown"
 
 
-def page(lines: list[str], started: datetime, seconds: float, loads: list[float]) -> str:
+def page(lines: list[str]) -> str:
     header = [
         "# Benchmarks: the current figures",
         "",
-        "Written by `python benchmarks/run_all.py` from one run; do not edit by hand. Each figure",
-        "is the median of every measurement the run made, with its range; `runs` counts them.",
-        "The figures of earlier runs are in this page's git history.",
+        "Written by `python benchmarks/run_all.py`; do not edit by hand. Each figure is the median",
+        "of every measurement its run made, with its range; `runs` counts them. `measured` says",
+        "when (UTC), at which commit and under what load average (1 minute, before and after);",
+        "the machine is shared, and a figure moves with its load. Earlier figures are in this",
+        "page's git history.",
         "",
-        f"- when: {started:%Y-%m-%d %H:%M} UTC, {seconds / 60:.0f} minutes, commit {commit()}",
         f"- machine: {machine()}",
-        f"- load average: {min(loads):.1f} to {max(loads):.1f} during the run "
-        "(the machine is shared; a figure moves with it)",
         "",
-        "| benchmark | figures: median (range) | runs | target | command |",
-        "|---|---|---|---|---|",
+        "| benchmark | figures: median (range) | runs | target | measured | command |",
+        "|---|---|---|---|---|---|",
     ]
     return "\n".join(header + lines) + "\n"
 
@@ -188,20 +208,24 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"--only: no benchmark named {', '.join(sorted(unknown))}")
         chosen = [b for b in BENCHMARKS if b.name in names]
-    started, began = datetime.now(UTC), time.monotonic()
-    loads = [os.getloadavg()[0]]
+    kept = rows_on_page(args.out.read_text()) if args.out.exists() else {}
     lines: list[str] = []
     failed = []
-    for benchmark in chosen:
+    for benchmark in BENCHMARKS:
+        if benchmark not in chosen:
+            lines += kept.get(benchmark.command, [])
+            continue
+        began, loads = datetime.now(UTC), [os.getloadavg()[0]]
         outputs, failure = run(benchmark)
-        lines += table_rows(benchmark, outputs)
+        loads.append(os.getloadavg()[0])
+        measured = measured_note(began, loads)
+        lines += table_rows(benchmark, outputs, measured)
         if failure:
             failed.append(benchmark.name)
             lines.append(f"| {benchmark.name} | **{failure}** | | {benchmark.target} | "
-                         f"`{benchmark.command}` |")  # fmt: skip
-        loads.append(os.getloadavg()[0])
+                         f"{measured} | `{benchmark.command}` |")  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(page(lines, started, time.monotonic() - began, loads))
+    args.out.write_text(page(lines))
     print(f"wrote {args.out}" + (f"; failed: {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
 

@@ -72,7 +72,7 @@ def test_every_consumer_prices_one_line_at_the_same_fair_price() -> None:
             reference["name"], reference.get("hdp"), side, "Bet365", 2.0, 10.0,
             label=reference.get("label") or "",
         )  # fmt: skip
-        closed = with_closing(leg, record)
+        closed = with_closing(leg, record, sport_has_draw(event.sport.slug))
         found = board[side]
         assert found is not None and found[1] == sharp == closed.sharp_book
         fair = edges[index]

@@ -103,7 +103,9 @@ class FeedClient(FeedStream):
 
     `on_resync(cursor, reason)` is called whenever the stream starts over at `cursor` (the first
     welcome, `resync_required`, a restarted service): what came before it may have gaps. With
-    `keep_lines`, messages carry their JSON text in `line` (a relay forwards it).
+    `keep_lines`, messages carry their JSON text in `line` (a relay forwards it); with
+    `quotes=False` as well, odds messages come without their quotes (`markets` empty): a reader
+    that only passes lines on never pays for decoding prices.
     """
 
     # ------------------------------------------------------------------ what the app does

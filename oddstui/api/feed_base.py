@@ -106,6 +106,7 @@ class FeedBase:
         on_scores_stale: Callable[[], None] | None = None,
         on_resync: Callable[[int | None, str], None] | None = None,
         keep_lines: bool = False,
+        quotes: bool = True,
         lock: threading.RLock | None = None,
         max_size: int = 64 * 2**20,
         compression: str | None = "deflate",
@@ -128,6 +129,7 @@ class FeedBase:
         self._on_scores_stale = on_scores_stale
         self._on_resync = on_resync
         self._keep_lines = keep_lines
+        self._quotes = quotes
         self.lock = lock or threading.RLock()
         self._max_size = max_size
         self._compression = compression

@@ -42,7 +42,7 @@ class FeedStream(FeedSnapshots):
             # messages of 20 markets: 40 ms and more) lets go of the lock every `LOCK_SLICE`
             # seconds, so the UI's reads of the book wait for a slice, never a whole frame.
             slice_end = time.perf_counter() + LOCK_SLICE
-            for message in iter_frame(frame, now, self._keep_lines):
+            for message in iter_frame(frame, now, self._keep_lines, self._quotes):
                 if time.perf_counter() > slice_end:
                     lock.release()
                     time.sleep(0)  # a reader waiting for the lock takes it now

@@ -26,7 +26,7 @@ from oddstui.api.models import (
     parse_time,
 )
 from oddstui.api.models.fields import as_int, as_url
-from oddstui.api.odds_decoder import NOT_FAST, decode_odds
+from oddstui.api.odds_decoder import NOT_FAST, decode_odds, decode_odds_head
 
 try:  # orjson decodes about three times faster; the standard library is the fallback.
     from orjson import loads as _loads
@@ -308,7 +308,7 @@ def parse_frame(frame: str | bytes, received: float = 0.0) -> tuple[list[Message
 
 
 def iter_frame(
-    frame: str | bytes, received: float = 0.0, keep_lines: bool = False
+    frame: str | bytes, received: float = 0.0, keep_lines: bool = False, quotes: bool = True
 ) -> Iterator[Message | None]:
     """`parse_frame` one line at a time, None for a malformed line.
 
@@ -316,6 +316,9 @@ def iter_frame(
     in the processor's cache. Each line tries the fast decoder for odds messages first and the
     general path after. With `keep_lines`, odds, score and status messages carry their own JSON
     text in `line` (a relay forwards it as received: prices keep the book's own precision).
+    With `keep_lines` and not `quotes`, a plain odds message is decoded without its markets
+    (`markets` is empty; they must be a list, what is in them is the line's reader's to judge):
+    for a relay, which passes the line on and never reads a price.
     """
     if isinstance(frame, bytes | bytearray | memoryview):
         try:
@@ -325,11 +328,12 @@ def iter_frame(
             return
     loads = _loads
     parsers = _PARSERS
+    decode = decode_odds if quotes or not keep_lines else decode_odds_head
     for line in frame.split("\n"):
         if not line:
             continue
         try:
-            fast = decode_odds(line)
+            fast = decode(line)
             if fast is not None:
                 yield OddsMessage(*fast, received, line if keep_lines else "")
                 continue

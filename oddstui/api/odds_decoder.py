@@ -114,6 +114,14 @@ def decode_odds(line: str | bytes) -> OddsFields | None:
     return (*head, markets)
 
 
+def decode_odds_head(line: str | bytes) -> OddsFields | None:
+    """`decode_odds` without the quotes (`markets` is empty): for a reader that passes the line
+    on as it came. The markets must still be a list of JSON values (or absent); what each holds
+    is left to whoever reads the line. Raises as `decode_odds` does."""
+    head = _head(_decode_with_texts(line))
+    return None if head is None else (*head, ())
+
+
 OddsTexts = tuple[str, int, datetime | None, int, str, str | None, list[bytes]]
 """`OddsFields` with each market's JSON text in place of its quote."""
 

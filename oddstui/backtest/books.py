@@ -21,6 +21,7 @@ from pathlib import Path
 from oddstui.backtest.engine import collector_paused
 from oddstui.backtest.feeding import BookFeeder
 from oddstui.backtest.partition import Share
+from oddstui.book.state import FINISHED_STATUSES
 from oddstui.intel.engine import IntelEngine, observe_quotes
 from oddstui.intel.merge import merge, shrink
 from oddstui.intel.report import IntelReport, report_of
@@ -113,6 +114,8 @@ def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: 
             for event_id, status in touched.status:
                 if status == "live":
                     engine.in_play.add(event_id)
+                elif status in FINISHED_STATUSES:
+                    engine.event_ended(event_id, stamp)
                 else:
                     engine.in_play.discard(event_id)
             bookmaker = touched.bookmaker

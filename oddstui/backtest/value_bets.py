@@ -17,7 +17,7 @@ from oddstui.backtest.line_state import LineState, MarketLine
 from oddstui.book.fair_policy import FAIR_POLICY, FairPolicy
 from oddstui.book.suspect import suspicion
 from oddstui.book.value import MIN_VALUE_EV, ev_percent
-from oddstui.derived.value import needed_sides
+from oddstui.derived.value import line_fair_prices
 
 DEFAULT_SHARPS = FAIR_POLICY.books
 DEFAULT_MIN_EV = MIN_VALUE_EV  # the service's own floor
@@ -47,7 +47,7 @@ class ValueTracker:
         self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
         self._fairs: dict[tuple[object, ...], dict[str, float] | None] = {}
-        """(market, has a draw, sharp book, its prices) -> the fair prices they make."""
+        """(market, has a draw, each sharp book's prices) -> the fair prices they make."""
 
     def refresh_fair(self, state: LineState, has_draw: bool) -> None:
         """The sharp book's prices on the line moved (or were read afresh)."""
@@ -168,33 +168,21 @@ class ValueTracker:
     def _fair(
         self, market: str, quotes: Mapping[str, Mapping[str, float]], has_draw: bool
     ) -> dict[str, float] | None:
-        """The line's fair prices by the policy: the first sharp book, in order, quoting every
-        side the market needs. Read only: the same prices give the same dictionary."""
-        for book in self.policy.books:
-            sharp = quotes.get(book)
-            if not sharp:
-                continue
-            # A sharp book's prices come back again and again (a sharp move is often undone,
-            # and another sharp book's change leaves the first one's fair price as it was):
-            # the margin removal (Shin's, iterative) runs once for each set of prices.
-            key = (market, has_draw, book, tuple(sharp.items()))
-            fair = self._fairs.get(key, _UNKNOWN)
-            if fair is _UNKNOWN:
-                if len(self._fairs) >= _FAIRS_KEPT:
-                    self._fairs.clear()
-                fair = self._fairs[key] = self._book_fair(market, book, sharp, has_draw)
-            if fair is not None:
-                return fair  # type: ignore[return-value]
-        return None
-
-    def _book_fair(
-        self, market: str, book: str, sharp: Mapping[str, float], has_draw: bool
-    ) -> dict[str, float] | None:
-        sides = needed_sides(market, has_draw, frozenset(sharp))
-        if sides is None:
-            return None
-        line = self.policy.fair_line({book: sharp}, sides)
-        return None if line is None else dict(zip(sides, line.prices(), strict=True))
+        """The line's fair prices by the policy (`derived.value.line_fair_prices`). Read only:
+        the same sharp prices give the same dictionary."""
+        # The sharp books' prices come back again and again (a sharp move is often undone):
+        # the margin removal (Shin's, iterative) runs once for each set of them.
+        key = (market, has_draw, *(
+            (book, tuple(prices.items())) for book in self.policy.books
+            if (prices := quotes.get(book))
+        ))
+        fair = self._fairs.get(key, _UNKNOWN)
+        if fair is _UNKNOWN:
+            if len(self._fairs) >= _FAIRS_KEPT:
+                self._fairs.clear()
+            found = line_fair_prices(market, has_draw, quotes, self.policy)
+            fair = self._fairs[key] = None if found is None else found[1]
+        return fair  # type: ignore[return-value]
 
 
 def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: float) -> bool:

@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from oddstui.book.arbitrage import sport_has_draw
-from oddstui.book.fair_policy import FAIR_POLICY
 
 WON, HALF_WON, VOID, HALF_LOST, LOST = 1.0, 0.5, 0.0, -0.5, -1.0
 RESULT_WORDS = {
@@ -102,19 +101,6 @@ def leg_profit(stake: float, price: float, result: float, commission: float = 0.
     if result > 0:
         return stake * result * (effective_price(price, commission) - 1.0)
     return stake * result
-
-
-def closing_fair_price(prices: Mapping[str, float], side: str) -> float | None:
-    """The sharp book's closing price of `side` with its margin removed by the fair-price
-    policy (`book.fair_policy`), from every side of its closing line; None when a side is
-    missing or not a price."""
-    usable = {name: value for name, value in prices.items() if value > 1.0 and math.isfinite(value)}
-    if side not in usable or len(usable) < 2:
-        return None
-    probabilities = FAIR_POLICY.margin_removed(list(usable.values()))
-    if probabilities is None:
-        return None
-    return 1.0 / probabilities[list(usable).index(side)]
 
 
 def closing_line_value(price_taken: float, fair_close: float) -> float:

@@ -34,6 +34,25 @@ def needed_sides(market: str, has_draw: bool, quoted: frozenset[str]) -> tuple[s
     return in_side_order(needed)
 
 
+def line_fair_prices(
+    market: str, has_draw: bool, sharp_quotes: Quotes, policy: FairPolicy = FAIR_POLICY
+) -> tuple[str, dict[str, float]] | None:
+    """(the sharp book, each side's fair price) of a line: the first sharp book, in the
+    policy's order, quoting every side the market needs; None when none does. The backtest's
+    fair prices and the bet log's fair closing price are this."""
+    for book in policy.books:
+        prices = sharp_quotes.get(book)
+        if not prices:
+            continue
+        sides = needed_sides(market, has_draw, frozenset(prices))
+        if sides is None:
+            continue
+        line = policy.fair_line({book: prices}, sides)
+        if line is not None:
+            return book, dict(zip(sides, line.prices(), strict=True))
+    return None
+
+
 def line_value(
     market: str,
     has_draw: bool,

@@ -41,16 +41,17 @@ def to_table(report: IntelReport, titles: dict[int, str] | None = None) -> str:
     if report.steam:
         out.append(f"\nSteam events: {len(report.steam)} (the largest {STEAM_ROWS})\n")
         steam_rows: list[tuple[str, ...]] = [
-            ("time", "event", "market", "line", "way", "origin", "clusters", "size", "stale books")
+            ("time", "event", "market", "line", "way", "origin", "clusters", "size (pp)",
+             "stale books")
         ]
-        for s in sorted(report.steam, key=lambda s: -s.size)[:STEAM_ROWS]:
+        for s in sorted(report.steam, key=lambda s: -s.points)[:STEAM_ROWS]:
             key = s.key if isinstance(s.key, tuple) else (None, "", (None, None))
             event = (titles or {}).get(key[0], str(key[0]))
             hdp, label = key[2]
             line = " ".join(str(x) for x in (hdp, label) if x is not None) or "—"
             steam_rows.append((f"{s.time:.0f}", event, str(key[1]), line,
                                "shorter" if s.direction > 0 else "longer", s.origin,
-                               str(s.breadth), f"{s.size * 100:.1f}%", str(len(s.stale))))
+                               str(s.breadth), f"{s.points * 100:.1f}", str(len(s.stale))))
         out.append(_render(steam_rows))
     return "".join(out)
 

@@ -58,13 +58,15 @@ class IntelEngine:
             if self.first is None:
                 self.first = time
         self.changes += 1
-        line = self.lines.get(key)
-        if line is None:
-            line = self.lines[key] = LineState(key)
         tally = self.books.get(book)
         if tally is None:
             tally = self.books[book] = BookTally()
         tally.updates += 1
+        line = self.lines.get(key)
+        if line is None:
+            if not prices:  # nothing held, nothing quoted (an ended event's withdrawals)
+                return
+            line = self.lines[key] = LineState(key)
         now = self.now
         pos: float | None = None
         if prices:
@@ -127,6 +129,32 @@ class IntelEngine:
                 if line is not None and line.episode is episode:
                     line.episode = None
                     self._end_episode(line, episode)
+
+    def event_ended(self, event_id: object, time: float | None = None) -> None:
+        """The event finished or went away (at `time`): no book can follow on it any more, so
+        its open follows are censored where they are, its stale lines and its episodes end,
+        and its lines are forgotten (the desk's engine runs all day)."""
+        if time is not None and time > self.now:
+            self.advance(time)
+            self.now = time
+        now = self.now
+        self.in_play.discard(event_id)
+        for key in [k for k in self.lines if isinstance(k, tuple) and k[0] == event_id]:
+            line = self.lines.pop(key)
+            if line.candidate is not None:
+                line.candidate.done = True  # it never held τ: not a move
+                line.candidate = None
+            for move in list(line.moves):
+                for book in move.pending:
+                    self._record(move, book, now - move.start, False, True)
+                self._close(move)
+            for book, since in line.ev_since.items():
+                self.books[book].stale.append((now - since, True))
+            line.ev_since = {}
+            if isinstance(line.episode, Episode):
+                self._end_episode(line, line.episode)
+                line.episode = None
+            self._open.discard(key)
 
     # -- sharp moves and their follows --------------------------------------------------
     def _sharp_changed(self, line: LineState, now: float) -> None:
@@ -300,7 +328,8 @@ class IntelEngine:
             heapq.heappush(self._heap, (due, next(self._order), _EPISODE, episode))
         was = episode.members.get(book)
         if was is None or abs(change) > was[1]:
-            episode.members[book] = (now if was is None else was[0], abs(change))
+            episode.members[book] = (now if was is None else was[0], abs(change),
+                                     abs(pos - anchor))
 
     def _end_episode(self, line: LineState, episode: Episode) -> None:
         if len(episode.members) < 2:
@@ -309,7 +338,7 @@ class IntelEngine:
         for book in episode.members:
             self.books[book].joined += 1
         theta = self.settings.theta
-        if sum(1 for _, size in episode.members.values() if size >= theta) >= self.settings.k:
+        if sum(1 for _, size, _ in episode.members.values() if size >= theta) >= self.settings.k:
             episode.quoting = tuple(line.positions)
             self.episodes.append(episode)
 

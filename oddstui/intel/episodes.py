@@ -14,8 +14,9 @@ class Episode:
         self.start = start
         self.direction = direction
         self.leader = leader
-        self.members: dict[str, tuple[float, float]] = {}
-        """book -> (when it moved, its move's relative size)."""
+        self.members: dict[str, tuple[float, float, float]] = {}
+        """book -> (when it moved, its move's relative size, its size in probability: the
+        change of the line's first side's margin-free probability, as a share)."""
         self.quoting: tuple[str, ...] = ()
         """The books quoting the line when the episode ended."""
 
@@ -31,7 +32,11 @@ class SteamEvent:
     breadth: int
     """Independent clusters that moved by θ or more."""
     size: float
-    """The largest relative move among them."""
+    """The largest relative move among them (of the first side's margin-free probability: what
+    θ is measured in, and large on a long shot, where 2 % to 4 % is a 100 % move)."""
+    points: float
+    """The largest move among them in probability (a share: 0.02 is two percentage points),
+    the same whichever side of the line is named first: the size to show."""
     books: int
     """Books that moved in the episode."""
     stale: tuple[str, ...]
@@ -39,8 +44,9 @@ class SteamEvent:
 
 
 def steam_of(episode: Episode, cluster: dict[str, str], theta: float, k: int) -> SteamEvent | None:
-    big = [(book, size) for book, (_, size) in episode.members.items() if size >= theta]
-    clusters = {cluster.get(book, book) for book, _ in big}
+    big = [(book, size, points) for book, (_, size, points) in episode.members.items()
+           if size >= theta]
+    clusters = {cluster.get(book, book) for book, _, _ in big}
     if len(clusters) < k:
         return None
     return SteamEvent(
@@ -49,7 +55,8 @@ def steam_of(episode: Episode, cluster: dict[str, str], theta: float, k: int) ->
         direction=episode.direction,
         origin=episode.leader,
         breadth=len(clusters),
-        size=max(size for _, size in big),
+        size=max(size for _, size, _ in big),
+        points=max(points for _, _, points in big),
         books=len(episode.members),
         stale=tuple(sorted(b for b in episode.quoting if b not in episode.members)),
     )

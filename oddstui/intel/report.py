@@ -129,6 +129,7 @@ def to_json(report: IntelReport, engine: IntelEngine, names: dict[int, str] | No
             "direction": "shorter" if s.direction > 0 else "longer",
             "origin": s.origin,
             "breadth": s.breadth,
+            "sizePoints": round(s.points * 100.0, 2),
             "sizePct": round(s.size * 100.0, 2),
             "books": s.books,
             "stale": list(s.stale),

@@ -121,9 +121,7 @@ async def _publish(sources: Sources, relay: Relay, options: RelayOptions, url: s
     js = nc.jetstream()
     prefix = options.stream.lower()
     await nats_bus.ensure_stream(js, options.stream, prefix, options.replay_window)
-    publisher = nats_bus.NatsPublisher(
-        js, prefix, relay.places, lambda: relay.complete_markets
-    )
+    publisher = nats_bus.NatsPublisher(nc, prefix, relay.places, lambda: relay.complete_markets)
     relay.listeners.append(publisher)
     sources.add("the NATS publisher", publisher.run(), publisher.stop)
 

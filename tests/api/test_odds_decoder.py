@@ -19,6 +19,7 @@ from oddstui.api.odds_decoder import (
     NotFast,
     decode_market,
     decode_odds,
+    decode_odds_head,
     decode_odds_texts,
 )
 
@@ -145,6 +146,37 @@ def test_the_fast_decoder_agrees_with_the_general_path(
     check()
     # Half the examples are plain and all of those must be compared; some of the rest too.
     assert len(compared) >= 500, f"only {len(compared)} of 1500 examples reached the comparison"
+    assert not all(compared), "no example off the plain path was compared"
+
+
+def test_the_head_decoder_agrees_with_the_general_path_on_all_but_the_quotes() -> None:
+    """A relay's decode (`quotes=False`): every field but the markets as the general path has
+    them; the markets are left to the line's reader, so a message whose only fault is in its
+    markets passes (the general path takes it once its markets are emptied)."""
+    compared: list[bool] = []
+
+    @settings(max_examples=600, database=None)
+    @given(
+        st.one_of(plain_message.map(lambda m: (True, m)), wire_message.map(lambda m: (False, m)))
+    )
+    def check(case: tuple[bool, dict[str, Any]]) -> None:
+        plain, message = case
+        line = json.dumps(message)
+        try:
+            head = decode_odds_head(line)
+        except NOT_FAST:
+            head = None
+        if plain:
+            assert head is not None, "the head decoder declined a plain odds message"
+        if head is None:
+            return
+        assert head[-1] == ()
+        emptied = _general(json.dumps({**message, "markets": []}))
+        assert OddsMessage(*head, 5.0) == emptied
+        compared.append(plain)
+
+    check()
+    assert len(compared) >= 240, f"only {len(compared)} of 600 examples reached the comparison"
     assert not all(compared), "no example off the plain path was compared"
 
 

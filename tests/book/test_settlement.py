@@ -11,8 +11,6 @@ from oddstui.book.settlement import (
     VOID,
     WON,
     FinalScore,
-    closing_fair_price,
-    closing_line_value,
     leg_profit,
     settle_leg,
     settles_by_score,
@@ -72,15 +70,6 @@ def test_profit_and_loss_per_leg() -> None:
     assert leg_profit(50.0, 2.1, WON, commission=0.05) == pytest.approx(52.25)
 
 
-def test_closing_line_value_against_the_fair_close() -> None:
-    # 1.9 / 1.9: 1/1.9 + 1/1.9 = 1.0526; fair 2.0 each.
-    fair = closing_fair_price({"home": 1.9, "away": 1.9}, "home")
-    assert fair == pytest.approx(2.0)
-    assert closing_line_value(2.1, 2.0) == pytest.approx(0.05)
-    assert closing_fair_price({"home": 1.9}, "home") is None  # one side: no fair price
-    assert closing_fair_price({"home": 1.9, "away": 1.9}, "draw") is None
-
-
 @pytest.mark.parametrize(
     ("hdp", "home", "away", "result"),
     [
@@ -104,9 +93,3 @@ def test_a_quarter_spread_splits_the_away_side_on_the_negated_line() -> None:
     level = FinalScore(1, 1)
     assert settle_leg("Spread", 0.25, "home", level, has_draw=False) == HALF_WON
     assert settle_leg("Spread", 0.25, "away", level, has_draw=False) == HALF_LOST
-
-
-def test_a_price_of_one_is_no_closing_price() -> None:
-    """1.0 pays nothing back: it is not a price, so a line left with one side has no fair close."""
-    assert closing_fair_price({"home": 1.0, "away": 2.0}, "away") is None
-    assert closing_fair_price({"home": 1.0, "away": 2.0}, "home") is None

@@ -71,26 +71,25 @@ def test_sisters_and_lag_ranks_match_the_worlds_truth(recorded: tuple[Path, dict
         parent = truth[name]["sisterOf"]
         assert books[name].cluster == (parent or name), (name, books[name].cluster)
     assert sum(1 for name in told if truth[name]["sisterOf"]) >= 4
-    # Measured median lag against the simulated latency, over the independent books (not the
-    # sisters: see docs/books.md, "Against the truth") with enough follows.
+    # Measured median lag against the simulated latency, over every book with enough follows:
+    # a sister's truth is its parent's latency plus its copy delay, which its lags show now
+    # that the world's white labels copy their parent's quotes, suspensions and events only.
     measured, latency = [], []
     for name in SELECTION:
         book = books[name]
-        if truth[name]["sharp"] or truth[name]["sisterOf"]:
-            continue
-        if book.follows < LEAST_FOLLOWS or book.lag_median is None:
+        if truth[name]["sharp"] or book.follows < LEAST_FOLLOWS or book.lag_median is None:
             continue
         measured.append(book.lag_median)
         latency.append(truth[name]["latencySeconds"])
-    assert len(measured) >= 8, f"only {len(measured)} books with {LEAST_FOLLOWS} follows"
+    assert len(measured) >= 12, f"only {len(measured)} books with {LEAST_FOLLOWS} follows"
     # Books far apart in latency are told apart: the quick ones (under 8 s) follow sooner, as a
     # group, than the slow ones (over 12 s); the quickest of all (the exchange) is quickest.
     quick = [m for m, t in zip(measured, latency, strict=True) if t < 8.0]
     slow = [m for m, t in zip(measured, latency, strict=True) if t > 12.0]
     assert quick and slow and statistics.median(quick) < statistics.median(slow), (quick, slow)
     assert min(measured) == measured[latency.index(min(latency))]
-    # Over all of them the ranks agree, though two minutes cannot order books a second apart
-    # in latency (a fifth of a second in play), and a loaded machine slows the world's own
-    # clock: 0.69 to 0.87 measured over two minutes, 0.91 over ten (docs/books.md).
+    # The bar is 0.9 over ten minutes (docs/books.md, "Against the truth"); two minutes
+    # cannot order books a second apart in latency (a fifth of a second in play), and a loaded
+    # machine slows the world's own clock: 0.86 was measured over three minutes, so 0.8 here.
     rho = rank_correlation(measured, latency)
-    assert rho >= 0.5, f"rank correlation {rho:.3f} over {len(measured)} books"
+    assert rho >= 0.8, f"rank correlation {rho:.3f} over {len(measured)} books"

@@ -127,7 +127,26 @@ def test_steam_counts_independent_clusters_and_names_the_stale_books() -> None:
             assert (steam.origin, steam.breadth, steam.books) == ("Pinnacle", 3, 4)
             assert steam.direction == -1  # "away" is the first side: its probability fell
             assert steam.size == pytest.approx(0.12, abs=0.01)
+            assert steam.points == pytest.approx(0.06, abs=0.002)  # 50 % to 44 %
             assert steam.stale == ("Late",)
+
+
+def test_steam_on_a_long_shot_is_sized_in_probability_points() -> None:
+    """A long shot's chance from 10 % to 20 % doubles it (a 100 % move of its probability):
+    its steam is ten percentage points, as the same move named from the favourite's side
+    (90 % to 80 %) is."""
+    engine = IntelEngine(IntelSettings(tau=1.0, k=3, sharp=("Pinnacle",)))
+    key, t0 = (1, "ML", (None, None)), 100.0
+    books = {"Pinnacle": 0.02, "A": 0.04, "B": 0.05}
+    for book, margin in books.items():
+        engine.observe(t0, key, book, two_way(0.90, margin))  # "away" (first) is the long shot
+    for i, (book, margin) in enumerate(books.items()):
+        engine.observe(t0 + 10 + i, key, book, two_way(0.80, margin))
+    engine.finish()
+    (steam,) = engine.steam()
+    assert steam.direction == 1 and steam.breadth == 3
+    assert steam.size == pytest.approx(1.0, abs=0.05)
+    assert steam.points == pytest.approx(0.10, abs=0.003)
 
 
 def test_leadership_goes_to_the_first_mover() -> None:
@@ -169,3 +188,25 @@ def test_resolution_is_the_coarsest_grid_every_time_fits(times: list[float],
     for t in times:
         resolution.see(1_795_808_000.0 + t)
     assert resolution.seconds == seconds
+
+
+def test_a_finished_event_is_forgotten_and_its_open_follows_censored_there() -> None:
+    """The desk's engine runs all day: an event that ends leaves no lines behind. A move still
+    unfollowed when it ended is censored at the end (no book can follow any more), not at the
+    horizon; the other event's lines and figures are untouched."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0))
+    ended, going = (1, "ML", (None, None)), (2, "ML", (None, None))
+    for key in (ended, going):
+        open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
+        sharp_move(engine, key, 10.0, 0.40, 0.46)
+    engine.in_play.update({1, 2})
+    engine.observe(20.0, going, "Slow", two_way(0.46, 0.05))
+    assert engine.open_moves() and ended in engine.lines
+    engine.event_ended(1, 40.0)
+    assert ended not in engine.lines and going in engine.lines
+    assert engine.in_play == {2}
+    assert not engine.open_moves()
+    slow = engine.books["Slow"]
+    assert sorted(slow.follows) == [(10.0, True), (30.0, False)]
+    engine.advance(1000.0)  # its move's horizon passes: nothing more is counted for it
+    assert len(slow.follows) == 2

@@ -115,3 +115,46 @@ async def test_a_client_resuming_with_last_seq_gets_what_it_missed(
     finally:
         with contextlib.suppress(Exception):
             terminate(process)
+
+
+async def test_with_deflate_a_compressing_and_a_plain_client_get_the_same_messages(
+    service: FeedService, tmp_path: Path
+) -> None:
+    """Frames go straight to a plain client's socket and through the ASGI send to one that
+    negotiated permessage-deflate: both read the same odds, whole and in order."""
+    import json
+    import re
+
+    from websockets.asyncio.client import connect
+
+    process, base = await asyncio.to_thread(
+        launch_relay, service.base_url, FEED_KEY, tmp_path, "--deflate"
+    )
+    url = base.replace("http://", "ws://", 1) + "/ws?markets=ML,Totals&apiKey="
+    try:
+        async with (
+            connect(url + DESK_KEYS[0], compression="deflate", proxy=None) as packed,
+            connect(url + DESK_KEYS[1], compression=None, proxy=None) as plain,
+        ):
+            assert packed.response is not None and plain.response is not None
+            assert "permessage-deflate" in packed.response.headers.get(
+                "Sec-WebSocket-Extensions", ""
+            )
+            assert "Sec-WebSocket-Extensions" not in plain.response.headers
+
+            async def odds_seqs(ws: object, count: int) -> list[int]:
+                seqs: list[int] = []
+                while len(seqs) < count:
+                    frame = await asyncio.wait_for(ws.recv(), 20)  # type: ignore[attr-defined]
+                    for line in str(frame).split("\n"):
+                        message = json.loads(line)  # each line whole: never a cut frame
+                        if re.fullmatch("created|updated|deleted|no_markets", message["type"]):
+                            seqs.append(message["seq"])
+                return seqs
+
+            got = await asyncio.gather(odds_seqs(packed, 300), odds_seqs(plain, 300))
+            first, second = window(*got)
+            assert len(first) >= 100
+            assert first == second == sorted(set(first))
+    finally:
+        terminate(process)

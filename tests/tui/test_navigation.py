@@ -88,6 +88,8 @@ async def test_every_screen_is_reachable_by_keys(fast_service: Service) -> None:
 
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpModal)
+        # The modal's text is painted on a later refresh than the one that pushed it.
+        await wait_for(lambda: "Quit" in screen_text(app), pilot)
         help_text = screen_text(app)
         for needle in ("Sports", "Live", "Help", "Quit", "Star"):
             assert needle in help_text

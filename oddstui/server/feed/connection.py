@@ -6,6 +6,11 @@ text it sends. The queue is bounded in characters, and a watcher closes a client
 has not drained for a few seconds (stall.py): either way it is closed with 4008 instead of
 stalling the others, growing the service's memory or holding its socket.
 
+Frames go out as bytes built once for every connection that shares them (frames.py): written
+straight to the socket when it takes writes at once (no task switch per client), else by the
+writer task once it does. Without a `FrameSink` (a server that offers none, or a connection with
+permessage-deflate) the writer sends each frame's text through the ASGI send.
+
 A close while the transport's writes are paused cannot go through the ASGI send, which waits for
 the buffer to drain: the close frame is then appended to the transport behind the whole frames
 already there (so a client that reads again sees it), and the socket is aborted if it has not
@@ -21,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Protocol
 
+from oddstui.server.feed.frames import Frame, FrameCache, FrameSink, split_frames
 from oddstui.server.feed.params import FeedFilter
 from oddstui.server.feed.stall import (
     CHECK_EVERY,
@@ -59,8 +65,10 @@ class FeedConnection:
         close_timeout: float,
         transport: asyncio.Transport | None = None,
         stall_limit: float = STALL_LIMIT,
+        sink: FrameSink | None = None,
     ) -> None:
         self.socket = socket
+        self._sink = sink
         self._transport = transport
         self._watch = None if transport is None else DrainWatch(transport, stall_limit)
         self._sending = False
@@ -74,7 +82,10 @@ class FeedConnection:
         self._frame_limit = frame_limit
         self._close_timeout = close_timeout
         self._pending: list[str] = []
-        self._frames: deque[str] = deque()
+        # A list of texts handed over whole by `add_all` and shared with other connections (never
+        # changed here); while it is set, `_pending` is empty.
+        self._shared: list[str] | None = None
+        self._frames: deque[Frame] = deque()
         self._queued = 0
         self._wake = asyncio.Event()
         self._closing: tuple[int, str] | None = None
@@ -89,42 +100,71 @@ class FeedConnection:
     def add(self, text: str) -> None:
         """One message for the frame of the current tick."""
         if self._closing is None:
-            self._pending.append(text)
+            self._own().append(text)
 
     def add_all(self, texts: Iterable[str]) -> None:
-        if self._closing is None:
-            self._pending.extend(texts)
+        """Messages for the current tick. A list is kept as it is, not copied, so that the flush
+        can share its frames with the other connections handed the same list: it must not
+        change afterwards."""
+        if self._closing is not None:
+            return
+        if type(texts) is list and not self._pending and self._shared is None:
+            self._shared = texts
+        else:
+            self._own().extend(texts)
 
-    def flush(self, *, allowance: bool = False) -> None:
-        """End of tick: the pending messages become newline-joined frames on the queue.
+    def _own(self) -> list[str]:
+        if self._shared is not None:
+            self._pending, self._shared = list(self._shared), None
+        return self._pending
+
+    def flush(self, cache: FrameCache | None = None, *, allowance: bool = False) -> None:
+        """End of tick: the pending messages become newline-joined frames, sent at once when the
+        socket takes them, else queued for the writer.
 
         With `allowance` (the welcome and replay) the bound grows by what this flush queues,
         so a large compacted replay does not count as slowness; it shrinks back once drained.
         """
-        if not self._pending or self._closing is not None:
-            self._pending.clear()
+        shared, self._shared = self._shared, None
+        pending = self._pending
+        if self._closing is not None or (shared is None and not pending):
+            pending.clear()
             return
-        frames = list(self._frames_of(self._pending))
-        self._pending = []
-        size = sum(len(frame) for frame in frames)
+        if shared is not None:
+            frames = cache.frames(shared) if cache is not None else self._split(shared)
+        else:
+            frames = self._split(pending)
+            self._pending = []
+        size = sum(map(len, frames))
         if allowance:
             self._bound = self._queued + size + self._queue_limit
         elif self._queued + size > self._bound:
             self.close(*SLOW_CONSUMER)
             return
+        sink = self._sink
+        if sink is not None and self._writer is not None and not self._frames:
+            frames = self._write_now(sink, frames)
+            if not frames:
+                return
+            size = sum(map(len, frames))
         self._frames.extend(frames)
         self._queued += size
         self._wake.set()
 
-    def _frames_of(self, texts: list[str]) -> Iterable[str]:
+    def _split(self, texts: list[str]) -> list[Frame]:
         # One frame per tick, split only when it would be unreasonably large for a client.
-        start, size = 0, 0
-        for index, text in enumerate(texts):
-            if size and size + len(text) > self._frame_limit:
-                yield "\n".join(texts[start:index])
-                start, size = index, 0
-            size += len(text) + 1
-        yield "\n".join(texts[start:])
+        return split_frames(texts, self._frame_limit)
+
+    def _write_now(self, sink: FrameSink, frames: list[Frame]) -> list[Frame]:
+        """Write what the socket takes now, in order, while the writer is idle; the rest (from
+        the first frame it would not take) is returned for the writer."""
+        if self._sending:
+            return frames
+        for index, frame in enumerate(frames):
+            if not sink.ready():
+                return frames[index:]
+            sink.write(frame.wire())
+        return []
 
     def close(self, code: int, reason: str) -> None:
         """Drop what is queued and close with `code` as soon as the socket takes it.
@@ -137,6 +177,7 @@ class FeedConnection:
             return
         self._closing = (code, reason)
         self._pending.clear()
+        self._shared = None
         self._frames.clear()
         self._queued = 0
         self._wake.set()
@@ -145,8 +186,8 @@ class FeedConnection:
         loop = asyncio.get_running_loop()
         transport = self._transport
         if transport is not None and (self._sending or transport.get_write_buffer_size() > 0):
-            # Paused writes: the writer waits inside the ASGI send before writing anything,
-            # so cancelling it cannot cut a frame.
+            # Paused writes: the writer waits (in the ASGI send or the sink's) before writing
+            # anything, so cancelling it cannot cut a frame.
             self._writer.cancel()
             if not transport.is_closing():
                 transport.write(close_frame(code, reason))
@@ -198,7 +239,10 @@ class FeedConnection:
                 if self._queued <= self._queue_limit:
                     self._bound = self._queue_limit
                 self._sending = True
-                await self.socket.send_text(frame)
+                if self._sink is not None:
+                    await self._sink.send(frame.wire())
+                else:
+                    await self.socket.send_text(frame.text)
                 self._sending = False
             code, reason = self._closing
             await self.socket.close(code, reason)

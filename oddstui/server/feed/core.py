@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket
 
 from oddstui.server.accounts import Account, Accounts
 from oddstui.server.feed.connection import GOING_AWAY, REPLACED, FeedConnection
+from oddstui.server.feed.frames import FrameCache, sink_of
 from oddstui.server.feed.handshake import Denied, admit, deny
 from oddstui.server.feed.logs import quiet_denials
 from oddstui.server.feed.messages import (
@@ -151,6 +152,7 @@ class FeedCore:
             close_timeout=self._close_timeout,
             transport=transport_of(websocket.scope),
             stall_limit=self._stall_limit,
+            sink=sink_of(websocket.scope),
         )
         self._open(connection, account)
         task = asyncio.current_task()
@@ -295,8 +297,9 @@ class FeedCore:
     def _flush(self) -> None:
         self._flush_handle = None
         dirty, self._dirty = self._dirty, set()
+        cache = FrameCache(self._frame_limit)  # connections given the same texts share frames
         for connection in dirty:
-            connection.flush()
+            connection.flush(cache)
 
     async def shutdown(self) -> None:
         """Close every connection with 1001 and wait (bounded) until they are gone."""

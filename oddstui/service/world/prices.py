@@ -16,6 +16,7 @@ from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.markets import MARKETS_BY_SPORT
 from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event, Scores
+from oddstui.service.world.sight import BookSight
 from oddstui.service.world.sports import SPORT_BY_SLUG
 from oddstui.service.world.truth import Line3, mix, true_lines
 from oddstui.service.world.warming import Warming
@@ -32,7 +33,7 @@ DIRTY_BACKLOG_SECONDS = 2.0  # keep about this many seconds of follow-up work qu
 PRE_MATCH_SHARE = 0.25  # of a step's update budget, kept from in-play follow-ups
 
 
-class PriceMaking(FollowDeadlines, Warming):
+class PriceMaking(FollowDeadlines, BookSight, Warming):
     def _refresh_view(self, event: Event, engine: Engine) -> bool:
         """Bring the prices' view of the match up to date; True when its scores changed.
 
@@ -75,16 +76,26 @@ class PriceMaking(FollowDeadlines, Warming):
         # Those that do not suspend follow after their latency: the short-lived big edges.
         material = swing >= MATERIAL_SWING or engine.progress >= LATE_IN_MATCH
         suspend_share = 0.9 if material else 0.5 if goal else 0.0
-        for name in self._quoting(event):
+        quoting = self._quoting(event)
+        for name in quoting:
             book = self.bookmakers[name]
+            if book.sister_of is not None:
+                continue  # a white label suspends with its parent, and follows by copying it
             if self._budget >= 2 and not book.sharp and self.rng.random() < suspend_share:
                 delay = book.latency * self.rng.uniform(0.5, 1.5)
-                self._suspended[(event.id, name)] = now + delay + 5.0
-                self._wire.pop((event.id, name), None)
-                self._touch(event.id, name)
-                self._budget -= 2  # the suspension and the return
+                self._suspend(event.id, name, now + delay + 5.0)
+                for sister in self._catalog.sisters.get(name, ()):
+                    if sister in quoting:  # back when it copies its parent's return
+                        self._suspend(event.id, sister,
+                                      now + delay + 5.0 + self.bookmakers[sister].copy_delay)
             else:
                 self._follow(event.id, book, now)
+
+    def _suspend(self, event_id: int, name: str, until: float) -> None:
+        self._suspended[(event_id, name)] = until
+        self._wire.pop((event_id, name), None)
+        self._touch(event_id, name)
+        self._budget -= 2  # the suspension and the return
 
     def _core_probabilities(self, event: Event) -> dict[tuple[str, float | None, str | None],
                                                          tuple[float, ...]]:
@@ -139,6 +150,9 @@ class PriceMaking(FollowDeadlines, Warming):
             delay = 0.0 if book.sharp else (0.5 + 0.15 * book.latency) * self.rng.uniform(0.5, 1.5)
         else:
             delay = 0.0 if book.sharp else book.latency * self.rng.uniform(0.3, 1.6)
+        truth = self._quoter.truths.get(event_id)
+        if truth is not None:
+            self._will_see(event_id, book.name, truth.version, now + delay, truth.moved)
         self._schedule(event_id, book.name, now + delay)
         self._follow_deadline(event_id, book, now)
         self._withdraw_overpriced(self.events[event_id], book)
@@ -186,6 +200,7 @@ class PriceMaking(FollowDeadlines, Warming):
             if event.status not in (PENDING, LIVE):
                 continue
             book = self.bookmakers[key[1]]
+            self._sees_all(*key)  # it was repricing while suspended
             self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE * 3)
             self._withdraw_behind(event, book.name)
             self._follow(event.id, book, now)
@@ -214,12 +229,18 @@ class PriceMaking(FollowDeadlines, Warming):
                 continue
             event = self.events[event_id]
             if event.status not in (PENDING, LIVE):
+                self._sees_all(event_id, bookie)
                 continue
             book = self.bookmakers[bookie]
             if self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE):
                 self._budget -= 1
-            if book.sister_of is None and self._quoter.dirty(event, book, 1):
+            if book.sister_of is not None:
+                continue
+            if self._quoter.dirty(event, book, 1, self._hidden(event_id, bookie, now)):
                 self._schedule(event_id, bookie, at + 1.0)  # more markets still to follow
+            later = self._next_sight(event_id, bookie)  # a later move, seen later
+            if later is not None:
+                self._schedule(event_id, bookie, later)
 
     def _requote(self, event: Event, book: Bookmaker, now: float, limit: int) -> bool:
         self._ensure_quotes(event)
@@ -231,9 +252,10 @@ class PriceMaking(FollowDeadlines, Warming):
                 self._touch(event.id, book.name)
                 return True
             return False
-        dirty = self._quoter.dirty(event, book, limit)
+        dirty = self._quoter.dirty(event, book, limit, self._hidden(event.id, book.name, now))
         if not dirty:
             return False
+        self._repriced(event.id, book.name, [mdef.name for mdef in dirty])
         if self._quoter.requote(event, book, dirty, now, self.rng):
             self._touch(event.id, book.name)
             self._copied(event.id, book, now)
@@ -317,6 +339,8 @@ class PriceMaking(FollowDeadlines, Warming):
             if not quotes or book.sister_of is not None:
                 continue
             market = self.rng.choice(list(quotes))
+            if self._quoter.truths[event.id].changed_at.get(market, 0) > quotes[market].version:
+                continue  # behind a move: a nudge does not follow it before the book's delay
             mdef = self._quoter.defs(event)[market]
             if self._quoter.requote(event, book, [mdef], now, self.rng):
                 self._touch(event.id, name)
@@ -328,6 +352,7 @@ class PriceMaking(FollowDeadlines, Warming):
             self._touch(event.id, name)
             self._due.pop((event.id, name), None)
             self._suspended.pop((event.id, name), None)
+            self._sees_all(event.id, name)
 
 
 def _moved(before: list[Line3], after: list[Line3]) -> bool:

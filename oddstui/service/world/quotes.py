@@ -40,6 +40,19 @@ def _same(old: list[Line], new: list[Line]) -> bool:
     return True
 
 
+def _copied_lines(market: Market, parent: Bookmaker, sister: Bookmaker) -> list[Line]:
+    """A white label's copy of its parent's lines: prices times (1 + parent margin) / (1 + its
+    margin), at its own precision, without the parent's lay prices."""
+    scale = (1.0 + parent.margin) / (1.0 + sister.margin)
+    factor = 10**sister.precision
+    return [
+        Line({side: max(MIN_PRICE, math.floor(price * scale * factor) / factor)
+              for side, price in line.prices.items() if not side.startswith("lay")},
+             line.hdp, line.label, sister.max_stake if line.max is not None else None)
+        for line in market.lines
+    ]
+
+
 class Quoter:
     def __init__(self, seed: int, bookmakers: dict[str, Bookmaker], history: History) -> None:
         self.seed = seed
@@ -101,8 +114,18 @@ class Quoter:
         """Give these books of the event their opening markets (no jitter: deterministic)."""
         truth.tier_cap = 3 if event.start - now < FULL_MARKETS_WITHIN or event.status == LIVE \
             else 0
-        for name in books:
+        # Parents first: a white label opens as a copy of its parent's opening (and quotes
+        # nothing without it: there is nothing to copy).
+        for name in sorted(books, key=lambda name: self.books[name].sister_of is not None):
             book = self.books[name]
+            if book.sister_of is not None:
+                source = event.quotes.get(book.sister_of) if book.sister_of in books else None
+                event.quotes[name] = {
+                    market.name: Market(market.name, market.updated_at,
+                                        _copied_lines(market, self.books[book.sister_of], book),
+                                        market.version)
+                    for market in (source or {}).values()}
+                continue
             shift = 1200.0 * unit(truth.salt, book.id)
             ts = max(open_ts, now - shift) if open_ts < now else now
             markets: dict[str, Market] = {}
@@ -113,14 +136,21 @@ class Quoter:
                 if lines:
                     markets[mdef.name] = Market(mdef.name, ts, lines, truth.version)
             event.quotes[name] = markets
+        for name in books:  # in the books' own order again
+            event.quotes[name] = event.quotes.pop(name)
 
     # -- requoting --------------------------------------------------------------------------
-    def dirty(self, event: Event, book: Bookmaker, limit: int) -> list[MarketDef]:
+    def dirty(self, event: Event, book: Bookmaker, limit: int,
+              hidden: set[str] | frozenset[str] = frozenset()) -> list[MarketDef]:
+        """Up to `limit` of the book's markets behind the true prices, leaving out the `hidden`
+        ones (the book has not seen their change yet)."""
         truth = self.truths[event.id]
         quotes = event.quotes.get(book.name, {})
         out = []
         for mdef in self.offered(event, book, truth.tier_cap):
             changed = truth.changed_at.get(mdef.name, 0)
+            if mdef.name in hidden:
+                continue
             market = quotes.get(mdef.name)
             if market is not None:
                 synced = market.version
@@ -176,19 +206,12 @@ class Quoter:
         anything visible changed."""
         source = event.quotes.get(parent.name) or {}
         quotes = event.quotes.setdefault(sister.name, {})
-        scale = (1.0 + parent.margin) / (1.0 + sister.margin)
-        factor = 10**sister.precision
         changed = False
         for name in [name for name in quotes if name not in source]:
             del quotes[name]
             changed = True
         for name, market in source.items():
-            lines = [
-                Line({side: max(MIN_PRICE, math.floor(price * scale * factor) / factor)
-                      for side, price in line.prices.items() if not side.startswith("lay")},
-                     line.hdp, line.label, sister.max_stake if line.max is not None else None)
-                for line in market.lines
-            ]
+            lines = _copied_lines(market, parent, sister)
             old = quotes.get(name)
             if old is not None and _same(old.lines, lines):
                 continue

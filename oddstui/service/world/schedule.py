@@ -118,6 +118,7 @@ class Scheduler:
         self._known = others[:70]
         self._rest = others[70:]
         self._order = {name: i for i, name in enumerate(catalog.bookmakers)}
+        self._parent = {b.name: b.sister_of for b in catalog.bookmakers.values() if b.sister_of}
         self._book_sets: dict[str, list[list[str]]] = {}
         self.horizon = max(s.horizon_days for s in SPORTS) * DAY
 
@@ -250,7 +251,9 @@ class Scheduler:
         chosen += rng.sample(self._known, known)
         chosen += rng.sample(self._rest, min(len(self._rest), room - known))
         chosen.sort(key=self._order.__getitem__)
-        return chosen
+        # A white label quotes only what its parent quotes: it has nothing else to copy.
+        drawn = set(chosen)
+        return [b for b in chosen if self._parent.get(b, b) in drawn]
 
 
 def _hash(*values: int) -> int:

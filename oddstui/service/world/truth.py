@@ -49,10 +49,12 @@ class EventTruth:
     version: int = 0  # bumped on every change; markets_changed_at[m] records when
     changed_at: dict[str, int] = field(default_factory=dict)
     tier_cap: int = 3  # the deepest market tier on offer (far-off events: core markets only)
+    moved: tuple[str, ...] = ()  # the markets the latest version changed
 
     def bump(self, names: list[str] | None, all_names: list[str]) -> None:
         self.version += 1
-        for name in names if names is not None else all_names:
+        self.moved = tuple(names if names is not None else all_names)
+        for name in self.moved:
             self.changed_at[name] = self.version
 
 

@@ -88,6 +88,8 @@ class World(Lifecycle, Reads):
         self._due_live = []
         self._due_copies = []
         self._suspended = {}
+        self._unseen = {}
+        self._ripe = {}
         self._follow_by = []
         self._follow_armed = set()
         self._prematch_keep = 0.0

@@ -13,9 +13,10 @@ from oddstui.api.errors import NotFound, OddsApiError
 from oddstui.api.models import Event, OddsRecord
 from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import Bet, BetLeg
-from oddstui.book.arbitrage import is_lay
+from oddstui.book.arbitrage import is_lay, sport_has_draw
 from oddstui.book.fair_policy import FAIR_POLICY  # its first sharp book quoting a leg closes it
-from oddstui.book.settlement import VOID, ScoreSheet, closing_fair_price, grade_leg
+from oddstui.book.settlement import VOID, ScoreSheet, grade_leg
+from oddstui.derived.value import line_fair_prices
 
 ENDED = ("settled", "cancelled")
 
@@ -68,7 +69,7 @@ def settle_bet(bet: Bet, event: Event, closing: OddsRecord | None, now: float) -
                 if result is not None:
                     leg = replace(leg, result=result, settled_by="score")
         if leg.close_fair is None and closing is not None:
-            leg = with_closing(leg, closing)
+            leg = with_closing(leg, closing, sport_has_draw(event.sport.slug))
         legs.append(leg)
     settled = replace(bet, legs=tuple(legs), final_score=f"{scores.home}-{scores.away}")
     if settled.status == "settled" and settled.settled_at is None:
@@ -76,14 +77,25 @@ def settle_bet(bet: Bet, event: Event, closing: OddsRecord | None, now: float) -
     return settled
 
 
-def with_closing(leg: BetLeg, record: OddsRecord) -> BetLeg:
-    """The leg with the first sharp book's closing price (and fair price) of its line."""
+def with_closing(leg: BetLeg, record: OddsRecord, has_draw: bool) -> BetLeg:
+    """The leg with its line's closing price and fair price at the sharp book the fair-price
+    rule takes (`derived.value.line_fair_prices`: the first quoting every side the market
+    needs). With no such book, the first sharp book quoting the leg's side gives its closing
+    price alone (no fair price from half a market)."""
+    quotes = {}
     for book in FAIR_POLICY.books:
         prices = line_prices(record, book, leg.market, leg.hdp, leg.label)
-        if prices is None or leg.side not in prices:
-            continue
-        fair = closing_fair_price(prices, leg.side)
-        return replace(leg, close_price=prices[leg.side], close_fair=fair, sharp_book=book)
+        if prices is not None:
+            quotes[book] = prices
+    found = line_fair_prices(leg.market, has_draw, quotes)
+    if found is not None and leg.side in found[1]:
+        book, fair = found
+        return replace(
+            leg, close_price=quotes[book][leg.side], close_fair=fair[leg.side], sharp_book=book
+        )
+    for book, prices in quotes.items():
+        if leg.side in prices:
+            return replace(leg, close_price=prices[leg.side], sharp_book=book)
     return leg
 
 

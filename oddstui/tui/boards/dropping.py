@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import ClassVar
 
@@ -18,7 +19,7 @@ from oddstui.tui.boards.dropping_export import dropping_record
 from oddstui.tui.boards.filters import parse_names, parse_number
 from oddstui.tui.boards.order import Rank
 from oddstui.tui.boards.rest_board import BoardRow, RestBoardScreen
-from oddstui.tui.desk.state import LIVE
+from oddstui.tui.desk.state import in_play
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import board_price_text, odds_format
@@ -106,8 +107,6 @@ class DroppingOddsScreen(RestBoardScreen):
         self.shown = (0, 0)
         #: Live or pre-match, and the bookmakers (the page is filtered here, not by the service).
         self.drop_filter = DropFilter()
-        #: Items of the page the board's own filters hid at the last draw.
-        self.filtered_out = 0
 
     def initial_filter(self, name: str) -> str:
         return self.window if name == "window" else ""
@@ -147,19 +146,8 @@ class DroppingOddsScreen(RestBoardScreen):
         fmt = odds_format(self.app)
         now = hub_service_time(self.hub)  # a move's age counts on the service's clock
         rows: dict[str, BoardRow] = {}
-        books = self._quoting_books()
-        self.filtered_out = 0
         for item in self.items:
-            key = "|".join(
-                str(part)
-                for part in (
-                    item.event_id,
-                    item.market_name,
-                    item.market_hdp,
-                    item.market_label,
-                    item.bet_side,
-                )
-            )
+            key = drop_row_key(item)
             if self.ended_row(item.event_id, key):
                 continue
             event = self.event_of(item.event_id)
@@ -174,15 +162,6 @@ class DroppingOddsScreen(RestBoardScreen):
                 start, sport = summary.date, summary.sport.name if summary.sport else ""
             else:
                 title, league = f"event {item.event_id}", ""
-            live = (
-                event.status == LIVE
-                if event is not None
-                else bool(start and start.timestamp() <= now)
-            )
-            quoted_by = books.get((item.event_id, item.market_name), frozenset())
-            if not self.drop_filter.accepts(live, quoted_by):
-                self.filtered_out += 1
-                continue
             market = " ".join(
                 part
                 for part in (
@@ -210,17 +189,36 @@ class DroppingOddsScreen(RestBoardScreen):
             moved = item.last_moved_at_ms
             age = None if moved is None else now - moved / 1000
             rank = Rank(drop, age, start.timestamp() if start else None, sport)
-            rows[key] = BoardRow(cells, rank)
+            rows[key] = BoardRow(cells, rank, event_id=item.event_id)
         self.shown = self.place(rows)
         where = f" at or above {self.min_drop:g}%" if self.min_drop else ""
         self.show_table(any(self.shown), f"No dropping odds{where} on page {self.page}.")
 
-    def _quoting_books(self) -> dict[tuple[int, str], frozenset[str]]:
-        """Which bookmakers quote each item's market in the feed's book (only asked when the
+    def hidden_by_filters(self, rows: Mapping[str, BoardRow]) -> set[str]:
+        """The rows, live or gone, the live/pre and books filters hide at this draw: judged by
+        the feed's status now (a match that kicked off since the last answer is live), by the
+        start time for an event the desk does not hold."""
+        if not self.drop_filter.active:
+            return set()
+        now = hub_service_time(self.hub)
+        wanted = {key: (row.event_id or 0, key.split("|", 2)[1]) for key, row in rows.items()}
+        books = self._quoting_books(list(set(wanted.values())))
+        hidden = set()
+        for key, row in rows.items():
+            event = self.event_of(wanted[key][0])
+            start = row.rank.start
+            live = in_play(event) if event is not None else start is not None and start <= now
+            if not self.drop_filter.accepts(live, books.get(wanted[key], frozenset())):
+                hidden.add(key)
+        return hidden
+
+    def _quoting_books(
+        self, wanted: list[tuple[int, str]]
+    ) -> dict[tuple[int, str], frozenset[str]]:
+        """Which bookmakers quote each (event, market) in the feed's book (only asked when the
         books filter is on: one locked pass)."""
         if not self.drop_filter.books:
             return {}
-        wanted = [(item.event_id, item.market_name) for item in self.items]
         return self.hub.read(lambda book: quoting_books(book, wanted)) or {}
 
     def row_cap(self) -> int | None:
@@ -228,7 +226,7 @@ class DroppingOddsScreen(RestBoardScreen):
 
     def export_records(self) -> list[dict[str, object]]:
         """The prices the board holds, in its order, as data (`dropping_export`)."""
-        by_key = {_row_key(item): item for item in self.items}
+        by_key = {drop_row_key(item): item for item in self.items}
         now = hub_service_time(self.hub)
         keys = self.query_one(PatchTable).row_keys
         return [
@@ -338,7 +336,7 @@ class DroppingOddsScreen(RestBoardScreen):
             self.open_event(event_id)
 
 
-def _row_key(item: DroppingOdds) -> str:
+def drop_row_key(item: DroppingOdds) -> str:
     """The row's key, as `show_rows` makes it."""
     parts = (item.event_id, item.market_name, item.market_hdp, item.market_label, item.bet_side)
     return "|".join(str(part) for part in parts)

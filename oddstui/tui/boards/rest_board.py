@@ -6,7 +6,7 @@ while, dimmed, below the live ones)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -38,6 +38,8 @@ class BoardRow:
     rank: Rank
     suspect: str = ""
     """Why the row is suspect, or ""."""
+    event_id: int | None = None
+    """The row's match: its gone row leaves when the match ends."""
 
 
 class RestBoardScreen(TradingBoard, FilterBar):
@@ -90,6 +92,8 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self._detail_shown = Text()
         #: Rows the find filter (`F`) hid at the last draw.
         self.not_found = 0
+        #: Rows of the last answer the board's own filters hid at the last draw.
+        self.filtered_out = 0
         #: Rows left out of this draw because their match has ended (see `ended`).
         self._ended_keys: set[str] = set()
 
@@ -225,11 +229,20 @@ class RestBoardScreen(TradingBoard, FilterBar):
         for key in self._ended_keys:
             self.gone.rows.pop(key, None)
         self._ended_keys.clear()
+        for key, (row, _) in list(self.gone.rows.items()):
+            if row.event_id is not None and self.match_ended(row.event_id):
+                del self.gone.rows[key]  # a row gone before its match ended
+        # The board's own filters judge the gone rows too, now: a row an answer dropped is
+        # "gone" whatever the filters say, and one they hide stays hidden, gone or live.
+        hidden = self.hidden_by_filters({**{k: r for k, (r, _) in self.gone.rows.items()}, **rows})
+        self.filtered_out = sum(1 for key in rows if key in hidden)
         shown: dict[str, BoardRow] = {}
         self.suspects_hidden = 0
-        self.suspects = {key: row.suspect for key, row in rows.items()}
+        self.suspects = {key: row.suspect for key, row in rows.items() if key not in hidden}
         table = self.query_one(PatchTable)
         for key, row in rows.items():
+            if key in hidden:
+                continue
             if row.suspect and self.hide_suspects:
                 # Counted only when the find would show it: the count is of rows h brings back.
                 self.suspects_hidden += table.would_pass(row.cells)
@@ -240,7 +253,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
         for key, (row, went) in sorted(self.gone.rows.items(), key=lambda item: -item[1][1]):
             if cap is not None and len(shown) >= cap:
                 break  # a page of 50 never shows more than 50 rows
-            if key not in shown:
+            if key not in shown and key not in hidden:
                 cells = gone_cells(row.cells, self.GONE_COLUMN, now - went)
                 shown[key] = BoardRow(cells, Rank(row.rank.profit, gone=went))
         before = (table.row_keys, table.highlighted_key())
@@ -253,6 +266,11 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self.not_found = len(shown) - len(found)
         live_found = sum(1 for key in found if shown[key].rank.gone is None)
         return live_found, len(found) - live_found
+
+    def hidden_by_filters(self, rows: Mapping[str, BoardRow]) -> set[str]:
+        """The keys among `rows` (the answer's and the gone ones) that the board's own filters
+        hide at this draw: the ones applied here, not asked of the service. None by default."""
+        return set()
 
     def held_key(self) -> str | None:
         """The row the trader moved to: gone, it stays under the cursor until they move."""

@@ -30,6 +30,7 @@ from oddstui import config
 from oddstui.api.pacing import RefreshSchedule
 from oddstui.api.rest import ApiClient
 from oddstui.book.oddsbook import OddsBook
+from oddstui.book.state import FINISHED_STATUSES
 from oddstui.tui.desk import wire_views
 from oddstui.tui.desk.feed import Feed, FeedChanges
 from oddstui.tui.desk.intel_watch import DeskIntel
@@ -242,6 +243,8 @@ class DeskHub(RestLoads, RestPolling):
                 if change.event_id not in board.events and change.status == "live":
                     self._unlisted_kickoff(change.event_id)
                 board.set_status(change.event_id, change.status)
+                if change.status in FINISHED_STATUSES:
+                    self.intel.ended(change.event_id, self.now())
             scores = change.scores
             board.set_score(
                 change.event_id, scores.home, scores.away, scores.periods, scores.red_cards

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from oddstui.book.oddsbook import OddsBook
+from oddstui.book.state import FINISHED_STATUSES
 from oddstui.intel.engine import IntelEngine
 from oddstui.intel.settings import IntelSettings
 
@@ -32,7 +33,8 @@ class DeskIntel:
         for key in keys:
             event_id, bookmaker = key[0], key[1]
             state = book.event(event_id)
-            if state is None:
+            if state is None or state.status in FINISHED_STATUSES:
+                self.ended(event_id, now)
                 continue
             if state.status == "live":
                 engine.in_play.add(event_id)
@@ -61,3 +63,9 @@ class DeskIntel:
                     self._held[where] = {k: dict(v) for k, v in lines.items()}
                 else:
                     self._held.pop(where, None)
+
+    def ended(self, event_id: int, now: float) -> None:
+        """The event finished or left the book: the engine and this watch forget it."""
+        self.engine.event_ended(event_id, now)
+        for where in [where for where in self._held if where[0] == event_id]:
+            del self._held[where]

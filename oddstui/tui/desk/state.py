@@ -62,6 +62,12 @@ class EventView:
         return f"{self.home} v {self.away}"
 
 
+def in_play(event: EventView | None) -> bool:
+    """The match is being played, as the feed last said; an event the desk does not hold is
+    not known to be (the boards' one live-or-pre-match rule: stale limits, the live/pre filter)."""
+    return event is not None and event.status == LIVE
+
+
 @dataclass(frozen=True, slots=True)
 class DeskStatus:
     """The feed's health as the status bar shows it."""

@@ -13,9 +13,9 @@ from typing import Any
 from rich.text import Text
 from textual._two_way_dict import TwoWayDict
 from textual.coordinate import Coordinate
-from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowDoesNotExist, RowKey
 
+from oddstui.tui.kit.changed_lines import ChangedLinesTable
 from oddstui.tui.kit.columns import Column, matches, natural, sort_keys
 from oddstui.tui.kit.table_prefs import TablePrefs
 
@@ -23,7 +23,7 @@ from oddstui.tui.kit.table_prefs import TablePrefs
 REBUILD_OVER = 40
 
 
-class TableRows(DataTable[Text]):
+class TableRows(ChangedLinesTable):
     """A DataTable fed through a model of rows; `PatchTable` adds the user's choices."""
 
     DEFAULT_CSS = """
@@ -68,7 +68,8 @@ class TableRows(DataTable[Text]):
             self.shown[key].update(cells)
             self.order.append(key)
             if self.passes(key):
-                self._add_row(key)
+                with self.changing_rows():
+                    self._add_row(key)
                 self.cells_written += len(self.column_layout)
                 if self.prefs.sort is not None:
                     self._reorder_soon()
@@ -117,11 +118,12 @@ class TableRows(DataTable[Text]):
         if len(on_screen) > REBUILD_OVER:
             self.rebuild()
             return
-        for key in on_screen:
-            try:
-                self.remove_row(key)
-            except RowDoesNotExist:
-                pass
+        with self.changing_rows():
+            for key in on_screen:
+                try:
+                    self.remove_row(key)
+                except RowDoesNotExist:
+                    pass
 
     def order_rows(self, keys: list[str]) -> None:
         """The screen's order of the rows (rows not listed keep their place after them)."""
@@ -211,6 +213,7 @@ class TableRows(DataTable[Text]):
         for key in self.display_order():
             self._add_row(key)
         self._restore_cursor(cursor)
+        self.repaint_whole()
 
     def apply_order(self) -> None:
         """Make the DataTable show `display_order()`: add, remove and place rows by key."""
@@ -224,17 +227,18 @@ class TableRows(DataTable[Text]):
             self.rebuild()
             return
         cursor = self.highlighted_key()
-        for key in doomed:
-            self.remove_row(key)
-        for key in missing:
-            self._add_row(key)
-        current = [str(row.key.value) for row in self.ordered_rows]
-        if current != order:
-            # DataTable.sort() only sees cell values, not row keys; place rows by key directly.
-            self._row_locations = TwoWayDict({RowKey(key): at for at, key in enumerate(order)})
-            self._update_count += 1
-            self.refresh()
-        self._restore_cursor(cursor)
+        with self.changing_rows():
+            for key in doomed:
+                self.remove_row(key)
+            for key in missing:
+                self._add_row(key)
+            current = [str(row.key.value) for row in self.ordered_rows]
+            if current != order:
+                # DataTable.sort() only sees cell values, not row keys: place rows by key.
+                self._row_locations = TwoWayDict({RowKey(key): at for at, key in enumerate(order)})
+                self._update_count += 1
+                self.refresh()
+            self._restore_cursor(cursor)
 
     def _reorder_soon(self) -> None:
         if not self._reorder_pending and self.is_mounted:
@@ -247,7 +251,8 @@ class TableRows(DataTable[Text]):
 
     def _add_row(self, key: str) -> None:
         cells = self.shown[key]
-        self.add_row(*(cells.get(column, Text("")) for column, _ in self.column_layout), key=key)
+        row = self.add_row(*(cells.get(col, Text("")) for col, _ in self.column_layout), key=key)
+        self.new_row_version(row)
 
     def _restore_cursor(self, key: str | None) -> None:
         if key is None or RowKey(key) not in self._row_locations:

@@ -19,7 +19,10 @@ from websockets.asyncio.client import connect
 from oddstui import config
 from oddstui.api.feed_url import FeedFilters, feed_url
 from oddstui.api.models import parse_time
+from oddstui.service.world.durations import MEAN_DURATIONS
+from oddstui.tui.desk.state import LIVE
 from oddstui.tui.event.event_screen import EventScreen
+from oddstui.tui.kit.service_clock import hub_service_time
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import Service, start_service, wait_for
 
@@ -68,15 +71,31 @@ async def service_now(probe: object) -> tuple[float, float]:
             return max(parse_time(stamp).timestamp() for stamp in stamps), time.monotonic()
 
 
+#: Service seconds a match opened for a test should have left: two real minutes at 60x.
+LEFT_TO_PLAY = 120 * SPEED
+
+
 async def open_busiest_live_event(app: Any, pilot: Any) -> tuple[Any, EventScreen]:
     """Open a live event that shows two bookmakers' prices, trying those most bookmakers quote
-    among the latest kick-offs (at 60x a real minute is a service hour: one near its end would
-    finish under the test; a market can be suspended for a while, so the next is tried);
-    returns it and its Event screen."""
+    among the matches with two real minutes left by their sport's mean length (at 60x a real
+    minute is a service hour: the latest kick-off of a short sport, a 15-minute fight, ended
+    under the test, and a settled match shows no price); a market can be suspended for a while,
+    so the next is tried. Returns the event and its Event screen."""
     await wait_for(lambda: app.hub.board.live_ids, pilot, timeout=30)
+    # Kick-offs are on the service's clock: read once the feed has put it (60x the wall's).
+    def service_clock_fitted() -> bool:
+        return bool(app.hub.read(lambda book: book.service_clock.now(0.0) is not None))
+
+    await wait_for(service_clock_fitted, pilot, timeout=30)
     live = [app.hub.board.events[i] for i in app.hub.board.live_ids]
-    latest = sorted(live, key=lambda e: e.start.timestamp() if e.start else 0.0)[-6:]
-    for event in sorted(latest, key=lambda e: e.bookmaker_count or 0, reverse=True)[:3]:
+    now = hub_service_time(app.hub)
+
+    def left(event: Any) -> float:
+        played = now - event.start.timestamp() if event.start else 0.0
+        return MEAN_DURATIONS.get(event.sport_slug, 0.0) - played
+
+    lasting = [e for e in live if left(e) > LEFT_TO_PLAY] or sorted(live, key=left)[-6:]
+    for event in sorted(lasting, key=lambda e: e.bookmaker_count or 0, reverse=True)[:3]:
         app.open_event(event.id)
         await wait_for(lambda: isinstance(app.screen, EventScreen), pilot, timeout=30)
         screen = app.screen
@@ -184,6 +203,7 @@ async def test_the_age_a_price_is_stale_at_is_a_setting(fast: Service, home: Pat
         await set_stale_live("1")
 
         def a_price_dimmed_younger_than_the_default() -> bool:
+            assert screen.event is not None and screen.event.status == LIVE, "the match ended"
             default = config.Settings().stale_live
             return dimmed_by(1.0) and any(
                 row.stale and (row.age or 0) < default for row in screen.rows

@@ -41,7 +41,7 @@ from oddstui.tui.boards.arbitrage.arb_ticket import ArbTickets
 from oddstui.tui.boards.board_cells import age_text
 from oddstui.tui.boards.rest_board import RestBoardScreen
 from oddstui.tui.boards.ticket.stakes import TicketLeg
-from oddstui.tui.desk.state import LIVE, ChangeSet
+from oddstui.tui.desk.state import ChangeSet, in_play
 from oddstui.tui.kit.board_table import BoardTable, visible_keys
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
@@ -221,7 +221,7 @@ class ArbitrageScreen(RestBoardScreen):
             if not self.filter.accepts(row, sport_names(row, event), age):
                 return Verdict(False)
             at = changed.get(row.event_id)
-            live = event is not None and event.status == LIVE
+            live = in_play(event)
             return Verdict(
                 True,
                 suspicion(

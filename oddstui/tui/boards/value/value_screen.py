@@ -21,7 +21,7 @@ from oddstui.tui.boards.value.value_rows import (
     read_sharp_prices,
     value_line,
 )
-from oddstui.tui.desk.state import LIVE
+from oddstui.tui.desk.state import in_play
 from oddstui.tui.kit.columns import Column
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.kit.prices import board_price_text, odds_format
@@ -176,7 +176,7 @@ class ValueBetsScreen(RestBoardScreen):
             )
             rank = Rank(line.ev, age, start.timestamp() if start else None, sport)
             changed = self.hub.board.match_changed.get(item.event_id)
-            live = event is not None and event.status == LIVE
+            live = in_play(event)
             suspect = suspicion(
                 line.ev,
                 [quoted_at],
@@ -186,7 +186,7 @@ class ValueBetsScreen(RestBoardScreen):
                 stale_after(self.app.settings, live),
                 live,
             )
-            rows[item.id] = BoardRow(cells, rank, suspect)
+            rows[item.id] = BoardRow(cells, rank, suspect, item.event_id)
         self.shown = self.place(rows)
         self.show_table(bool(rows) or bool(self.shown[1]), self._empty_text())
 

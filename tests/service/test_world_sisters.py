@@ -1,0 +1,78 @@
+"""White labels do what the world's truth says they do (`oddstui serve --truth`): a sister book
+quotes only events its parent quotes, opens as a copy of its parent's prices at its own margin,
+and is suspended with its parent, never on its own. Otherwise its measured lag is not its
+parent's plus its copy delay (docs/books.md, "Against the truth")."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from oddstui.service.world import World
+from oddstui.service.world.model import LIVE
+
+START = 1_800_000_000.0
+
+
+@pytest.fixture(scope="module")
+def world() -> World:
+    world = World(seed=3, start=START, speed=10.0, updates_per_second=1000.0,
+                  real_clock=lambda: 0.0)
+    world.warm()
+    return world
+
+
+def test_a_sister_quotes_only_events_its_parent_quotes(world: World) -> None:
+    pairs = 0
+    for event in world.events.values():
+        for name in event.bookmakers:
+            parent = world.bookmakers[name].sister_of
+            if parent is not None:
+                pairs += 1
+                assert parent in event.bookmakers, (event.id, name, parent)
+    assert pairs > 100
+
+
+def test_a_sister_opens_as_its_parents_prices_at_its_own_margin(world: World) -> None:
+    lines = 0
+    for event in world.quoted_events():
+        for name in event.bookmakers:
+            sister = world.bookmakers[name]
+            if sister.sister_of is None or (event.id, name) in world._suspended:
+                continue
+            parent = world.bookmakers[sister.sister_of]
+            theirs = {m.name: m for m in world.book_markets(event, parent.name)}
+            mine = world.book_markets(event, name)
+            assert [m.name for m in mine] == list(theirs), (event.id, name)
+            scale = (1.0 + parent.margin) / (1.0 + sister.margin)
+            tick = 10.0**-sister.precision
+            for market in mine:
+                source = {(line.hdp, line.label): line for line in theirs[market.name].lines}
+                for line in market.lines:
+                    for side, price in line.prices.items():
+                        want = source[(line.hdp, line.label)].prices[side] * scale
+                        assert want - tick - 1e-9 <= price <= max(want, 1.01) + 1e-9, (
+                            event.id, name, market.name, line, side)
+                        lines += 1
+    assert lines > 1000
+
+
+def test_a_sister_is_suspended_only_with_its_parent(world: World) -> None:
+    parent_seen: dict[tuple[int, str], float] = {}
+    sister_suspensions = 0
+    for _ in range(300):  # five simulated minutes, in one-second steps
+        world.advance(1.0)
+        now = world.now()
+        suspended = world._suspended
+        for event_id, name in suspended:
+            if world.bookmakers[name].sister_of is None:
+                parent_seen[(event_id, name)] = now
+        for event_id, name in suspended:
+            sister = world.bookmakers[name]
+            if sister.sister_of is None or world.events[event_id].status != LIVE:
+                continue
+            sister_suspensions += 1
+            since = parent_seen.get((event_id, sister.sister_of), -math.inf)
+            assert now - since <= sister.copy_delay + 1.0, (event_id, name, now - since)
+    assert sister_suspensions > 0
