@@ -47,7 +47,7 @@ class ValueTracker:
         self._floor = (1.0 + min_ev / 100.0) * (1.0 - 1e-9)
         self._kickoff_fair: dict[MarketLine, dict[str, float]] = {}
         self._fairs: dict[tuple[object, ...], dict[str, float] | None] = {}
-        """(market, has a draw, each sharp book's prices) -> the fair prices they make."""
+        """(market, has a draw, sharp book, its prices) -> the fair prices they make."""
 
     def refresh_fair(self, state: LineState, has_draw: bool) -> None:
         """The sharp book's prices on the line moved (or were read afresh)."""
@@ -169,20 +169,25 @@ class ValueTracker:
         self, market: str, quotes: Mapping[str, Mapping[str, float]], has_draw: bool
     ) -> dict[str, float] | None:
         """The line's fair prices by the policy (`derived.value.line_fair_prices`). Read only:
-        the same sharp prices give the same dictionary."""
-        # The sharp books' prices come back again and again (a sharp move is often undone):
-        # the margin removal (Shin's, iterative) runs once for each set of them.
-        key = (market, has_draw, *(
-            (book, tuple(prices.items())) for book in self.policy.books
-            if (prices := quotes.get(book))
-        ))
-        fair = self._fairs.get(key, _UNKNOWN)
-        if fair is _UNKNOWN:
-            if len(self._fairs) >= _FAIRS_KEPT:
-                self._fairs.clear()
-            found = line_fair_prices(market, has_draw, quotes, self.policy)
-            fair = self._fairs[key] = None if found is None else found[1]
-        return fair  # type: ignore[return-value]
+        the same prices give the same dictionary."""
+        # A sharp book's prices come back again and again (a sharp move is often undone, and
+        # another sharp book's change leaves the first one's fair price as it was), so each
+        # sharp book's fair line is remembered by its prices: the rule asked of that book
+        # alone, in the policy's order, gives what it gives of them all.
+        for book in self.policy.books:
+            prices = quotes.get(book)
+            if not prices:
+                continue
+            key = (market, has_draw, book, tuple(prices.items()))
+            fair = self._fairs.get(key, _UNKNOWN)
+            if fair is _UNKNOWN:
+                if len(self._fairs) >= _FAIRS_KEPT:
+                    self._fairs.clear()
+                found = line_fair_prices(market, has_draw, {book: prices}, self.policy)
+                fair = self._fairs[key] = None if found is None else found[1]
+            if fair is not None:
+                return fair  # type: ignore[return-value]
+        return None
 
 
 def _may_be_value(prices: Mapping[str, float], fair: dict[str, float], floor: float) -> bool:
