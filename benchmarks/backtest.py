@@ -78,15 +78,13 @@ def select_every_bookmaker(base: str) -> None:
         http.put("bookmakers/selected/select", params=params).raise_for_status()
 
 
-def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float, float]:
-    """`oddstui backtest PATH --json --workers N` in a fresh process: the seconds its report
-    says the backtest took, the process's wall time, and the CPU seconds of the command and
-    its workers."""
+def run_oddstui(*args: str) -> tuple[dict, float, float]:
+    """`python -m oddstui ARGS` in a fresh process: its JSON answer, its wall seconds, and the
+    CPU seconds of the command and its workers (Python's start included)."""
     started = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(
-        [sys.executable, "-m", "oddstui", "backtest", str(folder), "--json"]
-        + ["--workers", str(workers), "--alerts", str(rules)],
+        [sys.executable, "-m", "oddstui", *args],
         check=True,
         capture_output=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -95,7 +93,17 @@ def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float, 
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    return orjson.loads(done.stdout)["summary"]["seconds"], wall, cpu
+    return orjson.loads(done.stdout), wall, cpu
+
+
+def run_command(folder: Path, workers: int, rules: Path) -> tuple[float, float, float]:
+    """`oddstui backtest PATH --json --workers N` in a fresh process: the seconds its report
+    says the backtest took, the process's wall time, and the CPU seconds of the command and
+    its workers."""
+    answer, wall, cpu = run_oddstui(
+        "backtest", str(folder), "--json", "--workers", str(workers), "--alerts", str(rules)
+    )
+    return answer["summary"]["seconds"], wall, cpu
 
 
 def first_events(records: list) -> list[int]:

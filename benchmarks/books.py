@@ -19,20 +19,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-import orjson
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backtest import record  # noqa: E402
+from backtest import record, run_oddstui  # noqa: E402
 from measure import emit  # noqa: E402
 
 from oddstui.backtest.books import books_of  # noqa: E402
@@ -44,18 +40,8 @@ from oddstui.recording import FeedMessage, open_recording  # noqa: E402
 def run_command(folder: Path, workers: int) -> tuple[int, float, float]:
     """`oddstui books PATH --json --workers N` in a fresh process: messages, run seconds, and
     the CPU seconds of the command and its workers (Python's start included)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(
-        [sys.executable, "-m", "oddstui", "books", str(folder), "--json", "--workers",
-         str(workers)],
-        check=True,
-        capture_output=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        cwd=ROOT,
-    )
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    summary = orjson.loads(done.stdout)["summary"]
+    answer, _wall, cpu = run_oddstui("books", str(folder), "--json", "--workers", str(workers))
+    summary = answer["summary"]
     return summary["messages"], summary["runSeconds"], cpu
 
 
