@@ -232,6 +232,8 @@ class OddsApp(App[int]):
         from oddstui.tui.event.event_screen import EventScreen
 
         stack = self.screen_stack
+        if not stack:  # the app is closing: nothing is in front
+            return
         screen = stack[-2] if len(stack) > 1 and isinstance(stack[-1], ModalScreen) else stack[-1]
         if isinstance(screen, EventScreen):
             self.hub.set_front(EVENT, screen.event_id)

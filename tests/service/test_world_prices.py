@@ -96,3 +96,21 @@ def test_every_line_of_a_running_world_is_credible() -> None:
                         check_line(book, kinds[market.name], line)
                         checked["exchange" if is_exchange(book) else "book"] += 1
     assert checked["book"] > 10_000 and checked["exchange"] > 1_000, checked
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_no_book_quotes_two_lines_on_one_line_key(seed: int) -> None:
+    """One (hdp, label) is one line: on 2026-11-28 seed 7's world plays a match whose two
+    players share a name, whose props once made two lines on one key (and a false arbitrage
+    across them)."""
+    world = World(seed=seed, start=1_795_830_000.0, speed=30.0, updates_per_second=400.0,
+                  real_clock=lambda: 0.0)
+    world.warm()
+    markets = 0
+    for event in world.quoted_events():
+        for name in event.bookmakers:
+            for market in world.book_markets(event, name):
+                keys = [(line.hdp, line.label) for line in market.lines]
+                assert len(keys) == len(set(keys)), (event.id, name, market.name, keys)
+                markets += 1
+    assert markets > 1_000, markets

@@ -115,6 +115,9 @@ class WorldState:
     def _truth(self, event: Event) -> EventTruth:
         players = self._catalog.players[event.home.id][:2] \
             + self._catalog.players[event.away.id][:2]
+        # A props line is named by its player: two players drawn with one name would make two
+        # lines on one (label, hdp), which no book quotes. The second keeps no props.
+        players = list(dict.fromkeys(players))
         return self._quoter.truth_for(event, self._meta[event.id].z, players)
 
     def _ensure_quotes(self, event: Event) -> EventTruth:
