@@ -76,13 +76,21 @@ def replaying(recorded: Path, speed: str) -> Iterator[Service]:
 
 
 async def test_desk_shows_the_replay(recorded: Path) -> None:
+    books = ",".join(open_recording(recorded).manifest.bookmakers)
     with replaying(recorded, "10") as replay:
         app = build_app(replay.base_url, DEMO_KEY)
         async with app.run_test(size=(140, 40)) as pilot:
-            await _shows_the_replay(app, pilot)
+            await _shows_the_replay(app, pilot, replay.base_url, books)
 
 
-async def _shows_the_replay(app: Any, pilot: Any) -> None:
+def priced(base: str, event_id: str, books: str) -> bool:
+    """Whether the replay serves the match any price (a recorded match may have none: a squash
+    match between its markets, say, whose Event screen then rightly shows no price)."""
+    odds = get(base, "/odds", eventId=event_id, bookmakers=books)
+    return any(odds.get("bookmakers", {}).values())
+
+
+async def _shows_the_replay(app: Any, pilot: Any, base: str, books: str) -> None:
     live = app.screen
     assert isinstance(live, LiveScreen)
     table = live.query_one(PatchTable)
@@ -93,7 +101,9 @@ async def _shows_the_replay(app: Any, pilot: Any) -> None:
     await wait_for(lambda: table.row_count > 0 and "REPLAY 10×" in status(), pilot, 60)
     clocks = [table.cell_text(key, "clock") for key in table.row_keys]
     assert any(clock.strip() for clock in clocks)  # the recorded matches' clocks
-    await pilot.press("enter")  # the first match's Event screen: its recorded prices
+    first = next(str(key) for key in table.row_keys if priced(base, str(key), books))
+    table.move_cursor(row=table.get_row_index(first))
+    await pilot.press("enter")  # the first priced match's Event screen: its recorded prices
     await wait_for(lambda: app.screen is not live, pilot, 60)
     await wait_for(lambda: PRICE.search(screen_text(app)) is not None, pilot, 60)
     assert "REPLAY 10×" in str(app.screen.query_one(StatusBar).render())
