@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from oddstui.api.errors import OddsApiError
+from oddstui.api.models import ArbitrageBet
 from oddstui.book.arbitrage import PROFIT_DEFINITION
 from oddstui.book.oddsbook import ChangeKey, OddsBook
 from oddstui.book.state import finished
@@ -92,6 +93,8 @@ class ArbitrageScreen(RestBoardScreen):
         self.checks = RowChecks()
         #: Opens the stake tickets and keeps them live.
         self.tickets = ArbTickets(self, self.arbs)
+        #: The service's answer that arrived while paused, taken in when the board resumes.
+        self._held_answer: tuple[list[ArbitrageBet], float] | None = None
 
     def make_table(self) -> PatchTable:
         table = BoardTable(id="arbs")
@@ -101,6 +104,8 @@ class ArbitrageScreen(RestBoardScreen):
     # ------------------------------------------------------------------ data in
 
     def redraw(self) -> None:
+        if self._held_answer is not None:
+            self._take_answer(*self._held_answer)
         self._scan_book(None)
         self._drop_ended(None)
         self._fetch_if_due()
@@ -146,8 +151,16 @@ class ArbitrageScreen(RestBoardScreen):
         items = await self.hub.api.arbitrage_bets(
             self.bookmakers, limit=SERVICE_LIMIT, include_event_details=True
         )
+        if self.paused:  # the rows stay as shown (and exported) until the trader resumes
+            self._held_answer = (items, self.hub.now())
+            self._held = True
+            return
+        self._take_answer(items, self.hub.now())
+
+    def _take_answer(self, items: list[ArbitrageBet], now: float) -> None:
+        self._held_answer = None
         self.arbs.commission = self.app.settings.exchange_commission
-        self.arbs.set_service(items, self.hub.now())
+        self.arbs.set_service(items, now)
         self._drop_ended(None)
 
     def _drop_ended(self, event_ids: Collection[int] | None) -> bool:

@@ -142,7 +142,10 @@ async def test_pause_freezes_the_board_and_says_so(fast_service: Service) -> Non
         app.hub.ticked.subscribe(screen, ticks.append, immediate=True)
         await feed_moves_on(app, pilot)  # many change sets
         await wait_for(lambda: len(ticks) >= 4, pilot, timeout=30)  # and four ticks
+        held = dict(screen.arbs.rows)
+        await screen.fetch()  # an answer from the service that was under way when paused
         assert (tuple(table.row_keys), table.cells_written) == frozen
+        assert screen.arbs.rows == held  # what is shown is what an export writes
         await pilot.press("p")
         assert PAUSED_MARK not in screen_text(app)
         await wait_for(lambda: table.cells_written > frozen[1], pilot)
