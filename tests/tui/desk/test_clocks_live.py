@@ -60,7 +60,9 @@ async def test_stop_clocks_follow_the_service_through_stoppages(
                     played = shown.clock.played_at(now)
                     gap = abs(played - clock["playedSeconds"])
                     worst = max(worst, gap)
-                    assert gap <= TOLERANCE, (raw["id"], raw["sport"]["slug"], clock, shown.clock)
+                    # The service read its clock somewhere between asked and answered.
+                    allowed = TOLERANCE + (answered - asked) / 2
+                    assert gap <= allowed, (raw["id"], raw["sport"]["slug"], clock, shown.clock)
                     key = (raw["id"], clock["period"])
                     assert played >= last.get(key, 0), (key, played, last[key])
                     last[key] = played
