@@ -63,7 +63,10 @@ async def test_equal_requests_from_many_desks_cost_the_upstream_key_one(
     after = await upstream_remaining(http, service)
     assert [a.status_code for a in answers] == [200] * 10
     assert len({a.content for a in answers}) == 1 and answers[0].json()
-    assert before - after == 2  # the relay's one request and this test's second look
+    # The relay's one request and this test's second look; ten uncoalesced desks would cost
+    # eleven. One more is allowed: the relay's feed link resyncs with the same key, and under a
+    # loaded CI it once did so within the gather.
+    assert 2 <= before - after <= 3
     # Each desk is counted against its own relay key, not the upstream's.
     assert {a.headers["x-ratelimit-remaining"] for a in answers} == {"4999"}
 
