@@ -14,6 +14,7 @@ from oddstui.tui.intel.stale_screen import StaleLinesScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from tests.intel.synthetic import open_line, sharp_move, two_way
 from tests.tui.boards_recorded import boards_app, settle
+from tests.tui.intel.ev_check import assert_ev_follows
 from tests.tui.intel_recorded import staged
 from tests.tui.screen_text import screen_text
 
@@ -57,8 +58,12 @@ async def test_stale_lines_flag_edges_and_open_the_event(tmp_path: Path) -> None
         assert isinstance(screen, StaleLinesScreen)
         assert screen.rows, "the staged session leaves DraftKings behind its last moves"
         assert {row.book for row in screen.rows.values()} == {"DraftKings"}
+        table = screen.query_one("#stale", PatchTable)
+        for key in screen.rows:
+            assert_ev_follows(table.cell_text(key, "price"), table.cell_text(key, "fair"),
+                              table.cell_text(key, "ev"))
         text = screen_text(app)
-        assert "⚠" in text and "DraftKings" in text
+        assert "DraftKings" in text and "EV above 3%" in text
         first = next(iter(screen.rows.values()))
         await pilot.press("enter")
         await settle(pilot)
