@@ -4,7 +4,10 @@ from the price and fair price it shows."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from textual.widgets import Static
 
 from oddstui.tui.intel.stale_rows import StaleRow
 from oddstui.tui.intel.stale_screen import StaleLinesScreen
@@ -14,6 +17,14 @@ from tests.tui.conftest import DEMO_KEY, Service, feed_moves_on, wait_for
 from tests.tui.intel.ev_check import assert_ev_follows
 
 pytestmark = pytest.mark.slow
+
+
+def _edges(screen: StaleLinesScreen) -> int:
+    """The summary's count of rows with EV above ε."""
+    summary = str(screen.query_one("#stale-summary", Static).render())
+    found = re.search(r"(\d+) with EV above", summary)
+    assert found, summary
+    return int(found.group(1))
 
 
 def _quoted(screen: StaleLinesScreen, row: StaleRow) -> bool:
@@ -43,3 +54,9 @@ async def test_rows_are_quoted_prices_whose_ev_follows_from_them(fast_service: S
                                       table.cell_text(row.key, "ev"))
                     checked += 1
         assert checked >= 20, "rows with a fair price were checked"
+        await wait_for(lambda: _edges(screen) > 0, pilot, timeout=60)
+        await pilot.press("v")  # only the rows with EV above ε: the summary's count of them
+        epsilon = screen.hub.intel.engine.settings.epsilon
+        rows = list(screen.rows.values())
+        assert screen.edges_only and rows and len(rows) == _edges(screen) == table.row_count
+        assert all(row.ev is not None and row.ev > epsilon for row in rows)
