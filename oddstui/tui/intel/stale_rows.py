@@ -18,7 +18,7 @@ from typing import Any
 
 from rich.text import Text
 
-from oddstui.book.fair_policy import FAIR_POLICY
+from oddstui.book.fair_policy import FAIR_POLICY, FairLine
 from oddstui.book.formats import OddsFormat
 from oddstui.book.suspect import suspicion
 from oddstui.book.value import expected_value
@@ -86,14 +86,14 @@ def _moved(move: SharpMove, sides: tuple[str, ...], side: str) -> tuple[float, f
     return (1.0 / before, 1.0 / after) if before > 0.0 and after > 0.0 else None
 
 
-def _row(move: SharpMove, line: LineState, book: str) -> StaleRow | None:
+def _row(move: SharpMove, line: LineState, book: str,
+         fair_line: FairLine | None) -> StaleRow | None:
     key = line.key
     if not isinstance(key, tuple) or not line.sides:
         return None
     event_id, market, (hdp, label) = key
     sides = line.sides
     prices: Mapping[str, float] = line.prices.get(book) or {}
-    fair_line = FAIR_POLICY.fair_line(line.prices, sides)
     best: tuple[float, str, float, float | None] | None = None
     for side in _behind(move, sides):
         price = prices.get(side)
@@ -122,9 +122,14 @@ def stale_rows(engine: IntelEngine) -> list[StaleRow]:
     """The soft prices still on the old side of a sharp move, oldest move first (a book behind
     two moves of one line is one row, on the newer move)."""
     rows: dict[str, StaleRow] = {}
+    fair: dict[int, FairLine | None] = {}  # a line's fair line, once for all its rows
     for move in sorted(engine.open_moves(), key=lambda m: m.start):
+        line = move.line
+        if id(line) not in fair:
+            fair[id(line)] = None if not line.sides else FAIR_POLICY.fair_line(
+                line.prices, line.sides)
         for book in move.pending:
-            row = _row(move, move.line, book)
+            row = _row(move, line, book, fair[id(line)])
             if row is not None:
                 rows.pop(row.key, None)
                 rows[row.key] = row
