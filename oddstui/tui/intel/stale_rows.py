@@ -31,9 +31,9 @@ from oddstui.tui.kit.prices import board_price_text
 from oddstui.tui.text import plain
 
 STALE_COLUMNS: list[Column] = [
-    Column("event", "Event", 11, grow=24),
-    Column("market", "Market", 8, grow=10),
-    Column("bet", "Bet", 10, grow=10),  # `Under 2.5`, `Home -1.5`: the side left behind
+    Column("event", "Event", 11, grow=28),
+    Column("market", "Market", 8, grow=14),
+    Column("bet", "Bet", 10, grow=6),  # `Under 2.5`, `Home -1.5`: the side left behind
     Column("book", "Book", 10, grow=4),
     Column("price", "Price", 6, justify="right"),
     Column("fair", "Fair", 6, justify="right"),
