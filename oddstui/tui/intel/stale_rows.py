@@ -183,6 +183,16 @@ def stale_cells(row: StaleRow, teams: Teams, now: float, epsilon: float,
     }
 
 
+def stale_sort(row: StaleRow) -> dict[str, float | None]:
+    """What the numeric columns sort by (their texts carry signs, marks and odds formats):
+    EV as a number, the move by its size, the age by when the move began (oldest first when
+    ascending), prices as decimals; None sorts last."""
+    return {
+        "ev": row.ev, "price": row.price, "fair": row.fair, "move": row.size,
+        "ago": -row.since,
+    }
+
+
 def stale_records(rows: list[StaleRow], teams: Mapping[int, Teams], now: float,
                   suspect_profit: float | None) -> list[dict[str, Any]]:
     return [

@@ -24,6 +24,7 @@ from oddstui.tui.intel.stale_rows import (
     stale_cells,
     stale_records,
     stale_rows,
+    stale_sort,
 )
 from oddstui.tui.kit.board_screen import BoardScreen
 from oddstui.tui.kit.export_action import export_and_say, export_bindings
@@ -93,7 +94,8 @@ class StaleLinesScreen(BoardScreen):
         fmt = odds_format(self.app)
         for row in rows:
             shown = teams.get(row.event_id, ("", ""))
-            table.sync_row(row.key, stale_cells(row, shown, now, epsilon, threshold, fmt))
+            cells = stale_cells(row, shown, now, epsilon, threshold, fmt)
+            table.sync_row(row.key, cells, sort=stale_sort(row))
         table.keep_rows(self.rows)
         table.order_rows(list(self.rows))  # oldest move first: rows stay where they are
         edges = sum(1 for row in every if _edge(row, epsilon))
