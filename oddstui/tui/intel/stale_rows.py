@@ -42,6 +42,8 @@ STALE_COLUMNS: list[Column] = [
     Column("ago", "Ago", 4, justify="right"),
 ]
 
+#: Style of a row whose price is at or under the fair price (EV not above 0).
+UNDER_FAIR_STYLE = "dim"
 #: Style of an EV above ε (the engine's threshold of a stale line by its edge).
 EDGE_STYLE = "bold green"
 
@@ -170,7 +172,7 @@ def stale_cells(row: StaleRow, teams: Teams, now: float, epsilon: float,
     ev_text = Text("—" if ev is None else f"{ev:+.1f}%", style=EDGE_STYLE if edge else "")
     if row_suspicion(row, suspect_profit):
         ev_text = Text.assemble((f"{SUSPECT_MARK} ", "bold yellow"), ev_text)
-    return {
+    cells = {
         "event": plain(f"{teams[0]} v {teams[1]}" if any(teams) else str(row.event_id)),
         "market": plain(row.market),
         "bet": plain(bet_text(row)),
@@ -181,6 +183,12 @@ def stale_cells(row: StaleRow, teams: Teams, now: float, epsilon: float,
         "move": Text(move),
         "ago": Text(f"{max(0.0, now - row.since):.0f}s"),
     }
+    if row.ev is not None and row.ev <= 0.0:
+        # Behind the move by its own view, but its price is not above the fair one: nothing
+        # there to take. Kept (it is behind), dimmed, so the rows with an edge stand out.
+        for text in cells.values():
+            text.stylize(UNDER_FAIR_STYLE)
+    return cells
 
 
 def stale_sort(row: StaleRow) -> dict[str, float | None]:

@@ -104,7 +104,7 @@ class StaleLinesScreen(BoardScreen):
         summary.append(f"{edges} with EV above {epsilon * 100:g}%", EDGE_STYLE)
         summary.append(f" · {SUSPECT_MARK} {suspects} suspect (EV above {threshold:g}%)")
         summary.append(" · shown: only those (v)" if self.edges_only else
-                       " · information, not a bet: they may be pulled", "dim")
+                       " · information, not a bet", "dim")
         self.query_one("#stale-summary", Static).update(summary)
         self._drawn = time.monotonic()
 

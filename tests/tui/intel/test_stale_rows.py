@@ -48,9 +48,25 @@ def test_a_move_the_other_way_leaves_the_other_side_behind_without_a_mark() -> N
     assert cells["bet"] == "Away +1.5"
     assert cells["ev"] == f"{row.ev * 100:+.1f}%" and "⚠" not in cells["ev"]
     assert cells["move"] == "1.667→1.563"
+    assert not any("dim" in str(span.style) for text in stale_cells(
+        row, TEAMS, 40.0, 0.03, 10.0).values() for span in text.spans)
     [record] = stale_records([row], {7: TEAMS}, 40.0, 10.0)
     assert record["bet"] == "Away +1.5" and record["suspect"] == ""
     assert record["price"] == row.price and record["fair"] == row.fair
+
+
+def test_a_row_whose_price_is_under_the_fair_price_is_dimmed() -> None:
+    """Behind a small move by its own view, but its margin keeps its price under the fair one:
+    nothing to take there."""
+    engine = IntelEngine(IntelSettings(tau=1.0))
+    open_line(engine, KEY, 0.0, 0.50, {"Heavy": 0.15})
+    sharp_move(engine, KEY, 10.0, 0.50, 0.53)
+    engine.advance(20.0)
+    [row] = stale_rows(engine)
+    assert row.book == "Heavy" and row.ev is not None and row.ev < 0
+    cells = stale_cells(row, TEAMS, 40.0, 0.03, 10.0)
+    assert all(text.spans for text in cells.values())
+    assert all("dim" in str(span.style) for text in cells.values() for span in text.spans)
 
 
 def test_a_book_that_stops_quoting_leaves_the_board() -> None:
