@@ -226,7 +226,9 @@ class IntelEngine:
             self._open.discard(line.key)
 
     def _follows(self, line: LineState, book: str, pos: float | None, now: float) -> None:
-        moves = line.moves if line.candidate is None else [*line.moves, line.candidate]
+        # A copy: a move all of whose books are done is closed (taken off `line.moves`) inside
+        # the loop, and the list itself would then skip the move after it.
+        moves = [*line.moves] if line.candidate is None else [*line.moves, line.candidate]
         for move in moves:
             before = move.pending.get(book)
             if before is None:

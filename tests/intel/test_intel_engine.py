@@ -210,3 +210,21 @@ def test_a_finished_event_is_forgotten_and_its_open_follows_censored_there() -> 
     assert sorted(slow.follows) == [(10.0, True), (30.0, False)]
     engine.advance(1000.0)  # its move's horizon passes: nothing more is counted for it
     assert len(slow.follows) == 2
+
+
+def test_a_book_that_stops_quoting_leaves_every_move_it_was_behind() -> None:
+    """A book behind two sharp moves of one line withdraws its prices: its stale line ends on
+    both (censored there), even when that empties and closes the first move (the move after a
+    closed one was once skipped, leaving a stale line with no price on the Stale lines board)."""
+    engine = IntelEngine(IntelSettings(tau=1.0))
+    key = (1, "Totals", (2.5, None))
+    open_line(engine, key, 0.0, 0.40, {"Slow": 0.05, "Other": 0.05})
+    sharp_move(engine, key, 10.0, 0.40, 0.46)
+    engine.observe(15.0, key, "Other", two_way(0.46, 0.05))  # follows the first move only
+    sharp_move(engine, key, 20.0, 0.46, 0.52)
+    engine.advance(25.0)
+    assert [sorted(move.pending) for move in engine.open_moves()] == [["Slow"], ["Other", "Slow"]]
+    engine.observe(30.0, key, "Slow", None)  # withdrawn
+    pending = [sorted(move.pending) for move in engine.open_moves()]
+    assert pending == [["Other"]]
+    assert sorted(engine.books["Slow"].follows) == [(10.0, False), (20.0, False)]

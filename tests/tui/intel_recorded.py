@@ -9,7 +9,7 @@ from pathlib import Path
 
 from oddstui.intel.engine import IntelEngine
 from oddstui.tui.app import OddsApp
-from tests.intel.synthetic import open_line, sharp_move, two_way
+from tests.intel.synthetic import SHARP, two_way
 from tests.tui.boards_recorded import boards_app, settle
 
 SHOTS = {"books": "books", "stale": "stale"}
@@ -19,9 +19,18 @@ FOLLOWERS = {
     "William Hill": (0.07, 14.0), "1xBet": (0.06, 4.0), "22Bet": (0.08, 5.5),
     "Bwin": (0.06, 22.0), "DraftKings": (0.05, None),
 }
-MARKETS = ("ML", "Totals", "Spread")
+#: Markets whose lines are new each minute (a handicap or total: the line's own key).
+MARKETS = ("Team Total Home", "Totals", "Spread")
 #: 22Bet is a white label of 1xBet: it lands on 1xBet's view (1xBet is fifth in FOLLOWERS).
 FOLLOW_VIEW = {"22Bet": 4}
+
+
+def quotes(market: str, p: float, margin: float) -> dict[str, float]:
+    """A two-way line's prices (a total's sides are over and under)."""
+    prices = two_way(p, margin)
+    if "Total" in market:
+        return {"over": prices["home"], "under": prices["away"]}
+    return prices
 
 
 def stage(engine: IntelEngine, event_ids: list[int], now: float) -> None:
@@ -31,11 +40,19 @@ def stage(engine: IntelEngine, event_ids: list[int], now: float) -> None:
     ids = event_ids or [1, 2, 3]
     for i in range(40):
         t0 = start + i * 60.0
-        key = (ids[i % len(ids)], MARKETS[i % len(MARKETS)], (0.5 + i, None))  # a new line
+        market = MARKETS[i % len(MARKETS)]
+        # A new line each time (the same event and market come back every twelve minutes).
+        hdp = {"Spread": -0.5 - i // 12, "Totals": 140.5 + i}.get(market, 70.5 + i)
+        key = (ids[i % len(ids)], market, (hdp, None))
         p = 0.40 + 0.01 * (i % 7)
-        after = p + (0.05 if i % 2 else -0.05)
-        open_line(engine, key, t0, p, {name: m for name, (m, _) in FOLLOWERS.items()})
-        sharp_move(engine, key, t0 + 5.0, p, after)
+        # The last move is a big one (a goal, say): DraftKings left far behind it, suspect.
+        after = p + (0.05 if i % 2 else -0.05) * (3 if i == 39 else 1)
+        for name in SHARP:
+            engine.observe(t0, key, name, quotes(market, p, 0.02))
+        for name, (margin, _) in FOLLOWERS.items():
+            engine.observe(t0, key, name, quotes(market, p, margin))
+        for name in SHARP:  # the sharp move
+            engine.observe(t0 + 5.0, key, name, quotes(market, after, 0.02))
         follows = sorted((lag + (i % 3), n, name, margin)
                          for n, (name, (margin, lag)) in enumerate(FOLLOWERS.items())
                          if lag is not None)
@@ -44,7 +61,7 @@ def stage(engine: IntelEngine, event_ids: list[int], now: float) -> None:
                 continue
             # Each book lands on its own view of the new price; 22Bet copies 1xBet's.
             view = after * (1.0 + 0.01 * (FOLLOW_VIEW.get(name, n) - 3))
-            engine.observe(t0 + 5.0 + lag, key, name, two_way(view, margin))
+            engine.observe(t0 + 5.0 + lag, key, name, quotes(market, view, margin))
     engine.advance(now)
     engine.now = now
 

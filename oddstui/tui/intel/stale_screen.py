@@ -1,6 +1,7 @@
 """Stale lines (`9`): the soft prices still on the old side of a sharp move — the book, the
-line, the move it has not followed and how long ago, and its EV against the fair price. Shown
-as information, not as a bet button: `enter` opens the event."""
+line and the side the move left behind, its price and fair price and the EV between them, the
+move it has not followed and how long ago. Shown as information, not as a bet button: `enter`
+opens the event."""
 
 from __future__ import annotations
 
@@ -9,21 +10,32 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
+from oddstui.book.suspect import DEFAULT_SUSPECT_PROFIT
 from oddstui.tui.desk.state import ChangeSet
-from oddstui.tui.intel.intel_rows import (
+from oddstui.tui.intel.stale_rows import (
+    EDGE_STYLE,
     STALE_COLUMNS,
     StaleRow,
+    Teams,
+    row_suspicion,
     stale_cells,
     stale_records,
     stale_rows,
+    stale_sort,
 )
 from oddstui.tui.kit.board_screen import BoardScreen
 from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.kit.marks import SUSPECT_MARK
 from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.kit.prices import odds_format
+
+
+def _edge(row: StaleRow, epsilon: float) -> bool:
+    return row.ev is not None and row.ev > epsilon
+
 
 #: Seconds between two redraws while prices move (the ages tick with the clock anyway).
 REDRAW_EVERY = 1.0
@@ -35,16 +47,23 @@ class StaleLinesScreen(BoardScreen):
     | `enter` | open the line's event |
     | `o` / `O` | sort by the next column / reverse |
     | `F` | find: filter the rows by text |
-    | `e` / `E` / `ctrl+e` | export the board to CSV / JSON / Parquet in the working folder |
+    | `v` | only the rows with EV above ε / every row |
+    | `e` / `E` / `ctrl+e` | export the rows shown to CSV / JSON / Parquet in the working folder |
     """
 
     heading = "Stale lines"
     AUTO_FOCUS = "#stale"
-    BINDINGS: ClassVar[list[BindingType]] = [*export_bindings("stale-export")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("v", "toggle_edges", "Edges only", id="stale-edges"),
+        *export_bindings("stale-export"),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
         self.rows: dict[str, StaleRow] = {}
+        """The rows shown, in the board's order."""
+        self.edges_only = False
+        """Show only the rows with EV above ε (`v`)."""
         self._drawn = float("-inf")
 
     def compose_body(self) -> ComposeResult:
@@ -53,28 +72,40 @@ class StaleLinesScreen(BoardScreen):
         table.set_columns(STALE_COLUMNS)
         yield table
 
-    def _names(self) -> dict[int, str]:
+    def _teams(self) -> dict[int, Teams]:
         events = self.hub.board.events
-        return {event_id: f"{view.home} v {view.away}" for event_id, view in events.items()}
+        return {event_id: (view.home, view.away) for event_id, view in events.items()}
+
+    @property
+    def suspect_profit(self) -> float:
+        settings = getattr(self.app, "settings", None)
+        return float(getattr(settings, "suspect_profit", DEFAULT_SUSPECT_PROFIT))
 
     def redraw(self) -> None:
         engine = self.hub.intel.engine
-        rows = stale_rows(engine)
-        names = self._names()
+        epsilon = engine.settings.epsilon
+        every = stale_rows(engine)
+        rows = [row for row in every if not self.edges_only or _edge(row, epsilon)]
+        teams = self._teams()
         now = self.hub.now()
         table = self.query_one("#stale", PatchTable)
         self.rows = {row.key: row for row in rows}
-        epsilon = engine.settings.epsilon
+        threshold = self.suspect_profit
+        fmt = odds_format(self.app)
         for row in rows:
-            name = names.get(row.event_id, str(row.event_id))
-            table.sync_row(row.key, stale_cells(row, name, now, epsilon))
+            shown = teams.get(row.event_id, ("", ""))
+            cells = stale_cells(row, shown, now, epsilon, threshold, fmt)
+            table.sync_row(row.key, cells, sort=stale_sort(row))
         table.keep_rows(self.rows)
         table.order_rows(list(self.rows))  # oldest move first: rows stay where they are
-        flagged = sum(1 for row in rows if row.ev is not None and row.ev > epsilon)
-        self.query_one("#stale-summary", Static).update(Text(
-            f"{len(rows)} prices behind a sharp move; {SUSPECT_MARK} {flagged} with EV above "
-            f"{epsilon * 100:g}% against the fair price. Information: they may be pulled."
-        ))
+        edges = sum(1 for row in every if _edge(row, epsilon))
+        suspects = sum(1 for row in every if row_suspicion(row, threshold))
+        summary = Text(f"{len(every)} behind a sharp move · ")
+        summary.append(f"{edges} with EV above {epsilon * 100:g}%", EDGE_STYLE)
+        summary.append(f" · {SUSPECT_MARK} {suspects} suspect (EV above {threshold:g}%)")
+        summary.append(" · shown: only those (v)" if self.edges_only else
+                       " · information, not a bet", "dim")
+        self.query_one("#stale-summary", Static).update(summary)
         self._drawn = time.monotonic()
 
     def patch(self, changes: ChangeSet) -> None:
@@ -95,7 +126,12 @@ class StaleLinesScreen(BoardScreen):
         if event_id is not None:
             self.open_event(event_id)
 
+    def action_toggle_edges(self) -> None:
+        self.edges_only = not self.edges_only
+        self.redraw()
+
     def action_export(self, fmt: str) -> None:
-        rows = stale_rows(self.hub.intel.engine)
-        records = stale_records(rows, self._names(), self.hub.now())
+        self.redraw()
+        rows = list(self.rows.values())
+        records = stale_records(rows, self._teams(), self.hub.now(), self.suspect_profit)
         export_and_say(self, self.heading, records, fmt, noun="stale lines")

@@ -14,6 +14,7 @@ from oddstui.tui.intel.stale_screen import StaleLinesScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from tests.intel.synthetic import open_line, sharp_move, two_way
 from tests.tui.boards_recorded import boards_app, settle
+from tests.tui.intel.ev_check import assert_ev_follows
 from tests.tui.intel_recorded import staged
 from tests.tui.screen_text import screen_text
 
@@ -57,8 +58,30 @@ async def test_stale_lines_flag_edges_and_open_the_event(tmp_path: Path) -> None
         assert isinstance(screen, StaleLinesScreen)
         assert screen.rows, "the staged session leaves DraftKings behind its last moves"
         assert {row.book for row in screen.rows.values()} == {"DraftKings"}
+        table = screen.query_one("#stale", PatchTable)
+        for key in screen.rows:
+            assert_ev_follows(table.cell_text(key, "price"), table.cell_text(key, "fair"),
+                              table.cell_text(key, "ev"))
+        # A heavy-margin book behind a small move: a negative EV among the positive ones.
+        engine, now = app.hub.intel.engine, app.hub.now()
+        key = (next(iter(screen.rows.values())).event_id, "ML", (None, None))
+        open_line(engine, key, now + 1.0, 0.5, {"Heavy": 0.15})  # (the engine is at `now`)
+        sharp_move(engine, key, now + 2.0, 0.5, 0.53)
+        engine.advance(now + 6.0)
+        screen.redraw()
+        await settle(pilot)
+        heavy = [row for row in screen.rows.values() if row.book == "Heavy"]
+        assert heavy and heavy[0].ev is not None and heavy[0].ev < 0
+        # Sorted by EV, largest first: by the number, whatever its sign and ⚠ in the text.
+        table.sort_by("ev", descending=True)
+        await settle(pilot)
+        evs = [screen.rows[key].ev for key in table.row_keys]
+        assert len(evs) == len(screen.rows) and evs == sorted(evs, reverse=True)  # type: ignore
+        assert table.cell_text(table.row_keys[0], "ev").startswith("⚠")
+        table.sort_by(None)  # back to the board's own order: oldest move first
+        await settle(pilot)
         text = screen_text(app)
-        assert "⚠" in text and "DraftKings" in text
+        assert "DraftKings" in text and "EV above 3%" in text
         first = next(iter(screen.rows.values()))
         await pilot.press("enter")
         await settle(pilot)

@@ -7,7 +7,7 @@ from oddstui.tui.boards.arbitrage.arb_cells import ARB_COLUMNS
 from oddstui.tui.boards.dropping import DroppingOddsScreen, _moved
 from oddstui.tui.browse.event_rows import LIVE_COLUMNS
 from oddstui.tui.event.price_rows import side_label
-from oddstui.tui.intel.intel_rows import STALE_COLUMNS
+from oddstui.tui.intel.stale_rows import STALE_COLUMNS
 from oddstui.tui.kit.columns import Column, fit
 
 WIDE = 200

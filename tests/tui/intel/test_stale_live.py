@@ -1,0 +1,62 @@
+"""The Stale lines board against the real built-in service (a busy world: 60x speed, goals and
+suspensions within seconds): every row is a book that still quotes its line, and its EV follows
+from the price and fair price it shows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.widgets import Static
+
+from oddstui.tui.intel.stale_rows import StaleRow
+from oddstui.tui.intel.stale_screen import StaleLinesScreen
+from oddstui.tui.kit.patch_table import PatchTable
+from oddstui.tui.launch import build_app
+from tests.tui.conftest import DEMO_KEY, Service, feed_moves_on, wait_for
+from tests.tui.intel.ev_check import assert_ev_follows
+
+pytestmark = pytest.mark.slow
+
+
+def _edges(screen: StaleLinesScreen) -> int:
+    """The summary's count of rows with EV above ε."""
+    summary = str(screen.query_one("#stale-summary", Static).render())
+    found = re.search(r"(\d+) with EV above", summary)
+    assert found, summary
+    return int(found.group(1))
+
+
+def _quoted(screen: StaleLinesScreen, row: StaleRow) -> bool:
+    line = screen.hub.intel.engine.lines.get((row.event_id, row.market, row.line))
+    return line is not None and row.book in line.prices
+
+
+async def test_rows_are_quoted_prices_whose_ev_follows_from_them(fast_service: Service) -> None:
+    app = build_app(fast_service.base_url, DEMO_KEY, start_mode="stale")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, StaleLinesScreen)
+        table = screen.query_one("#stale", PatchTable)
+        await wait_for(lambda: len(screen.rows) >= 20, pilot, timeout=60)
+        checked = 0
+        for _ in range(4):  # rows come and go as books follow, suspend and withdraw
+            await feed_moves_on(app, pilot, 1000)
+            screen.redraw()
+            rows = list(screen.rows.values())
+            assert rows, "the busy world keeps some book behind a sharp move"
+            unquoted = [row for row in rows if row.price is None or not _quoted(screen, row)]
+            assert not unquoted, f"rows whose book no longer quotes the line: {unquoted[:3]}"
+            for row in rows:
+                if row.fair is not None:
+                    assert_ev_follows(table.cell_text(row.key, "price"),
+                                      table.cell_text(row.key, "fair"),
+                                      table.cell_text(row.key, "ev"))
+                    checked += 1
+        assert checked >= 20, "rows with a fair price were checked"
+        await wait_for(lambda: _edges(screen) > 0, pilot, timeout=60)
+        await pilot.press("v")  # only the rows with EV above ε: the summary's count of them
+        epsilon = screen.hub.intel.engine.settings.epsilon
+        rows = list(screen.rows.values())
+        assert screen.edges_only and rows and len(rows) == _edges(screen) == table.row_count
+        assert all(row.ev is not None and row.ev > epsilon for row in rows)
