@@ -12,7 +12,13 @@ from textual.binding import BindingType
 from textual.widgets import Static
 
 from oddstui.tui.desk.state import ChangeSet
-from oddstui.tui.intel.intel_rows import BOOK_COLUMNS, book_cells, book_records, book_rows
+from oddstui.tui.intel.intel_rows import (
+    BOOK_COLUMNS,
+    book_cells,
+    book_records,
+    book_rows,
+    book_sort,
+)
 from oddstui.tui.kit.board_screen import BoardScreen
 from oddstui.tui.kit.export_action import export_and_say, export_bindings
 from oddstui.tui.kit.patch_table import PatchTable
@@ -53,7 +59,7 @@ class BooksScreen(BoardScreen):
         table = self.query_one("#books", PatchTable)
         keys = []
         for figures in rows:
-            table.sync_row(figures.bookmaker, book_cells(figures))
+            table.sync_row(figures.bookmaker, book_cells(figures), sort=book_sort(figures))
             keys.append(figures.bookmaker)
         table.keep_rows(keys)
         order = sorted(rows, key=lambda b: (b.lag_median is None, b.lag_median or 0.0,

@@ -51,6 +51,19 @@ def book_cells(b: BookFigures) -> dict[str, Text]:
     }
 
 
+def book_sort(b: BookFigures) -> dict[str, float | str | None]:
+    """What the columns sort by (their texts carry units, % and dashes): the numbers, a sharp
+    book's lag as 0 (it leads), the cluster by name; None sorts last."""
+    return {
+        "book": b.bookmaker.casefold(),
+        "lag": 0.0 if b.sharp else b.lag_median,
+        "p90": 0.0 if b.sharp else b.lag_p90,
+        "n": b.follows, "led": b.led_share, "cluster": b.cluster.casefold(),
+        "stale": b.stale_median, "censored": b.censored, "updates": b.updates_per_hour,
+        "margin": b.margin_pct,
+    }
+
+
 def book_records(rows: list[BookFigures], resolution: float) -> list[dict[str, Any]]:
     return [
         {

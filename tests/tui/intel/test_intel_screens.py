@@ -10,6 +10,7 @@ import pytest
 
 from oddstui.tui.event.event_screen import EventScreen
 from oddstui.tui.intel.books_screen import BooksScreen
+from oddstui.tui.intel.intel_rows import book_rows
 from oddstui.tui.intel.stale_screen import StaleLinesScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from tests.intel.synthetic import open_line, sharp_move, two_way
@@ -40,6 +41,15 @@ async def test_books_shows_each_books_lag_and_the_sister_cluster(
         assert _cells(table, "22Bet")[5] == "1xBet"  # its cluster: it copies 1xBet
         assert _cells(table, "DraftKings")[1] == "—"  # never followed: no median, not 300 s
         assert _cells(table, "Pinnacle")[1] == "sharp"
+        # Sorted by lag: the sharp books lead, then by seconds, the never-followed last.
+        table.sort_by("lag")
+        await settle(pilot)
+        figures = {b.bookmaker: b for b in book_rows(app.hub.intel.engine)}
+        order = [figures[key] for key in table.row_keys]
+        assert order[0].sharp and order[-1].bookmaker == "DraftKings"
+        lags = [b.lag_median for b in order if not b.sharp and b.lag_median is not None]
+        assert len(lags) >= 2 and lags == sorted(lags)
+        table.sort_by(None)
         await pilot.press("e")
         await settle(pilot)
         written = list(tmp_path.glob("oddstui-books-*.csv"))
