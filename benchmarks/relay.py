@@ -250,10 +250,18 @@ async def measure(
     plain = NatsReader(nats_url) if nats_url is not None else None
     plain_task = asyncio.create_task(plain.run(begin, end)) if plain is not None else None
     await asyncio.sleep(max(0.0, begin - time.monotonic()))
+    watched = {**{name: p.pid for name, p in processes.items()}, "readers": args.reader_pids}
     for process in processes.values():
         process.cpu_percent(None)
+    waited = {name: queued(pids) for name, pids in watched.items()}
+    preempted = {name: p.num_ctx_switches().involuntary for name, p in processes.items()}
     answers = await asyncio.gather(*reading)
     cpu = {name: process.cpu_percent(None) for name, process in processes.items()}
+    waited = {name: (queued(pids) - waited[name]) / args.seconds for name, pids in watched.items()}
+    preempted = {
+        name: (process.num_ctx_switches().involuntary - preempted[name]) / args.seconds
+        for name, process in processes.items()
+    }
     if plain_task is not None:
         await plain_task
     arrivals: list[dict[int, float]] = [{} for _ in urls]
@@ -283,6 +291,8 @@ async def measure(
         "p50": statistics.median(added) if added else float("nan"),
         "p99": added[int(len(added) * 0.99)] if added else float("nan"),
         "cpu": cpu,
+        "waited": waited,
+        "preempted": preempted,
         "clients_cpu": 100.0 * sum(answer[2] for answer in answers) / args.seconds,
         "load": os.getloadavg()[0],
     }
@@ -315,6 +325,21 @@ def report(name: str, result: dict[str, Any], clients: int) -> None:
     )
     per = ", ".join(f"{n} {c:.1f} ms" for n, c in cpu_per_thousand(result).items())
     print(f"    CPU per 1,000 upstream messages (steadier than % under load): {per}")
+    waits = ", ".join(f"{n} {w * 1000:.0f} ms" for n, w in result["waited"].items())
+    print(f"    waited for a core, per second: {waits}")
+    cut = ", ".join(f"{n} {c:.0f}" for n, c in result["preempted"].items())
+    print(f"    preempted (involuntary context switches) per second: {cut}")
+
+
+def queued(pids: int | list[int]) -> float:
+    """Seconds the processes' threads have waited on a run queue for a core (Linux schedstat):
+    how long work that was ready did not run."""
+    total = 0
+    for pid in pids if isinstance(pids, list) else [pids]:
+        for task in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += int(task.read_text().split()[1])
+    return total / 1e9
 
 
 def cpu_per_thousand(result: dict[str, Any]) -> dict[str, float]:
@@ -378,6 +403,9 @@ def summarize(name: str, results: list[dict[str, Any]]) -> None:
             f"    CPU {who} {spread([r['cpu'][who] for r in results])} % of one core, "
             f"{spread([cpu_per_thousand(r)[who] for r in results])} ms per 1,000 upstream messages"
         )
+    for who in results[0]["waited"]:
+        waits = [r["waited"][who] for r in results]
+        print(f"    {who} waited for a core {spread(waits, 1000)} ms per second")
     print(
         f"    benchmark clients CPU {spread([r['clients_cpu'] for r in results])} %; "
         f"frames to all clients {spread([r['frames'] for r in results])}/s; "
@@ -430,7 +458,7 @@ async def main(args: argparse.Namespace) -> None:
     args.pool = ProcessPoolExecutor(args.reader_processes, mp_context=spawning)
     try:
         # Start every reader process now, not in the first run's warm-up.
-        list(args.pool.map(warm, range(args.reader_processes)))
+        args.reader_pids = list(args.pool.map(warm, range(args.reader_processes)))
         await bench(args, folder)
     finally:
         args.pool.shutdown(cancel_futures=True)
