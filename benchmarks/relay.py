@@ -19,15 +19,17 @@ warm-up it prints:
 - how long each of those processes waited on a run queue for a core, and how often it was
   preempted, per second (Linux schedstat; psutil): whether a delay is work or a wait for a core
 
-The reference and the clients are dealt over `--reader-processes` processes (2): one process
+The reference and the clients are dealt over `--reader-processes` processes (1). One process
 reading 51 sockets read each frame's copies one after another (the last ~10 ms after the first,
 most of it a regex over each copy), which the figure counted as the relay's. Now each distinct
 frame is scanned for its seqs once per process, and the readers cost ~0.1 ms a frame (2.5-2.8 %
-of a core, from 6.8-7.1 %, A/B with one core busy).
+of a core, from 6.8-7.1 %, A/B with one core busy). A second reader process did not lower the
+delay with one core busy (p99 108 and 78 ms against 107 and 68 with one, A/B at load ~4.5) and
+waited longer for a core: one is the default.
 
     python benchmarks/relay.py [--seconds 10] [--updates-per-second 2000] [--clients 50]
         [--setups relay,nats] [--compression] [--repeat 5] [--busy-core] [--profile DIR]
-        [--reader-processes 2]
+        [--reader-processes 1]
 
 Each setup is measured `--repeat` times on the same processes (a one-line report per run), then
 the median and range of the runs: one run is not a figure. `--busy-core` keeps one core busy
@@ -561,8 +563,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--reader-processes",
         type=int,
-        default=2,
-        help="processes the reference and the clients are dealt over (default 2)",
+        default=1,
+        help="processes the reference and the clients are dealt over (default 1)",
     )
     parser.add_argument(
         "--profile", metavar="DIR", help="one more run per setup with py-spy on each relay"
