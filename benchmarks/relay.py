@@ -9,15 +9,27 @@ A reference client reads the service's feed directly on the other key. For `--se
 warm-up it prints:
 - odds messages per second: the upstream's (reference) and each client's (min and mean)
 - messages missing at a client: seqs the reference saw inside the window that a client lacks
-- added delay: a client's receipt time minus the reference's receipt time of the same seq (same
-  process, same clock), p50 and p99 (target p99 < 50 ms)
+- added delay: a client's receipt time minus the reference's receipt time of the same seq (the
+  system's one monotonic clock, taken as a frame is complete and before it is scanned), p50
+  and p99 (target p99 < 50 ms)
 - with NATS, the delay of a plain NATS subscriber on the stream's odds subjects in the same run,
   so the relays' own share of the added delay is plain
-- CPU of each relay (and of nats-server), % of one core; and of this process (the clients): near
-  100 % the figures are bounded by the clients, not the relay
+- CPU of each relay, of the service (and of nats-server), % of one core and per 1,000 upstream
+  messages; and of the reader processes (the clients)
+- how long each of those processes waited on a run queue for a core, and how often it was
+  preempted, per second (Linux schedstat; psutil): whether a delay is work or a wait for a core
+
+The reference and the clients are dealt over `--reader-processes` processes (1). One process
+reading 51 sockets read each frame's copies one after another (the last ~10 ms after the first,
+most of it a regex over each copy), which the figure counted as the relay's. Now each distinct
+frame is scanned for its seqs once per process, and the readers cost ~0.1 ms a frame (2.5-2.8 %
+of a core, from 6.8-7.1 %, A/B with one core busy). A second reader process did not lower the
+delay with one core busy (p99 108 and 78 ms against 107 and 68 with one, A/B at load ~4.5) and
+waited longer for a core: one is the default.
 
     python benchmarks/relay.py [--seconds 10] [--updates-per-second 2000] [--clients 50]
         [--setups relay,nats] [--compression] [--repeat 5] [--busy-core] [--profile DIR]
+        [--reader-processes 1]
 
 Each setup is measured `--repeat` times on the same processes (a one-line report per run), then
 the median and range of the runs: one run is not a figure. `--busy-core` keeps one core busy
@@ -31,6 +43,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import multiprocessing
 import os
 import re
 import selectors
@@ -39,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -51,7 +66,7 @@ from websockets.asyncio.client import connect
 from oddstui.relay.nats_server import NatsServer
 
 UP_KEY, REF_KEY = "k-bench-upstream", "k-bench-reference"
-SEQ = re.compile(r'"seq":(\d+)')
+SEQ = re.compile(rb'"seq":(\d+)')
 ODDS = re.compile(r'"type":"(?:created|updated|deleted|no_markets)"')
 
 
@@ -105,28 +120,76 @@ def select_everything(base: str) -> int:
     return len(books)
 
 
+class FrameScan:
+    """The seqs in a frame, scanned once per distinct frame: the relay sends the same bytes to
+    every client on one filter, so fifty clients need not scan fifty copies (a bytes regex over
+    a 110 kB frame is ~0.1 ms, half a second of the readers' CPU per second at 650 frames a
+    second). A frame is known by its length and its first and last 128 bytes: the first carry
+    its first message's seq, unique in the stream."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, bytes, bytes], list[int]] = {}
+
+    def seqs(self, frame: bytes) -> list[int]:
+        key = (len(frame), frame[:128], frame[-128:])
+        found = self._known.get(key)
+        if found is None:
+            if len(self._known) > 4096:
+                self._known.clear()
+            found = self._known[key] = [int(seq) for seq in SEQ.findall(frame)]
+        return found
+
+
 class Reader:
-    """One feed client: the arrival time of every odds seq inside the measuring window."""
+    """One feed client: the arrival time of every odds seq inside the measuring window, taken
+    as soon as its frame is complete, before anything else is done with it."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.arrivals: dict[int, float] = {}
         self.frames = 0  # WebSocket frames inside the window (one may carry several messages)
-        self.window = (0.0, 0.0)
 
-    async def run(self, compression: str | None, begin: float, end: float) -> None:
-        self.window = (begin, end)
+    async def run(self, compression: str | None, begin: float, end: float, scan: FrameScan) -> None:
+        clock = time.monotonic
         async with connect(self.url, max_size=None, compression=compression, proxy=None) as ws:
-            while (left := end - time.monotonic()) > 0:
-                try:
-                    frame = await asyncio.wait_for(ws.recv(), left)
-                except TimeoutError:
-                    break
-                now = time.monotonic()
-                if now >= begin:
-                    self.frames += 1
-                    for seq in SEQ.findall(str(frame)):
-                        self.arrivals.setdefault(int(seq), now)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(0.0, end - clock())):
+                    while True:
+                        frame = await ws.recv(decode=False)
+                        now = clock()
+                        if now >= begin:
+                            self.frames += 1
+                            arrivals = self.arrivals
+                            for seq in scan.seqs(frame):
+                                if seq not in arrivals:
+                                    arrivals[seq] = now
+
+
+def read_feeds(
+    urls: list[str], compression: str | None, begin: float, end: float
+) -> tuple[list[dict[int, float]], list[int], float]:
+    """Run one reader per URL in this process until `end` (a reader process's job); their
+    arrivals, frame counts, and this process's CPU seconds inside the window. time.monotonic
+    is the system's one monotonic clock: times from several processes compare."""
+    return asyncio.run(_read_feeds(urls, compression, begin, end))
+
+
+async def _read_feeds(
+    urls: list[str], compression: str | None, begin: float, end: float
+) -> tuple[list[dict[int, float]], list[int], float]:
+    readers = [Reader(url) for url in urls]
+    scan = FrameScan()
+    tasks = [asyncio.create_task(r.run(compression, begin, end, scan)) for r in readers]
+    await asyncio.sleep(max(0.0, begin - time.monotonic()))
+    cpu = time.process_time()
+    await asyncio.gather(*tasks)
+    cpu = time.process_time() - cpu
+    return [r.arrivals for r in readers], [r.frames for r in readers], cpu
+
+
+def warm(_: int) -> int:
+    time.sleep(0.3)  # long enough that each warm-up call lands on a worker of its own
+    return os.getpid()
 
 
 class NatsReader:
@@ -144,7 +207,7 @@ class NatsReader:
         def arrived(message: Any) -> None:
             now = time.monotonic()
             if begin <= now < end:
-                for seq in SEQ.findall(message.data.decode("utf-8", "replace")):
+                for seq in SEQ.findall(message.data):
                     self.arrivals.setdefault(int(seq), now)
 
         async def on_message(message: Any) -> None:
@@ -177,41 +240,65 @@ async def measure(
     nats_url: str | None = None,
 ) -> dict[str, Any]:
     compression = "deflate" if args.compression else None
-    reference = Reader(ws_url(upstream, REF_KEY, args.markets))
-    clients = [Reader(ws_url(base, key, args.markets)) for key in keys]
+    urls = [ws_url(upstream, REF_KEY, args.markets)]  # the reference: the service's own feed
+    urls += [ws_url(base, key, args.markets) for key in keys]
     begin = time.monotonic() + args.warmup
     end = begin + args.seconds
-    me = psutil.Process()
-    tasks = [asyncio.create_task(r.run(compression, begin, end)) for r in [reference, *clients]]
+    loop = asyncio.get_running_loop()
+    # The readers, dealt round-robin over the reader processes (the reference in the first).
+    shares = [urls[n :: args.reader_processes] for n in range(args.reader_processes)]
+    assert all(shares), "more reader processes than readers"
+    reading = [
+        loop.run_in_executor(args.pool, read_feeds, share, compression, begin, end)
+        for share in shares
+    ]
     plain = NatsReader(nats_url) if nats_url is not None else None
-    if plain is not None:
-        tasks.append(asyncio.create_task(plain.run(begin, end)))
+    plain_task = asyncio.create_task(plain.run(begin, end)) if plain is not None else None
     await asyncio.sleep(max(0.0, begin - time.monotonic()))
-    for process in [*processes.values(), me]:
+    watched = {**{name: p.pid for name, p in processes.items()}, "readers": args.reader_pids}
+    for process in processes.values():
         process.cpu_percent(None)
-    await asyncio.gather(*tasks)
+    waited = {name: queued(pids) for name, pids in watched.items()}
+    preempted = {name: p.num_ctx_switches().involuntary for name, p in processes.items()}
+    answers = await asyncio.gather(*reading)
     cpu = {name: process.cpu_percent(None) for name, process in processes.items()}
+    waited = {name: (queued(pids) - waited[name]) / args.seconds for name, pids in watched.items()}
+    preempted = {
+        name: (process.num_ctx_switches().involuntary - preempted[name]) / args.seconds
+        for name, process in processes.items()
+    }
+    if plain_task is not None:
+        await plain_task
+    arrivals: list[dict[int, float]] = [{} for _ in urls]
+    frames = 0
+    for n, (found, counted, _) in enumerate(answers):
+        for m, seen in enumerate(found):
+            arrivals[n + m * args.reader_processes] = seen
+            frames += counted[m] if n + m * args.reader_processes else 0
+    reference, clients = arrivals[0], arrivals[1:]
     # Seqs the reference saw comfortably inside the window: every client should have them.
-    expected = [seq for seq, at in reference.arrivals.items() if at < end - 0.5]
+    expected = [seq for seq, at in reference.items() if at < end - 0.5]
     missing, added = [], []
     for client in clients:
-        missing.append(sum(seq not in client.arrivals for seq in expected))
-        for seq, at in client.arrivals.items():
-            ref = reference.arrivals.get(seq)
+        missing.append(sum(seq not in client for seq in expected))
+        for seq, at in client.items():
+            ref = reference.get(seq)
             if ref is not None:
                 added.append(at - ref)
     added.sort()
-    plain_added = delays(plain.arrivals, reference.arrivals) if plain is not None else []
+    plain_added = delays(plain.arrivals, reference) if plain is not None else []
     return {
         "plain_nats": plain_added,
-        "upstream": len(reference.arrivals) / args.seconds,
-        "rates": [len(c.arrivals) / args.seconds for c in clients],
-        "frames": sum(c.frames for c in clients) / args.seconds,
+        "upstream": len(reference) / args.seconds,
+        "rates": [len(c) / args.seconds for c in clients],
+        "frames": frames / args.seconds,
         "missing": missing,
         "p50": statistics.median(added) if added else float("nan"),
         "p99": added[int(len(added) * 0.99)] if added else float("nan"),
         "cpu": cpu,
-        "clients_cpu": me.cpu_percent(None),
+        "waited": waited,
+        "preempted": preempted,
+        "clients_cpu": 100.0 * sum(answer[2] for answer in answers) / args.seconds,
         "load": os.getloadavg()[0],
     }
 
@@ -243,6 +330,21 @@ def report(name: str, result: dict[str, Any], clients: int) -> None:
     )
     per = ", ".join(f"{n} {c:.1f} ms" for n, c in cpu_per_thousand(result).items())
     print(f"    CPU per 1,000 upstream messages (steadier than % under load): {per}")
+    waits = ", ".join(f"{n} {w * 1000:.0f} ms" for n, w in result["waited"].items())
+    print(f"    waited for a core, per second: {waits}")
+    cut = ", ".join(f"{n} {c:.0f}" for n, c in result["preempted"].items())
+    print(f"    preempted (involuntary context switches) per second: {cut}")
+
+
+def queued(pids: int | list[int]) -> float:
+    """Seconds the processes' threads have waited on a run queue for a core (Linux schedstat):
+    how long work that was ready did not run."""
+    total = 0
+    for pid in pids if isinstance(pids, list) else [pids]:
+        for task in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += int(task.read_text().split()[1])
+    return total / 1e9
 
 
 def cpu_per_thousand(result: dict[str, Any]) -> dict[str, float]:
@@ -306,6 +408,9 @@ def summarize(name: str, results: list[dict[str, Any]]) -> None:
             f"    CPU {who} {spread([r['cpu'][who] for r in results])} % of one core, "
             f"{spread([cpu_per_thousand(r)[who] for r in results])} ms per 1,000 upstream messages"
         )
+    for who in results[0]["waited"]:
+        waits = [r["waited"][who] for r in results]
+        print(f"    {who} waited for a core {spread(waits, 1000)} ms per second")
     print(
         f"    benchmark clients CPU {spread([r['clients_cpu'] for r in results])} %; "
         f"frames to all clients {spread([r['frames'] for r in results])}/s; "
@@ -354,9 +459,14 @@ def top_frames(collapsed: Path, count: int = 12) -> list[tuple[float, str]]:
 async def main(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="oddstui-relay-bench-"))
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy_core else None
+    spawning = multiprocessing.get_context("spawn")
+    args.pool = ProcessPoolExecutor(args.reader_processes, mp_context=spawning)
     try:
+        # Start every reader process now, not in the first run's warm-up.
+        args.reader_pids = list(args.pool.map(warm, range(args.reader_processes)))
         await bench(args, folder)
     finally:
+        args.pool.shutdown(cancel_futures=True)
         if busy is not None:
             busy.kill()
             busy.wait()
@@ -381,6 +491,7 @@ async def bench(args: argparse.Namespace, folder: Path) -> None:
         "serving",
         {},
     )
+    served = psutil.Process(service.pid)
     try:
         books = select_everything(upstream)
         print(
@@ -391,7 +502,7 @@ async def bench(args: argparse.Namespace, folder: Path) -> None:
         if "relay" in args.setups:
             relay, base = spawn(["relay", *relay_flags, "--upstream", upstream], "relaying", env)
             try:
-                processes = {"relay": psutil.Process(relay.pid)}
+                processes = {"relay": psutil.Process(relay.pid), "service": served}
                 await repeated("relay", base, upstream, keys[:-1], processes, args)
             finally:
                 stop(relay)
@@ -411,6 +522,7 @@ async def bench(args: argparse.Namespace, folder: Path) -> None:
                 try:
                     assert nats.process is not None
                     processes = {
+                        "service": served,
                         "publishing relay": psutil.Process(a.pid),
                         "nats-server": psutil.Process(nats.process.pid),
                         "consuming relay": psutil.Process(b.pid),
@@ -447,6 +559,12 @@ if __name__ == "__main__":
     parser.add_argument("--repeat", type=int, default=5, help="runs per setup (default 5)")
     parser.add_argument(
         "--busy-core", action="store_true", help="keep one core busy with a spinning process"
+    )
+    parser.add_argument(
+        "--reader-processes",
+        type=int,
+        default=1,
+        help="processes the reference and the clients are dealt over (default 1)",
     )
     parser.add_argument(
         "--profile", metavar="DIR", help="one more run per setup with py-spy on each relay"

@@ -1,5 +1,5 @@
-"""The NATS publisher on a real JetStream: every message of a burst stored once, in order, and
-acknowledged; a message sent again with the same seq is deduplicated by the stream."""
+"""The NATS publisher on a real JetStream: every message of a burst stored once, in order, one in
+`ACK_EVERY` acknowledged; a message sent again with the same seq is deduplicated by the stream."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from oddstui.relay.journal import Relayed
-from oddstui.relay.nats_bus import NatsPublisher, connect, ensure_stream
+from oddstui.relay.nats_bus import ACK_EVERY, NatsPublisher, connect, ensure_stream
 from oddstui.relay.nats_server import NatsServer
 from oddstui.relay.places import EventPlaces
 from tests.waiting import eventually_async
@@ -43,12 +43,19 @@ async def test_a_burst_is_stored_once_in_order_and_acknowledged(nats_url: str) -
         for seq in range(1, 201):  # one burst: queued without a wait, as the relay does
             publisher.on_odds(change(seq))
         publisher.on_odds(change(200))  # sent twice (a publisher restarted mid-burst)
+        # The 1st, 101st and 201st (the duplicate, which JetStream acks too) ask for an ack.
+        asked = len(range(0, 201, ACK_EVERY))
+        assert asked >= 3, "the burst must span several acks"
         await eventually_async(
-            lambda: asyncio.sleep(0, publisher.published), "201 acks", lambda n: n == 201
+            lambda: asyncio.sleep(0, publisher.acknowledged), f"{asked} acks", lambda n: n == asked
+        )
+        await eventually_async(
+            lambda: js.stream_info("TESTS"), "200 stored", lambda i: i.state.messages == 200
         )
         info = await js.stream_info("TESTS")
         assert info.state.messages == 200, "the second seq 200 was not deduplicated"
         assert publisher.failed == 0
+        assert publisher.acknowledged == asked
         stored = [
             (await js.get_msg("TESTS", seq=n)).headers["Nats-Msg-Id"] for n in (1, 100, 200)
         ]
