@@ -68,6 +68,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         before = self._core_probabilities(event)
         self._refresh_view(event, engine)
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
+        self._quoter.keep(event)
         after = self._core_probabilities(event)
         swing = _swing(before, after)
         # Books suspend after a goal, and after any point that swings the match (a set won,
@@ -126,6 +127,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
                  if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, 0))]
         self._last_bump[event.id] = now
         truth.bump(moved, [])
+        self._quoter.keep(event)
         for name in self._quoting(event):
             self._follow(event.id, self.bookmakers[name], now)
 
@@ -136,6 +138,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         self._last_bump[event.id] = now
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
                           if not core_only or m.tier <= 1])
+        self._quoter.keep(event)
         for name in self._quoting(event):
             self._follow(event.id, self.bookmakers[name], now)
 
@@ -255,8 +258,10 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         dirty = self._quoter.dirty(event, book, limit, self._hidden(event.id, book.name, now))
         if not dirty:
             return False
-        self._repriced(event.id, book.name, [mdef.name for mdef in dirty])
-        if self._quoter.requote(event, book, dirty, now, self.rng):
+        names = [mdef.name for mdef in dirty]
+        as_of = self._seen_as_of(event.id, book.name, names)
+        self._repriced(event.id, book.name, names)
+        if self._quoter.requote(event, book, dirty, now, self.rng, as_of):
             self._touch(event.id, book.name)
             self._copied(event.id, book, now)
             return True
@@ -316,6 +321,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
                 truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
                     + self.rng.gauss(0.0, size)
             truth.bump([m.name for m in picked], [])
+            self._quoter.keep(event)
             for name in self._quoting(event):
                 self._follow(event.id, self.bookmakers[name], now)
 
