@@ -12,6 +12,12 @@ import heapq
 import math
 from typing import Any
 
+from oddstui.service.world.bookmaker_truth import (
+    IN_PLAY_BASE,
+    IN_PLAY_SHARE,
+    IN_PLAY_SPREAD,
+    PRE_MATCH_FOLLOW,
+)
 from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.markets import MARKETS_BY_SPORT
@@ -150,9 +156,10 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             return
         if event_id in self._live:
             # In play everyone is quicker (and in-play work goes first, see _follow_ups).
-            delay = 0.0 if book.sharp else (0.5 + 0.15 * book.latency) * self.rng.uniform(0.5, 1.5)
+            delay = 0.0 if book.sharp else (IN_PLAY_BASE + IN_PLAY_SHARE * book.latency) \
+                * self.rng.uniform(*IN_PLAY_SPREAD)
         else:
-            delay = 0.0 if book.sharp else book.latency * self.rng.uniform(0.3, 1.6)
+            delay = 0.0 if book.sharp else book.latency * self.rng.uniform(*PRE_MATCH_FOLLOW)
         truth = self._quoter.truths.get(event_id)
         if truth is not None:
             self._will_see(event_id, book.name, truth.version, now + delay, truth.moved)
