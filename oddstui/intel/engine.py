@@ -164,9 +164,8 @@ class IntelEngine:
             self._check_value(line, book, now)
         if line.fair is None:
             return
-        # A move is a jump within τ, measured from where the sharp price stood τ seconds before
-        # (or where the last move left it): a drift of small steps over minutes is no move,
-        # as its followers have tracked it step by step, not followed it at its last step.
+        # A move is a jump within τ (from where the sharp price stood τ s before): a drift of
+        # small steps is none, its followers track it step by step (docs/books.md).
         tau = self.settings.tau
         log = line.fair_log
         if log is None:
