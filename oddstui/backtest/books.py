@@ -2,7 +2,8 @@
 
 The recording is read and decoded by the backtest's own feeder (`BookFeeder`: the feed client's
 fast decoders and the line store that says which prices each message changed), and each change
-goes to `IntelEngine.observe` in the order received: one incremental engine, the same the desk
+goes to `IntelEngine.observe` in the order received, at the message's own timestamp (the source's
+clock; a snapshot, which has none, at its receive time): one incremental engine, the same the desk
 runs live, rather than a second one over Parquet (one engine cannot drift from another).
 Decoding is most of the work, so several processes share the events out as the backtest's do
 (`backtest.partition`), and their engines are merged (`intel.merge`: exact, every count
@@ -120,8 +121,11 @@ def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: 
                     engine.in_play.discard(event_id)
             bookmaker = touched.bookmaker
             if bookmaker is not None:
+                # Timed by the source's clock, not by when the message arrived: a busy
+                # machine (the recorder's or the network) would add its delays to the lags.
+                sent = touched.sent if touched.sent is not None else stamp
                 for state, _, new in touched.changes:
-                    observe(stamp, state.key, bookmaker, new)
+                    observe(sent, state.key, bookmaker, new)
             if touched.lines and not isinstance(record, FeedMessage):
                 for key in sorted(touched.lines, key=repr):
                     observe_quotes(engine, stamp, key, feeder.lines.quotes(key))

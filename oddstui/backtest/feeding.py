@@ -39,6 +39,8 @@ class Touched:
     events: set[int] = field(default_factory=set)
     status: list[tuple[int, str]] = field(default_factory=list)
     """(event, new status) for each status message."""
+    sent: float | None = None
+    """An odds message's own timestamp (the source's clock, Unix seconds), when it has one."""
 
     def line_keys(self) -> set[MarketLine]:
         """Every line touched."""
@@ -120,10 +122,11 @@ class BookFeeder:
             try:
                 fast = decode_odds_texts(text)
                 if fast is not None:
-                    kind, _, _, event_id, bookmaker, _, markets = fast
+                    kind, _, stamp, event_id, bookmaker, _, markets = fast
                     changes = self.lines.apply_texts(event_id, bookmaker, kind, markets)
                     self.messages += 1
-                    return Touched(bookmaker, event_id, changes)
+                    return Touched(bookmaker, event_id, changes,
+                                   sent=None if stamp is None else stamp.timestamp())
             except NOT_FAST:
                 pass  # nothing was applied: the general path decides
         touched = Touched()
@@ -134,6 +137,8 @@ class BookFeeder:
                 self.messages += 1
                 touched.bookmaker = message.bookie
                 touched.event_id = message.event_id
+                if message.timestamp is not None:
+                    touched.sent = message.timestamp.timestamp()
                 touched.changes += self.lines.apply_odds(
                     message.event_id, message.bookie, message.kind, message.markets
                 )

@@ -164,20 +164,29 @@ class IntelEngine:
             self._check_value(line, book, now)
         if line.fair is None:
             return
+        # A move is a jump within τ (from where the sharp price stood τ s before): a drift of
+        # small steps is none, its followers track it step by step (docs/books.md).
+        tau = self.settings.tau
+        log = line.fair_log
+        if log is None:
+            log = line.fair_log = []
+        while log and log[0][0] <= now - tau:
+            line.ref = log.pop(0)[1]
+        log.append((now, line.fair))
         if line.ref is None:
             line.ref = line.fair
             return
-        change = line.fair / line.ref - 1.0
-        way = 1 if change > 0 else -1
-        big = abs(change) >= self.settings.theta
+        theta = self.settings.theta
         candidate = line.candidate
         if candidate is not None:
-            if big and way == candidate.direction:
+            if (line.fair / candidate.before - 1.0) * candidate.direction >= theta:
                 candidate.after = line.fair
                 return
             candidate.done = True  # it did not hold
             line.candidate = None
-        if big:
+        change = line.fair / line.ref - 1.0
+        way = 1 if change > 0 else -1
+        if abs(change) >= theta:
             move = SharpMove(line, now, way, abs(change), line.ref, line.fair)
             move.live = isinstance(line.key, tuple) and line.key[0] in self.in_play
             move.pending = {b: p for b, p in line.positions.items() if b not in self._sharp}
@@ -191,7 +200,9 @@ class IntelEngine:
         line.candidate = None
         move.confirmed = True
         self.sharp_moves += 1
-        line.ref = line.fair
+        line.ref = line.fair  # the next move is measured from where this one left the price
+        if line.fair_log:
+            line.fair_log.clear()
         for book, seconds, followed in move.followed:
             self._record(move, book, seconds, followed, True)
         move.followed = []

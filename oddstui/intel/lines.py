@@ -47,7 +47,7 @@ class SharpMove:
 
 
 class LineState:
-    __slots__ = ("key", "sides", "positions", "prices", "recent", "fair", "ref",
+    __slots__ = ("key", "sides", "positions", "prices", "recent", "fair", "fair_log", "ref",
                  "candidate", "moves", "anchors", "episode", "ev_since")
 
     def __init__(self, key: object) -> None:
@@ -64,8 +64,11 @@ class LineState:
         (`SisterCounts` drops those older than its gap)."""
         self.fair: float | None = None
         """The sharp books' averaged position now."""
+        self.fair_log: list[tuple[float, float]] | None = None
+        """(when, fair) of the sharp position's changes of the last τ seconds."""
         self.ref: float | None = None
-        """The sharp position a move is measured from."""
+        """The sharp position a move is measured from: where it stood τ seconds before (or
+        where the last move left it, if later)."""
         self.candidate: SharpMove | None = None
         """A sharp move waiting to hold τ seconds."""
         self.moves: list[SharpMove] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -42,11 +43,17 @@ def snapshot(t: float, books: dict[int, dict[str, list[dict[str, Any]]]], **kw: 
     return Snapshot(t, events, odds)
 
 
+def stamp(t: float) -> str:
+    """`t` as the feed's timestamps write it (milliseconds, UTC)."""
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def updated(t: float, seq: int, event_id: int, bookie: str, markets: list[Any]) -> FeedMessage:
+    """The message as sent at `t` (its timestamp) and received then (its record's time)."""
     message = {
         "type": "updated",
         "seq": seq,
-        "timestamp": AT,
+        "timestamp": stamp(t),
         "id": str(event_id),
         "bookie": bookie,
         "markets": markets,

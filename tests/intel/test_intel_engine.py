@@ -58,6 +58,30 @@ def test_a_small_follow_or_a_move_that_does_not_hold_is_no_follow() -> None:
     assert books["Timid"].follows == 0 and books["Timid"].censored == 1
 
 
+def test_a_drift_of_small_steps_is_no_move_a_jump_within_tau_is() -> None:
+    """A sharp move is a jump within τ. A drift of 1 % steps a minute apart, which a follower
+    tracks step by step, is none (measured from where the last move left it, it was a move timed
+    at its last step, waiting for a follow the follower had already made); a jump in two steps a
+    second apart is one move, its lag timed from its first step."""
+    engine = IntelEngine(IntelSettings(tau=3.0, horizon=100.0))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.50, {"Tracker": 0.05})
+    p = 0.50
+    for step in range(1, 9):  # 0.50 to 0.54: 8 % in all
+        p = 0.50 + 0.005 * step
+        sharp_move(engine, key, step * 60.0, p - 0.005, p)
+        engine.observe(step * 60.0 + 5.0, key, "Tracker", two_way(p, 0.05))
+    engine.advance(599.0)
+    assert engine.sharp_moves == 0
+    engine.observe(600.0, key, "Pinnacle", two_way(0.62, 0.02))  # the fair: 0.54 to 0.58
+    engine.observe(601.0, key, "SingBet", two_way(0.62, 0.02))  # and on to 0.62
+    engine.observe(608.0, key, "Tracker", two_way(0.62, 0.05))
+    books = _figures(engine)
+    assert report_of(engine).sharp_moves == 1
+    assert (books["Tracker"].follows, books["Tracker"].censored) == (1, 0)
+    assert books["Tracker"].lag_median == pytest.approx(8.0)
+
+
 def test_a_censored_follower_is_kaplan_meier_not_a_mean() -> None:
     """Half the moves followed after 10 s, half never: the median is 10 s (a mean of the
     follows seen would say 10 s too, but n and the censored count tell them apart), the p90 is

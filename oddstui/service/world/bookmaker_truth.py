@@ -10,23 +10,39 @@ from oddstui.service.world.model import Bookmaker
 PRE_MATCH_FOLLOW = (0.3, 1.6)
 """A soft book follows a pre-match move after its latency times a uniform draw in this range
 (`PriceMaking._follow`): its median lag is the latency times their mean, 0.95."""
+IN_PLAY_BASE, IN_PLAY_SHARE, IN_PLAY_SPREAD = 0.5, 0.15, (0.5, 1.5)
+"""In play it follows after (IN_PLAY_BASE + IN_PLAY_SHARE × latency) times a uniform draw in
+IN_PLAY_SPREAD: its median lag is 0.5 + 0.15 × latency."""
+
+
+def median_lags(latency: float) -> tuple[float, float]:
+    """The median lag (before kick-off, in play) of a soft book with this latency."""
+    return (latency * sum(PRE_MATCH_FOLLOW) / 2.0,
+            (IN_PLAY_BASE + IN_PLAY_SHARE * latency) * sum(IN_PLAY_SPREAD) / 2.0)
 
 
 def bookmaker_truth(bookmakers: dict[str, Bookmaker]) -> dict[str, Any]:
     """`{"bookmakers": {name: {"sharp", "latencySeconds", "sisterOf", ...}}}`. A sister's
     latency is its parent's plus its copy delay (it copies the parent, which follows the move).
+    `medianLagSeconds`: the median lag to follow a move that the world's rule implies, before
+    kick-off and in play (a sister's: its parent's plus its copy delay, in both; so in play, where
+    a latency counts 0.15 times, a sister ranks apart from books of its `latencySeconds`).
     Seconds are simulated seconds (real seconds at --speed 1)."""
     out: dict[str, Any] = {}
     for name, book in bookmakers.items():
         parent = bookmakers.get(book.sister_of) if book.sister_of else None
         latency = 0.0 if book.sharp else book.latency
+        pre, live = (0.0, 0.0) if book.sharp else median_lags(book.latency)
         if parent is not None:
             latency = (0.0 if parent.sharp else parent.latency) + book.copy_delay
+            pre, live = (0.0, 0.0) if parent.sharp else median_lags(parent.latency)
+            pre, live = pre + book.copy_delay, live + book.copy_delay
         out[name] = {
             "sharp": book.sharp,
             "latencySeconds": round(latency, 3),
             "sisterOf": book.sister_of,
             "copyDelaySeconds": round(book.copy_delay, 3) if parent is not None else None,
+            "medianLagSeconds": {"preMatch": round(pre, 3), "inPlay": round(live, 3)},
             "marginPct": round(book.margin * 100.0, 3),
             "active": book.active,
         }

@@ -12,6 +12,12 @@ import heapq
 import math
 from typing import Any
 
+from oddstui.service.world.bookmaker_truth import (
+    IN_PLAY_BASE,
+    IN_PLAY_SHARE,
+    IN_PLAY_SPREAD,
+    PRE_MATCH_FOLLOW,
+)
 from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.markets import MARKETS_BY_SPORT
@@ -68,6 +74,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         before = self._core_probabilities(event)
         self._refresh_view(event, engine)
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]])
+        self._quoter.keep(event)
         after = self._core_probabilities(event)
         swing = _swing(before, after)
         # Books suspend after a goal, and after any point that swings the match (a set won,
@@ -126,6 +133,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
                  if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, 0))]
         self._last_bump[event.id] = now
         truth.bump(moved, [])
+        self._quoter.keep(event)
         for name in self._quoting(event):
             self._follow(event.id, self.bookmakers[name], now)
 
@@ -136,6 +144,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         self._last_bump[event.id] = now
         truth.bump(None, [m.name for m in MARKETS_BY_SPORT[event.sport.slug]
                           if not core_only or m.tier <= 1])
+        self._quoter.keep(event)
         for name in self._quoting(event):
             self._follow(event.id, self.bookmakers[name], now)
 
@@ -147,9 +156,10 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             return
         if event_id in self._live:
             # In play everyone is quicker (and in-play work goes first, see _follow_ups).
-            delay = 0.0 if book.sharp else (0.5 + 0.15 * book.latency) * self.rng.uniform(0.5, 1.5)
+            delay = 0.0 if book.sharp else (IN_PLAY_BASE + IN_PLAY_SHARE * book.latency) \
+                * self.rng.uniform(*IN_PLAY_SPREAD)
         else:
-            delay = 0.0 if book.sharp else book.latency * self.rng.uniform(0.3, 1.6)
+            delay = 0.0 if book.sharp else book.latency * self.rng.uniform(*PRE_MATCH_FOLLOW)
         truth = self._quoter.truths.get(event_id)
         if truth is not None:
             self._will_see(event_id, book.name, truth.version, now + delay, truth.moved)
@@ -255,8 +265,10 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         dirty = self._quoter.dirty(event, book, limit, self._hidden(event.id, book.name, now))
         if not dirty:
             return False
-        self._repriced(event.id, book.name, [mdef.name for mdef in dirty])
-        if self._quoter.requote(event, book, dirty, now, self.rng):
+        names = [mdef.name for mdef in dirty]
+        as_of = self._seen_as_of(event.id, book.name, names)
+        self._repriced(event.id, book.name, names)
+        if self._quoter.requote(event, book, dirty, now, self.rng, as_of):
             self._touch(event.id, book.name)
             self._copied(event.id, book, now)
             return True
@@ -316,6 +328,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
                 truth.walk[mdef.name] = truth.walk.get(mdef.name, 0.0) * 0.98 \
                     + self.rng.gauss(0.0, size)
             truth.bump([m.name for m in picked], [])
+            self._quoter.keep(event)
             for name in self._quoting(event):
                 self._follow(event.id, self.bookmakers[name], now)
 

@@ -8,6 +8,7 @@ the rest open when they come closer.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections import OrderedDict
@@ -29,6 +30,7 @@ from oddstui.service.world.truth import EventTruth, Line3, LiveView, mix, true_l
 FULL_MARKETS_WITHIN = 3 * 86400.0
 CLOSING_TIER = 1  # closing prices keep the markets up to this tier
 CLOSING_CACHE = 400  # events
+KEPT_VERSIONS = 64  # past states of an event's true prices kept for books behind its latest
 
 
 def _same(old: list[Line], new: list[Line]) -> bool:
@@ -63,6 +65,9 @@ class Quoter:
         # event -> (book, market) -> the truth version at which the market was withdrawn
         self.withdrawn: dict[int, dict[tuple[str, str], int]] = {}
         self._lines: dict[tuple[int, str, int, int], list[Line3]] = {}
+        self.kept: dict[int, dict[int, tuple[LiveView | None, dict[str, float]]]] = {}
+        """event -> truth version -> what the true prices were made of then (the live view,
+        the walk), so a book that has seen only up to a version is priced as of it."""
         self._closing: OrderedDict[tuple[int, str], list[dict[str, Any]]] = OrderedDict()
         self._defs = {slug: {m.name: m for m in ms} for slug, ms in MARKETS_BY_SPORT.items()}
         self._offered: dict[int, dict[tuple[str, int], list[MarketDef]]] = {}
@@ -93,6 +98,37 @@ class Quoter:
         lines = self._lines.get(key)
         if lines is None:
             lines = self._lines[key] = true_lines(mdef, self.view(event), truth, alt)
+        return lines
+
+    def keep(self, event: Event) -> None:
+        """Keep the event's true prices as of their version now (call after each bump)."""
+        truth = self.truths[event.id]
+        view = self.views.get(event.id)
+        if view is not None:
+            view = LiveView(view.spec, view.scores, view.progress, view.in_overtime, view.live,
+                            view.set_index)  # the view is updated in place; its scores are not
+        kept = self.kept.setdefault(event.id, {})
+        kept[truth.version] = (view, dict(truth.walk))
+        if len(kept) > KEPT_VERSIONS:
+            del kept[min(kept)]
+
+    def lines_as_of(self, event: Event, mdef: MarketDef, alt: int,
+                    version: int) -> list[Line3] | None:
+        """The market's true lines as they were at `version` (None: not kept, or the event has
+        gone in play since)."""
+        truth = self.truths[event.id]
+        if version == truth.version:
+            return self.lines_for(event, mdef, alt)
+        then = self.kept.get(event.id, {}).get(version)
+        if then is None or (then[0] is None) != (event.id not in self.views):
+            return None
+        key = (event.id, mdef.name, alt, version)
+        lines = self._lines.get(key)
+        if lines is None:
+            past = copy.copy(truth)
+            past.walk = then[1]
+            view = then[0] if then[0] is not None else self.view(event)
+            lines = self._lines[key] = true_lines(mdef, view, past, alt)
         return lines
 
     def defs(self, event: Event) -> dict[str, MarketDef]:
@@ -164,33 +200,42 @@ class Quoter:
 
     def requote(
         self, event: Event, book: Bookmaker, mdefs: list[MarketDef], now: float,
-        rng: random.Random,
+        rng: random.Random, as_of: dict[str, int] | None = None,
     ) -> bool:
-        """Reprice these markets of this book; True when anything visible changed."""
+        """Reprice these markets of this book; True when anything visible changed. `as_of`:
+        market -> the truth version the book has seen of it (it has not seen a later change
+        yet): priced as of that version, and still behind the later one."""
         truth = self.truths[event.id]
         quotes = event.quotes.setdefault(book.name, {})
         changed = False
         for mdef in mdefs:
-            lines = price_lines(book, mdef, self.lines_for(event, mdef, book.alt_lines),
-                                event.id, rng, live=event.status == LIVE,
+            version = truth.version
+            true = None
+            if as_of and mdef.name in as_of:
+                true = self.lines_as_of(event, mdef, book.alt_lines, as_of[mdef.name])
+                if true is not None:
+                    version = as_of[mdef.name]
+            if true is None:
+                true = self.lines_for(event, mdef, book.alt_lines)
+            lines = price_lines(book, mdef, true, event.id, rng, live=event.status == LIVE,
                                 epoch=mispricing_epoch(now))
             old = quotes.get(mdef.name)
             if not lines:
-                self.withdrawn.setdefault(event.id, {})[(book.name, mdef.name)] = truth.version
+                self.withdrawn.setdefault(event.id, {})[(book.name, mdef.name)] = version
                 if old is not None:
                     del quotes[mdef.name]
                     changed = True
                 continue
             if old is not None and _same(old.lines, lines):
-                old.version = truth.version
+                old.version = version
                 continue
             self._record(event.id, book.name, mdef.name, old, lines, now)
             if old is None:
-                quotes[mdef.name] = Market(mdef.name, now, lines, truth.version)
+                quotes[mdef.name] = Market(mdef.name, now, lines, version)
             else:
                 old.lines = lines
                 old.updated_at = now
-                old.version = truth.version
+                old.version = version
             changed = True
         if changed:
             # Keep the wire order stable: the sport's market order.
@@ -264,6 +309,7 @@ class Quoter:
 
     def drop_event(self, event_id: int) -> None:
         self.views.pop(event_id, None)
+        self.kept.pop(event_id, None)
         self.withdrawn.pop(event_id, None)
         self._offered.pop(event_id, None)
 

@@ -5,9 +5,9 @@ changed stay unseen by the book until then. A follow-up reprices a market only o
 has seen a change of it (the earliest one it has not repriced yet), so a follow-up due for one
 move never brings in another market's later move early, and a nudge of a price (`_jitter`)
 leaves a market that is behind a move alone. A market that moves again before the book has
-repriced it is repriced at the true prices of the moment, when the first move is due (the world
-keeps no past true prices). Each move's lag is then the delay drawn for it, which is what
-`oddstui serve --truth` says.
+seen the second move is repriced as of the first (the quoter keeps the true prices' recent
+versions, `Quoter.keep`), and stays behind the second until the book sees it. Each move's lag is
+then the delay drawn for it, which is what `oddstui serve --truth` says.
 """
 
 from __future__ import annotations
@@ -51,6 +51,21 @@ class BookSight(WorldState):
         if not unseen:
             del self._unseen[key]
         return hidden - ripe if ripe else hidden
+
+    def _seen_as_of(self, event_id: int, bookie: str, markets: Iterable[str]) -> dict[str, int]:
+        """For each of these markets with a change the book has not seen yet: the version just
+        before the earliest such change (what the book knows of the market). Call after
+        `_hidden`, which forgets the changes seen by now."""
+        unseen = self._unseen.get((event_id, bookie))
+        if not unseen:
+            return {}
+        wanted = set(markets)
+        cut: dict[str, int] = {}
+        for version, (_, moved) in unseen.items():
+            for name in moved:
+                if name in wanted and version - 1 < cut.get(name, version):
+                    cut[name] = version - 1
+        return cut
 
     def _repriced(self, event_id: int, bookie: str, markets: Iterable[str]) -> None:
         ripe = self._ripe.get((event_id, bookie))
