@@ -27,7 +27,7 @@ from oddstui.intel.merge import merge, shrink
 from oddstui.intel.report import IntelReport, report_of
 from oddstui.intel.settings import IntelSettings
 from oddstui.recording.reader import open_recording
-from oddstui.recording.records import FeedMessage, Passed, Record
+from oddstui.recording.records import FeedMessage, Record
 
 
 @dataclass(slots=True)
@@ -66,8 +66,8 @@ def books_of_recording(path: str | Path, settings: IntelSettings | None = None,
             futures = [pool.submit(_watch_share, recording.folder, settings,
                                    shares[index])
                        for index in range(1, workers)]
-            parts = [_watch(recording.records_except(shares[0].elsewhere()), settings,
-                            complete, shares[0])]
+            parts = [_watch(recording.records(), settings, complete,
+                            shares[0])]
             parts += [future.result() for future in futures]
     engine = merge([part.engine for part in parts])
     with collector_paused():
@@ -91,11 +91,10 @@ def books_of(records: Iterable[Record], settings: IntelSettings | None = None,
 
 def _watch_share(folder: Path, settings: IntelSettings | None, share: Share) -> _Watched:
     recording = open_recording(folder)
-    records = recording.records_except(share.elsewhere())
-    return _watch(records, settings, recording.manifest.complete_markets, share)
+    return _watch(recording.records(), settings, recording.manifest.complete_markets, share)
 
 
-def _watch(records: Iterable[Record | Passed], settings: IntelSettings | None, complete: bool,
+def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: bool,
            share: Share | None) -> _Watched:
     feeder = BookFeeder()
     feeder.lines.complete_markets = complete

@@ -22,7 +22,7 @@ from oddstui.book.oddsbook import OddsBook
 from oddstui.book.settlement import VOID, ScoreSheet, grade_leg
 from oddstui.book.suspect import DEFAULT_SUSPECT_PROFIT
 from oddstui.config import DEFAULT_COMMISSION
-from oddstui.recording.records import Passed, Record
+from oddstui.recording.records import Record
 
 #: The statuses after which an event's prices can no longer be taken: it leaves the lists.
 ENDED = ("settled", "cancelled")
@@ -56,7 +56,7 @@ class BacktestReport:
 
 
 def run_backtest(
-    records: Iterable[Record | Passed],
+    records: Iterable[Record],
     rules: AlertRules | None = None,
     *,
     judging: Judging | None = None,
@@ -65,8 +65,7 @@ def run_backtest(
 ) -> BacktestReport:
     """`complete_markets`: the source said each odds message lists all its bookmaker's
     markets (the manifest's `completeMarkets`), so a market a message leaves out is gone.
-    `share`: backtest only these events (`backtest.parallel` runs the shares side by side); a
-    `Passed` record (another share's message, left unread) is only a time then."""
+    `share`: backtest only these events (`backtest.parallel` runs the shares side by side)."""
     started = time.perf_counter()
     with collector_paused():
         report = _backtest(records, rules, judging or Judging(), complete_markets, share)
@@ -90,7 +89,7 @@ def collector_paused() -> Iterator[None]:
 
 
 def _backtest(
-    records: Iterable[Record | Passed],
+    records: Iterable[Record],
     rules: AlertRules | None,
     judging: Judging,
     complete_markets: bool,

@@ -21,7 +21,7 @@ from oddstui.api.odds_decoder import NOT_FAST, decode_odds_texts
 from oddstui.backtest.line_quotes import Change, LineQuotes
 from oddstui.backtest.line_state import MarketLine
 from oddstui.book.oddsbook import OddsBook
-from oddstui.recording.records import FeedMessage, Gap, Passed, Snapshot
+from oddstui.recording.records import FeedMessage, Gap, Snapshot
 
 
 @dataclass(slots=True)
@@ -65,12 +65,12 @@ class BookFeeder:
         self.malformed = 0
         self.messages = 0
 
-    def apply(self, record: Snapshot | FeedMessage | Gap | Passed) -> Touched:
+    def apply(self, record: Snapshot | FeedMessage | Gap) -> Touched:
         if isinstance(record, FeedMessage):
             return self.apply_message(record)
         if isinstance(record, Snapshot):
             return self.apply_snapshot(record)
-        return Touched()  # a gap (the snapshot after it says what changed), or a message unread
+        return Touched()  # a gap: the snapshot after it says what changed
 
     def apply_snapshot(self, snapshot: Snapshot) -> Touched:
         """REST odds replace their events' prices; REST events refresh headers, status and

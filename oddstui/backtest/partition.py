@@ -25,7 +25,7 @@ from collections.abc import Mapping
 
 from oddstui.recording.event_ids import as_event_id, message_event_id
 from oddstui.recording.manifest import Manifest
-from oddstui.recording.records import FeedMessage, JsonObject, Passed, Record, Snapshot
+from oddstui.recording.records import FeedMessage, JsonObject, Record, Snapshot
 
 MAX_WORKERS = 8
 """The most processes a backtest shares its events among."""
@@ -60,12 +60,7 @@ class Share:
             return Share, (self.index, self.count, None, self._weights)
         return Share, (self.index, self.count, self._weights, None)
 
-    def elsewhere(self) -> frozenset[int]:
-        """The events dealt to other shares before anything was read: their messages can be
-        left unread (`Recording.records_except`)."""
-        return frozenset(e for e in self._weights if self._owner[e] != self.index)
-
-    def take(self, record: Record | Passed) -> Record | None:
+    def take(self, record: Record) -> Record | None:
         """The part of `record` that is this share's, or None."""
         if isinstance(record, FeedMessage):
             event_id = _event_id(record)
@@ -83,8 +78,6 @@ class Share:
                 tuple(raw for raw in record.events if self._mine(raw)),
                 tuple(raw for raw in record.odds if self._mine(raw)),
             )
-        if isinstance(record, Passed):
-            return None  # another share's message, left unread
         return record  # a gap
 
     def _deal(self, weights: Mapping[int, int]) -> None:

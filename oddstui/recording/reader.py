@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Set
+from collections.abc import Iterator
 from pathlib import Path
-from typing import cast
 
 import orjson
 
 from oddstui.recording.manifest import MANIFEST_NAME, Manifest, parse_manifest
-from oddstui.recording.records import Passed, Record, RecordingError
+from oddstui.recording.records import Record, RecordingError
 from oddstui.recording.segments import read_segment
 
 
@@ -21,18 +20,12 @@ class Recording:
         self.manifest = manifest
 
     def records(self) -> Iterator[Record]:
-        return cast(Iterator[Record], self.records_except(frozenset()))  # none is Passed
-
-    def records_except(self, events: Set[int]) -> Iterator[Record | Passed]:
-        """`records`, but each feed message about one of `events` comes as `Passed`, its time
-        only (a process that shares a recording's events out skips the others' unread)."""
         segments = self.manifest.segments
         for index, segment in enumerate(segments):
             yield from read_segment(
                 self.folder / segment.file,
                 last=index == len(segments) - 1,
                 expected_records=segment.records,
-                leave_out=events,
             )
 
 

@@ -83,16 +83,3 @@ class Gap:
 
 
 Record = Snapshot | FeedMessage | Gap
-
-
-class Passed:
-    """A feed message left unread (`Recording.records_except`): it is about an event the
-    reader was told to leave out, and only its receive time was read."""
-
-    __slots__ = ("time",)
-
-    def __init__(self, time: float) -> None:
-        self.time = time
-
-    def __repr__(self) -> str:
-        return f"Passed(time={self.time!r})"

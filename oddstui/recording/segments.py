@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Set
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,23 +10,13 @@ import msgspec
 import orjson
 import zstandard
 
-from oddstui.recording.records import FeedMessage, Gap, Passed, Record, RecordingError, Snapshot
+from oddstui.recording.records import FeedMessage, Gap, Record, RecordingError, Snapshot
 
 _CHUNK = 1 << 20
-# How the recorder writes a message record whose message is an odds message as the services
-# send it (`writer.message_line`, `event_ids._ODDS_HEAD`): its receive time and event id are
-# read from its head, without decoding the rest.
-_MESSAGE_HEAD = re.compile(
-    rb'\{"t":(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?),"kind":"message","seq":(?:\d+|null),"message":'
-    rb'\{"type":"[a-z_]+","seq":\d+,(?:"timestamp":"[^"\\]*",)?"id":("?)(\d+)\2[,}]'
-)
 
 
-def read_segment(
-    path: Path, *, last: bool, expected_records: int = 0, leave_out: Set[int] = frozenset()
-) -> Iterator[Record | Passed]:
-    """The records of one segment file, in order. A feed message about an event in
-    `leave_out` (read from its head) comes as `Passed`, its time only.
+def read_segment(path: Path, *, last: bool, expected_records: int = 0) -> Iterator[Record]:
+    """The records of one segment file, in order.
 
     A segment the recorder was killed while writing ends in an unfinished frame or line: the
     last segment then yields up to its last whole record; any other one is an error. A closed
@@ -42,7 +31,6 @@ def read_segment(
         raise RecordingError(name, f"cannot open segment ({error.strerror})") from None
     count = 0
     pending = b""
-    head = _MESSAGE_HEAD.match
     with handle:
         frames = _decompressed(handle, name)
         for block in frames.blocks():
@@ -51,14 +39,8 @@ def read_segment(
             pending = lines.pop()
             for line in lines:
                 count += 1
-                if not line:
-                    continue
-                if leave_out:
-                    found = head(line)
-                    if found is not None and int(found[3]) in leave_out:
-                        yield Passed(float(found[1]))
-                        continue
-                yield parse_record(line, name, count)
+                if line:
+                    yield parse_record(line, name, count)
     if pending or frames.unfinished:
         if not last:
             raise RecordingError(name, f"segment is truncated after record {count}")

@@ -15,7 +15,6 @@ from oddstui.recording import (
     Snapshot,
     open_recording,
 )
-from oddstui.recording.records import Passed
 from oddstui.recording.writer import RecordingWriter
 
 HOUR = 3600.0
@@ -117,22 +116,6 @@ def test_a_manifest_from_before_event_bytes_reads_as_none_counted(tmp_path: Path
     manifest.write_bytes(orjson.dumps(data))
     assert open_recording(tmp_path).manifest.event_sizes() is None
     assert open_recording(tmp_path).manifest.event_messages() == {7: 12}
-
-
-def test_records_except_leaves_the_events_messages_unread_but_their_times(tmp_path: Path) -> None:
-    write_sample(tmp_path)
-    recording = open_recording(tmp_path)
-    every = list(recording.records())
-    assert list(recording.records_except({8})) == every  # no message of event 8: all read
-    left = list(recording.records_except({7}))
-    assert len(left) == len(every)
-    passed = [(r, was) for r, was in zip(left, every, strict=True) if isinstance(r, Passed)]
-    # The odds messages of event 7, each with its time; the rest read as ever (the score
-    # message has no seq, so its head is not the odds messages' and it is read).
-    assert [was.seq for _, was in passed] == [*range(101, 111), 160]
-    assert all(r.time == was.time for r, was in passed)
-    kept = [r for r in left if not isinstance(r, Passed)]
-    assert kept == [r for r in every if not (isinstance(r, FeedMessage) and r.seq is not None)]
 
 
 def test_a_bad_event_count_in_the_manifest_is_named(tmp_path: Path) -> None:
