@@ -63,7 +63,7 @@ def books_of_recording(path: str | Path, settings: IntelSettings | None = None,
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         with ProcessPoolExecutor(workers - 1, mp_context=context) as pool, collector_paused():
-            futures = [pool.submit(_watch_share, recording.folder, settings,
+            futures = [pool.submit(watch_share, recording.folder, settings,
                                    shares[index])
                        for index in range(1, workers)]
             parts = [_watch(recording.records(), settings, complete,
@@ -89,7 +89,8 @@ def books_of(records: Iterable[Record], settings: IntelSettings | None = None,
                     time.perf_counter() - started, part.titles)
 
 
-def _watch_share(folder: Path, settings: IntelSettings | None, share: Share) -> _Watched:
+def watch_share(folder: Path, settings: IntelSettings | None, share: Share) -> _Watched:
+    """One share of the recording's events through an engine of its own (a worker's part)."""
     recording = open_recording(folder)
     return _watch(recording.records(), settings, recording.manifest.complete_markets, share)
 
