@@ -2,7 +2,7 @@
 
 Everything a backtest works out belongs to one event (its lines' best prices, arbitrages and
 value bets, the alert rules on it), so the events can be shared out. The wall time is the
-busiest share's, so the events are dealt to keep the shares' messages even:
+busiest share's, so the events are dealt to keep the shares' work even:
 
 - The manifest counts each event's messages and their bytes (`Manifest.event_sizes`): those
   events are dealt before anything is read, the busiest first, each to the share with the
@@ -49,7 +49,8 @@ class Share:
         """event id -> its share. A message with no readable event id goes to share 0, so it
         is still applied, or counted as malformed, once."""
         self._work = [0] * count
-        """Each share's work so far: the messages it was dealt, and its work as it comes."""
+        """Each share's work so far (bytes, or messages): what it was dealt, and its work as it
+        comes."""
         self._deal(self._weights)
 
     def __reduce__(
