@@ -31,9 +31,12 @@ sys.path.insert(0, str(ROOT))
 from backtest import record, run_oddstui  # noqa: E402
 from measure import emit  # noqa: E402
 
-from oddstui.backtest.books import books_of  # noqa: E402
+from oddstui.backtest.books import books_of, watch_share  # noqa: E402
 from oddstui.backtest.engine import collector_paused  # noqa: E402
 from oddstui.backtest.parallel import default_workers  # noqa: E402
+from oddstui.backtest.partition import shares_of  # noqa: E402
+from oddstui.intel.merge import merge  # noqa: E402
+from oddstui.intel.report import report_of  # noqa: E402
 from oddstui.recording import FeedMessage, open_recording  # noqa: E402
 
 
@@ -88,6 +91,23 @@ def main() -> None:
               "core(s) to itself (Python's start included)")
         emit(f"oddstui books, whole command, {workers} worker(s)", msg_per_s=rates,
              msg_per_cpu_s=per_cpu)
+    workers = max(2, default_workers())
+    share_cpu, parts = [], []
+    with collector_paused():
+        for share in shares_of(recording.manifest, workers):
+            started = time.process_time()
+            parts.append(watch_share(folder, None, share))
+            share_cpu.append(time.process_time() - started)
+        started = time.process_time()
+        report_of(merge([part.engine for part in parts]))
+        report_cpu = time.process_time() - started
+    estimate = max(share_cpu) + report_cpu
+    print(f"shares of {workers}:     CPU seconds {', '.join(f'{c:.2f}' for c in share_cpu)}, "
+          f"merge and report {report_cpu:.2f}: with a core each, about "
+          f"{messages / estimate:,.0f} msg/s (the busiest share and the report; without the "
+          "worker's start and its engine's transfer)")
+    emit(f"oddstui books, {workers} shares one after the other", cpu_estimate_msg_per_s=[
+        messages / estimate])
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores "
           "(a shared machine: figures vary with it). Target: 20,000 msg/s.")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from oddstui.backtest.engine import collector_paused
 from oddstui.backtest.feeding import BookFeeder
-from oddstui.backtest.partition import Share
+from oddstui.backtest.partition import Share, shares_of
 from oddstui.book.state import FINISHED_STATUSES
 from oddstui.intel.engine import IntelEngine, observe_quotes
 from oddstui.intel.merge import merge, shrink
@@ -60,15 +60,15 @@ def books_of_recording(path: str | Path, settings: IntelSettings | None = None,
     if workers <= 1:
         parts = [_watch(recording.records(), settings, complete, None)]
     else:
-        messages = recording.manifest.event_messages()
+        shares = shares_of(recording.manifest, workers)
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         with ProcessPoolExecutor(workers - 1, mp_context=context) as pool, collector_paused():
-            futures = [pool.submit(_watch_share, recording.folder, settings,
-                                   Share(index, workers, messages))
+            futures = [pool.submit(watch_share, recording.folder, settings,
+                                   shares[index])
                        for index in range(1, workers)]
             parts = [_watch(recording.records(), settings, complete,
-                            Share(0, workers, messages))]
+                            shares[0])]
             parts += [future.result() for future in futures]
     engine = merge([part.engine for part in parts])
     with collector_paused():
@@ -90,7 +90,8 @@ def books_of(records: Iterable[Record], settings: IntelSettings | None = None,
                     time.perf_counter() - started, part.titles)
 
 
-def _watch_share(folder: Path, settings: IntelSettings | None, share: Share) -> _Watched:
+def watch_share(folder: Path, settings: IntelSettings | None, share: Share) -> _Watched:
+    """One share of the recording's events through an engine of its own (a worker's part)."""
     recording = open_recording(folder)
     return _watch(recording.records(), settings, recording.manifest.complete_markets, share)
 

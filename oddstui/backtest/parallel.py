@@ -17,7 +17,7 @@ from copy import deepcopy
 from pathlib import Path
 
 from oddstui.backtest.engine import BacktestReport, Judging, collector_paused, run_backtest
-from oddstui.backtest.partition import MAX_WORKERS, Share
+from oddstui.backtest.partition import MAX_WORKERS, Share, shares_of
 from oddstui.book.alert_watch import AlertRules
 from oddstui.recording.reader import open_recording
 
@@ -48,22 +48,19 @@ def backtest_recording(
         )
         report.seconds = time.perf_counter() - started  # from the same start as with workers
         return report
-    messages = recording.manifest.event_messages()
-
-    def share(index: int) -> Share:
-        return Share(index, workers, messages)
+    shares = shares_of(recording.manifest, workers)
 
     # fork where there is one: a worker starts at once, without importing the project again.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers - 1, mp_context=context) as pool, collector_paused():
         futures = [
-            pool.submit(_share, recording.folder, rules, judging, share(index))
+            pool.submit(_share, recording.folder, rules, judging, shares[index])
             for index in range(1, workers)
         ]
         # This process takes the first share itself: one process less to start, and one report
         # less to send back. Its own copy of the rules: the others are sent theirs as it runs.
-        reports = [_share(recording.folder, deepcopy(rules), judging, share(0))]
+        reports = [_share(recording.folder, deepcopy(rules), judging, shares[0])]
         reports += [future.result() for future in futures]  # unpickled: many objects, no cycles
         merged = merge(reports)
     merged.seconds = time.perf_counter() - started

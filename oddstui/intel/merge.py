@@ -27,8 +27,7 @@ def merge(engines: list[IntelEngine]) -> IntelEngine:
                 merged.books[name] = tally
             else:
                 _add(mine, tally)
-        merged.sisters.changes.update(other.sisters.changes)
-        merged.sisters.after.update(other.sisters.after)
+        merged.sisters.add(other.sisters)
         merged.episodes += other.episodes
         merged.sharp_moves += other.sharp_moves
         merged.changes += other.changes

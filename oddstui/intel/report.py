@@ -7,7 +7,7 @@ from typing import Any
 
 from oddstui.intel.engine import IntelEngine
 from oddstui.intel.episodes import SteamEvent
-from oddstui.intel.survival import km_quantiles
+from oddstui.intel.survival import count_followed, km_quantiles
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ class BookFigures:
 def lag_figures(follows: list[tuple[float, bool]]) -> tuple[float | None, float | None, int]:
     """(median, p90, follows seen) by Kaplan–Meier."""
     median, p90 = km_quantiles(follows)
-    return median, p90, sum(1 for _, done in follows if done)
+    return median, p90, count_followed(follows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ def report_of(engine: IntelEngine) -> IntelReport:
     for name, tally in sorted(engine.books.items()):
         median, p90 = km_quantiles(tally.follows)
         stale = km_quantiles(tally.stale, (0.5,))[0]
-        followed = sum(1 for _, done in tally.follows if done)
+        followed = count_followed(tally.follows)
         per_hour = tally.updates / (len(tally.markets) * hours) if tally.markets and hours else None
         margin = tally.margin_median()
         books.append(BookFigures(

@@ -8,6 +8,7 @@ follow for as long as it was watched. (A dozen lines; lifelines would bring pand
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 
 
 def km_quantiles(
@@ -16,27 +17,45 @@ def km_quantiles(
     """`samples`: (time, followed); False is censored at `time`. For each q, the least time
     by which a share q has followed (the survival curve at or below 1 - q), or None when the
     curve never gets there (too many censored)."""
-    ordered = sorted(samples, key=lambda s: (s[0], not s[1]))  # events before censorings
-    at_risk = len(ordered)
+    # By time only (a C key): the follows and censorings at one time are counted together, so
+    # their order among themselves does not matter.
+    ordered = sorted(samples, key=_time)
+    size = at_risk = len(ordered)
     survival = 1.0
+    levels = [1.0 - q + 1e-12 for q in quantiles]
     found: list[float | None] = [None] * len(quantiles)
+    missing = len(quantiles)
     i = 0
-    while i < len(ordered) and at_risk > 0:
+    while i < size:
+        start = i
         time = ordered[i][0]
-        events = censored = 0
-        while i < len(ordered) and ordered[i][0] == time:
-            if ordered[i][1]:
+        events = 0
+        while i < size:
+            at, followed = ordered[i]
+            if at != time:
+                break
+            if followed:
                 events += 1
-            else:
-                censored += 1
             i += 1
         if events:
             survival *= 1.0 - events / at_risk
-            for j, q in enumerate(quantiles):
-                if found[j] is None and survival <= 1.0 - q + 1e-12:
+            for j, level in enumerate(levels):
+                if found[j] is None and survival <= level:
                     found[j] = time
-        at_risk -= events + censored
+                    missing -= 1
+            if not missing:
+                break  # every quantile found: the rest of the curve changes none
+        at_risk -= i - start
     return tuple(found)
+
+
+def count_followed(samples: Iterable[tuple[float, bool]]) -> int:
+    """How many of `samples` followed (were not censored)."""
+    return len(list(filter(_followed, samples)))
+
+
+_time = itemgetter(0)
+_followed = itemgetter(1)
 
 
 def median(values: list[float]) -> float | None:

@@ -51,9 +51,9 @@ class SisterCounts:
     def __init__(self, gap: float) -> None:
         self.gap = gap
         self.changes: Counter[str] = Counter()
-        self.after: Counter[tuple[str, str]] = Counter()
-        """(a, b) -> times b moved a line within `gap` seconds after a did, the same way, to
-        a's position."""
+        self.after: dict[str, dict[str, int]] = {}
+        """b -> {a: times b moved a line within `gap` seconds after a did, the same way, to a's
+        position}. By b first: a change finds its row once, and makes no (a, b) key a count."""
 
     def observe(self, recent: deque[tuple[float, str]], positions: dict[str, float],
                 book: str, time: float) -> None:
@@ -67,9 +67,9 @@ class SisterCounts:
             recent.popleft()
         if not recent:
             return
-        after = self.after
         mine = positions[book]
         seen = {book}  # a book is judged once: its position is one, however often it moved
+        row = None
         for when, other in recent:
             if when >= time:
                 break  # the changes at this very instant, and only those, are left
@@ -78,21 +78,35 @@ class SisterCounts:
             seen.add(other)
             theirs = positions.get(other)
             if theirs is not None and abs(mine - theirs) <= SAME_POSITION * theirs:
-                after[(other, book)] += 1
+                if row is None:
+                    row = self.after.get(book)
+                    if row is None:
+                        row = self.after[book] = {}
+                row[other] = row.get(other, 0) + 1
+
+    def add(self, other: SisterCounts) -> None:
+        """`other`'s counts added to these (engines that watched other events)."""
+        self.changes.update(other.changes)
+        for book, theirs in other.after.items():
+            row = self.after.setdefault(book, {})
+            for parent, count in theirs.items():
+                row[parent] = row.get(parent, 0) + count
 
     def sister_of(self, share: float, least: int = 10) -> dict[str, str]:
         """book -> the book it copies: most of its changes (at least `share` of them, and at
         least `least`) come right after that book's, and rarely the other way round."""
         best: dict[str, tuple[float, str]] = {}
-        for (parent, book), count in self.after.items():
+        empty: dict[str, int] = {}
+        for book, row in self.after.items():
             changes = self.changes[book]
             if changes < least:
                 continue
-            score = count / changes
-            if score < share or self.after[(book, parent)] * 2 > count:
-                continue
-            if book not in best or score > best[book][0]:
-                best[book] = (score, parent)
+            for parent, count in row.items():  # in the order first counted: the first wins a tie
+                score = count / changes
+                if score < share or self.after.get(parent, empty).get(book, 0) * 2 > count:
+                    continue
+                if book not in best or score > best[book][0]:
+                    best[book] = (score, parent)
         return {book: parent for book, (_, parent) in best.items()}
 
 

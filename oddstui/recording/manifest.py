@@ -62,6 +62,10 @@ class SegmentInfo:
     events: dict[int, int] = field(default_factory=dict)
     """event id -> the feed messages about it in the segment (as of the manifest's writing: the
     last second of a killed recorder may be missing)."""
+    sizes: dict[int, int] | None = field(default_factory=dict)
+    """event id -> the bytes of those messages' JSON; None in a recording from before they
+    were counted. A message's work grows with its size (a bookmaker sends all its markets in
+    each), which varies tenfold between events, so a shared run deals events by these."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +76,7 @@ class SegmentInfo:
             "lastTime": self.last_time,
             "records": self.records,
             "events": {str(event_id): count for event_id, count in self.events.items()},
+            "eventBytes": {str(event_id): size for event_id, size in (self.sizes or {}).items()},
         }
 
 
@@ -112,6 +117,17 @@ class Manifest:
                 total[event_id] = total.get(event_id, 0) + count
         return total
 
+    def event_sizes(self) -> dict[int, int] | None:
+        """event id -> the bytes of its feed messages in the recording; None when a segment did
+        not count them (a recording from before they were)."""
+        total: dict[int, int] = {}
+        for segment in self.segments:
+            if segment.sizes is None:
+                return None
+            for event_id, size in segment.sizes.items():
+                total[event_id] = total.get(event_id, 0) + size
+        return total
+
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
@@ -148,6 +164,7 @@ def parse_manifest(path: str, data: Any) -> Manifest:
                 last_time=s.get("lastTime"),
                 records=int(s.get("records", 0)),
                 events=_event_counts(s.get("events", {})),
+                sizes=_event_counts(s["eventBytes"]) if "eventBytes" in s else None,
             )
             for s in data["segments"]
         ]

@@ -82,7 +82,8 @@ class RecordingWriter:
             self._open_gap.resumed_seq = seq
             self._open_gap = None
         self._append({"t": self._now(t), "kind": "message", "seq": seq, "message": message}, seq)
-        self._count(message.get("id") if isinstance(message, dict) else None)
+        size = len(orjson.dumps(message)) if isinstance(message, dict) else 0
+        self._count(message.get("id") if isinstance(message, dict) else None, size)
 
     def message_line(
         self, seq: int | None, line: str, t: float | None = None, event_id: int | None = None
@@ -95,8 +96,9 @@ class RecordingWriter:
             self._open_gap = None
         now = self._now(t)
         head = orjson.dumps({"t": now, "kind": "message", "seq": seq})
-        self._append_line(head[:-1] + b',"message":' + line.encode() + b"}\n", now, seq)
-        self._count(message_event_id(line) if event_id is None else event_id)
+        text = line.encode()
+        self._append_line(head[:-1] + b',"message":' + text + b"}\n", now, seq)
+        self._count(message_event_id(line) if event_id is None else event_id, len(text))
 
     def gap(self, after_seq: int | None, reason: str, t: float | None = None) -> None:
         now = self._now(t)
@@ -132,13 +134,16 @@ class RecordingWriter:
     def _now(self, t: float | None) -> float:
         return self._clock() if t is None else t
 
-    def _count(self, event_id: object) -> None:
-        """One more message about the event in the open segment (a backtest shares events out
-        among its processes by these counts)."""
+    def _count(self, event_id: object, size: int) -> None:
+        """One more message about the event, of `size` bytes, in the open segment (a backtest
+        shares events out among its processes by these counts)."""
         key = as_event_id(event_id)
         if key is not None and self._segment is not None:
             events = self._segment.events
             events[key] = events.get(key, 0) + 1
+            sizes = self._segment.sizes
+            if sizes is not None:
+                sizes[key] = sizes.get(key, 0) + size
 
     def _append(self, record: dict[str, Any], seq: int | None) -> None:
         self._append_line(orjson.dumps(record) + b"\n", record["t"], seq)

@@ -4,6 +4,7 @@ and alert, with the same counts."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,34 @@ def test_the_manifests_counts_deal_events_seen_only_in_the_feed() -> None:
     ]
     applied = [run_backtest(records, share=Share(i, 2, counts)).messages for i in range(2)]
     assert applied == [200, 200]
+
+
+def test_the_manifests_bytes_deal_events_by_size_not_by_messages() -> None:
+    # Four matches of 50 messages each; 1 and 3 send six markets a message, 2 and 4 one. By
+    # their messages (ties in the order given) 1 and 3 are both share 0's; by their bytes not.
+    events, big = [1, 2, 3, 4], {1, 3}
+    markets = lambda e, step: [  # noqa: E731
+        ml(2.0 + step / 1000 + i / 100, 1.9) for i in range(6 if e in big else 1)
+    ]
+    records = [
+        updated(float(step), step, e, BOOKS[0], markets(e, step))
+        for step in range(50) for e in events
+    ]
+    counts = {e: 50 for e in events}
+    sizes = {e: sum(len(r.text) for r in records if f'"id":"{e}"' in r.text) for e in events}
+    assert sizes[1] > 3 * sizes[2]
+    by_messages = [_events_of(records, Share(i, 2, counts)) for i in (0, 1)]
+    assert by_messages == [{1, 3}, {2, 4}]
+    by_bytes = [_events_of(records, Share(i, 2, counts, sizes)) for i in (0, 1)]
+    assert [len(share & big) for share in by_bytes] == [1, 1], by_bytes
+    assert by_bytes[0] | by_bytes[1] == set(events)
+    # A share made again from what it pickles deals the same (a worker gets it so).
+    again = pickle.loads(pickle.dumps(Share(1, 2, counts, sizes)))
+    assert _events_of(records, again) == by_bytes[1]
+
+
+def _events_of(records: list[FeedMessage], share: Share) -> set[int]:
+    return {int(r.message["id"]) for r in records if share.take(r) is not None}
 
 
 def test_the_command_with_two_workers_reports_what_one_worker_does(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from oddstui.intel.engine import IntelEngine
 from oddstui.intel.report import report_of
 from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
-from oddstui.intel.survival import km_quantiles
+from oddstui.intel.survival import count_followed, km_quantiles
 from tests.intel.synthetic import SHARP, open_line, sharp_move, two_way
 
 MOVES = 40
@@ -201,6 +201,16 @@ def test_kaplan_meier_quantiles() -> None:
     assert km_quantiles([(1.0, True), (2.0, True), (3.0, True), (4.0, True)]) == (2.0, 4.0)
     # A censored sample at 1.5 leaves the later ones to carry the curve.
     assert km_quantiles([(1.0, True), (1.5, False), (2.0, True), (3.0, True)]) == (2.0, 3.0)
+    # Follows and censorings at one time count together, whatever their order: two of four
+    # follow at 1.0 (a half), the censored one at 1.0 is at risk until then.
+    for tied in ([(1.0, True), (1.0, False), (1.0, True), (2.0, True)],
+                 [(1.0, False), (1.0, True), (1.0, True), (2.0, True)]):
+        assert km_quantiles(tied) == (1.0, 2.0)
+        assert km_quantiles(tied, (0.9, 0.5)) == (2.0, 1.0)
+        assert count_followed(tied) == 3
+    # The curve stops short of 0.9 when too many are censored.
+    assert km_quantiles([(1.0, True), (2.0, False), (3.0, False)]) == (None, None)
+    assert km_quantiles([(1.0, True), (1.5, True), (2.0, False), (3.0, False)]) == (1.5, None)
 
 
 @pytest.mark.parametrize(("times", "seconds"), [

@@ -97,6 +97,25 @@ def test_the_manifest_counts_each_events_messages_by_segment(tmp_path: Path) -> 
     assert [s.events for s in open_recording(tmp_path).manifest.segments] == [{7: 5}, {7: 7}]
     assert open_recording(tmp_path).manifest.event_messages() == {7: 12}
     assert open_recording(tmp_path / "more").manifest.event_messages() == {8: 2, 7: 1}
+    # And their bytes: the message's JSON, as written into its line.
+    sizes = open_recording(tmp_path / "more").manifest.event_sizes()
+    first = len(orjson.dumps({**odds_message(1, "1.5"), "id": "8"}))
+    third = len(orjson.dumps({**odds_message(3, "1.7"), "id": 9}))
+    assert sizes == {8: first + third, 7: len(orjson.dumps(odds_message(2, "1.6")))}
+
+
+def test_a_manifest_from_before_event_bytes_reads_as_none_counted(tmp_path: Path) -> None:
+    write_sample(tmp_path)  # twelve messages, all about event 7
+    manifest = tmp_path / "manifest.json"
+    read = [r for r in open_recording(tmp_path).records() if isinstance(r, FeedMessage)]
+    assert len(read) == 12
+    sizes = open_recording(tmp_path).manifest.event_sizes()
+    assert sizes == {7: sum(len(message.text.encode()) for message in read)}
+    data = orjson.loads(manifest.read_bytes())
+    del data["segments"][1]["eventBytes"]  # one segment without: the sizes are not known
+    manifest.write_bytes(orjson.dumps(data))
+    assert open_recording(tmp_path).manifest.event_sizes() is None
+    assert open_recording(tmp_path).manifest.event_messages() == {7: 12}
 
 
 def test_a_bad_event_count_in_the_manifest_is_named(tmp_path: Path) -> None:
