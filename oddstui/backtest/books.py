@@ -23,10 +23,11 @@ from oddstui.backtest.engine import collector_paused
 from oddstui.backtest.feeding import BookFeeder
 from oddstui.backtest.partition import Share, shares_of
 from oddstui.book.state import FINISHED_STATUSES
-from oddstui.intel.engine import IntelEngine, observe_quotes
+from oddstui.intel.engine import IntelEngine
 from oddstui.intel.merge import merge, shrink
 from oddstui.intel.report import IntelReport, report_of
 from oddstui.intel.settings import IntelSettings
+from oddstui.intel.snapshot import observe_quotes
 from oddstui.recording.reader import open_recording
 from oddstui.recording.records import FeedMessage, Record
 

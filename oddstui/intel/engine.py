@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from typing import Any
 
 from oddstui.intel.episodes import Episode, SteamEvent, steam_of
@@ -395,13 +395,3 @@ class IntelEngine:
         return [(line, book, since) for line in self.lines.values()
                 for book, since in line.ev_since.items()]
 
-
-def observe_quotes(engine: IntelEngine, time: float, key: Hashable,
-                   quotes: Mapping[str, Prices]) -> None:
-    """A line read afresh (a snapshot): every book's prices on it are now `quotes`."""
-    line = engine.lines.get(key)
-    gone = [] if line is None else [b for b in line.positions if b not in quotes]
-    for book in gone:
-        engine.observe(time, key, book, None)
-    for book, prices in quotes.items():
-        engine.observe(time, key, book, prices)

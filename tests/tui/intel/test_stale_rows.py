@@ -65,6 +65,7 @@ def test_a_row_whose_price_is_under_the_fair_price_is_dimmed() -> None:
     [row] = stale_rows(engine)
     assert row.book == "Heavy" and row.ev is not None and row.ev < 0
     cells = stale_cells(row, TEAMS, 40.0, 0.03, 10.0)
+    assert cells, "a row has cells"
     assert all(text.spans for text in cells.values())
     assert all("dim" in str(span.style) for text in cells.values() for span in text.spans)
 
