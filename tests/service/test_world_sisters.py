@@ -76,3 +76,47 @@ def test_a_sister_is_suspended_only_with_its_parent(world: World) -> None:
             since = parent_seen.get((event_id, sister.sister_of), -math.inf)
             assert now - since <= sister.copy_delay + 1.0, (event_id, name, now - since)
     assert sister_suspensions > 0
+
+
+def test_a_sister_copies_each_change_of_its_parent_no_sooner_than_its_copy_delay() -> None:
+    """A sister shows a price of its parent's only once its copy delay has passed since the
+    parent showed it: a later change of the parent within the delay is not copied early."""
+    world = World(seed=3, start=START, speed=10.0, updates_per_second=1000.0,
+                  real_clock=lambda: 0.0)
+    world.warm()
+    begin = world.now()
+    for _ in range(120):  # two simulated minutes, in one-second steps
+        world.advance(1.0)
+    history = world.history
+    checked = early = 0
+    for event in world.quoted_events():
+        for name in event.bookmakers:
+            sister = world.bookmakers[name]
+            if sister.sister_of is None:
+                continue
+            parent = world.bookmakers[sister.sister_of]
+            scale = (1.0 + parent.margin) / (1.0 + sister.margin)
+            tick = 10.0**-sister.precision
+            for market in world.book_markets(event, name):
+                for line in market.lines:
+                    mine = history.recorded(event.id, (name, market.name, line.hdp, line.label))
+                    theirs = history.recorded(
+                        event.id, (parent.name, market.name, line.hdp, line.label))
+                    if mine is None or theirs is None:
+                        continue
+                    shown = [theirs.anchor, *theirs.ticks]
+                    for at, prices in mine.ticks:
+                        if at <= begin + 30.0:
+                            continue  # warming and the first copies
+                        # The parent's prices this copies (at the sister's margin and ticks).
+                        sources = [ts for ts, p in shown if all(
+                            abs(p[side] * scale - price) <= tick + 1e-9
+                            or price <= 1.01 for side, price in prices.items() if side in p)]
+                        if not sources:
+                            continue  # a price floored, or a line the parent re-anchored
+                        checked += 1
+                        latest = max((s for s in sources if s <= at), default=None)
+                        if latest is None or at - latest < sister.copy_delay - 1e-6:
+                            early += 1  # before its parent showed it, or within the delay
+    assert checked > 100, checked
+    assert early == 0, f"{early} of {checked} copies came before the copy delay"

@@ -207,6 +207,7 @@ class Lifecycle(PriceMaking):
             self._quoter.truths.pop(event_id, None)
             self._quoter.drop_event(event_id)
             self._cold.pop(event_id, None)
+            self._copies.forget(event_id)
 
     def _cancel_due(self, now: float) -> None:
         while self._cancels and self._cancels[0][0] <= now:

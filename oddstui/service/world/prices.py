@@ -245,6 +245,9 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             if self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE):
                 self._budget -= 1
             if book.sister_of is not None:
+                later = self._copies.next_due(event_id, bookie)  # the parent's next change
+                if later is not None:
+                    self._schedule(event_id, bookie, later)
                 continue
             if self._quoter.dirty(event, book, 1, self._hidden(event_id, bookie, now)):
                 self._schedule(event_id, bookie, at + 1.0)  # more markets still to follow
@@ -258,7 +261,10 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         if inplay is not None and book.name not in inplay:
             return False
         if book.sister_of is not None:
-            if self._quoter.copy_from(event, self.bookmakers[book.sister_of], book, now):
+            ready, snapshot = self._copies.take(event.id, book.name, now)
+            if ready and self._quoter.copy_from(
+                event, self.bookmakers[book.sister_of], book, now, snapshot
+            ):
                 self._touch(event.id, book.name)
                 return True
             return False
@@ -279,10 +285,13 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         sisters = self._catalog.sisters.get(parent.name)
         if not sisters:
             return
-        covering = self.events[event_id].bookmakers
+        event = self.events[event_id]
+        markets = event.quotes.get(parent.name) or {}
         for name in sisters:
-            if name in covering:
-                self._schedule(event_id, name, now + self.bookmakers[name].copy_delay)
+            if name in event.bookmakers:
+                due = now + self.bookmakers[name].copy_delay
+                self._copies.changed(event_id, name, due, markets)
+                self._schedule(event_id, name, due)
 
     def _active_pool(self, now: float) -> tuple[list[Event], list[float]]:
         if self._pool is not None and self._pool[0] == now:

@@ -245,11 +245,12 @@ class Quoter:
                 event.quotes[book.name] = dict(sorted(quotes.items(), key=lambda kv: rank[kv[0]]))
         return changed
 
-    def copy_from(self, event: Event, parent: Bookmaker, sister: Bookmaker, now: float) -> bool:
-        """A white label's requote: its parent's markets as they stand, at its own margin
-        (prices times (1 + parent margin) / (1 + its margin), at its own precision). True when
-        anything visible changed."""
-        source = event.quotes.get(parent.name) or {}
+    def copy_from(self, event: Event, parent: Bookmaker, sister: Bookmaker, now: float,
+                  snapshot: dict[str, Market] | None = None) -> bool:
+        """A white label's requote: its parent's markets as they stood at the change it copies
+        (`snapshot`; None: as they stand), at its own margin (prices times (1 + parent margin) /
+        (1 + its margin), at its own precision). True when anything visible changed."""
+        source = snapshot if snapshot is not None else event.quotes.get(parent.name) or {}
         quotes = event.quotes.setdefault(sister.name, {})
         changed = False
         for name in [name for name in quotes if name not in source]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from oddstui.service.world.catalog import Catalog
+from oddstui.service.world.copies import CopyQueue
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.history import History
 from oddstui.service.world.journal import Journal, JournalEntry
@@ -79,6 +80,7 @@ class WorldState:
     _due_heap: list[tuple[float, int, str]]  # pre-match follow-ups
     _due_live: list[tuple[float, int, str]]  # in-play follow-ups, served first
     _due_copies: list[tuple[float, int, str]]  # sisters copying their parent: before all else
+    _copies: CopyQueue  # what each sister copies: its parent as of the change
     _suspended: dict[tuple[int, str], float]
     _next_decay: dict[int, float]
     _last_bump: dict[int, float]

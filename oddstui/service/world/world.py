@@ -20,6 +20,7 @@ from typing import Any
 
 from oddstui.service.world import journal as J
 from oddstui.service.world.catalog import build_catalog
+from oddstui.service.world.copies import CopyQueue
 from oddstui.service.world.crests import CrestCache
 from oddstui.service.world.history import History
 from oddstui.service.world.journal import Journal, JournalEntry
@@ -87,6 +88,7 @@ class World(Lifecycle, Reads):
         self._due_heap = []
         self._due_live = []
         self._due_copies = []
+        self._copies = CopyQueue()
         self._suspended = {}
         self._unseen = {}
         self._ripe = {}
