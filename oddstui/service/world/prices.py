@@ -245,9 +245,8 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             if self._requote(event, book, now, MAX_MARKETS_PER_REQUOTE):
                 self._budget -= 1
             if book.sister_of is not None:
-                later = self._copies.next_due(event_id, bookie)  # the parent's next change
-                if later is not None:
-                    self._schedule(event_id, bookie, later)
+                if (later := self._copies.next_due(event_id, bookie)) is not None:
+                    self._schedule(event_id, bookie, later)  # the parent's next change
                 continue
             if self._quoter.dirty(event, book, 1, self._hidden(event_id, bookie, now)):
                 self._schedule(event_id, bookie, at + 1.0)  # more markets still to follow
@@ -262,9 +261,8 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             return False
         if book.sister_of is not None:
             ready, snapshot = self._copies.take(event.id, book.name, now)
-            if ready and self._quoter.copy_from(
-                event, self.bookmakers[book.sister_of], book, now, snapshot
-            ):
+            parent = self.bookmakers[book.sister_of]
+            if ready and self._quoter.copy_from(event, parent, book, now, snapshot):
                 self._touch(event.id, book.name)
                 return True
             return False
@@ -286,12 +284,10 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         if not sisters:
             return
         event = self.events[event_id]
-        markets = event.quotes.get(parent.name) or {}
-        for name in sisters:
-            if name in event.bookmakers:
-                due = now + self.bookmakers[name].copy_delay
-                self._copies.changed(event_id, name, due, markets)
-                self._schedule(event_id, name, due)
+        for name in (name for name in sisters if name in event.bookmakers):
+            due = now + self.bookmakers[name].copy_delay
+            self._copies.changed(event_id, name, due, event.quotes.get(parent.name) or {})
+            self._schedule(event_id, name, due)
 
     def _active_pool(self, now: float) -> tuple[list[Event], list[float]]:
         if self._pool is not None and self._pool[0] == now:
