@@ -16,6 +16,10 @@ from oddstui.service.world.model import Market
 Snapshot = dict[str, Market]
 
 
+def snapshot_of(markets: Mapping[str, Market]) -> Snapshot:
+    return {name: Market(name, m.updated_at, m.lines, m.version) for name, m in markets.items()}
+
+
 class CopyQueue:
     """(event, sister) -> the parent's snapshots not yet copied, with when each falls due."""
 
@@ -24,12 +28,15 @@ class CopyQueue:
     def __init__(self) -> None:
         self._pending: dict[tuple[int, str], deque[tuple[float, Snapshot]]] = {}
 
-    def changed(self, event_id: int, sister: str, due: float,
+    def changed(self, event_id: int, dues: Mapping[str, float],
                 markets: Mapping[str, Market]) -> None:
-        """The parent changed: the sister copies its markets as they are now at `due`."""
-        snapshot = {name: Market(name, m.updated_at, m.lines, m.version)
-                    for name, m in markets.items()}
-        self._pending.setdefault((event_id, sister), deque()).append((due, snapshot))
+        """The parent changed: each sister in `dues` copies its markets as they are now, at its
+        due time (one snapshot shared by them all: it is never changed)."""
+        if not dues:
+            return
+        snapshot = snapshot_of(markets)
+        for sister, due in dues.items():
+            self._pending.setdefault((event_id, sister), deque()).append((due, snapshot))
 
     def take(self, event_id: int, sister: str, now: float) -> tuple[bool, Snapshot | None]:
         """What to copy now: (True, the latest snapshot due) or (True, None: nothing pending,

@@ -284,9 +284,9 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         if not sisters:
             return
         event = self.events[event_id]
-        for name in (name for name in sisters if name in event.bookmakers):
-            due = now + self.bookmakers[name].copy_delay
-            self._copies.changed(event_id, name, due, event.quotes.get(parent.name) or {})
+        dues = {n: now + self.bookmakers[n].copy_delay for n in sisters if n in event.bookmakers}
+        self._copies.changed(event_id, dues, event.quotes.get(parent.name) or {})
+        for name, due in dues.items():
             self._schedule(event_id, name, due)
 
     def _active_pool(self, now: float) -> tuple[list[Event], list[float]]:
