@@ -276,6 +276,14 @@ async def test_value_and_dropping_boards_export_their_rows_as_data(
         assert any(isinstance(record[price], float) for record in records)
 
 
+def detail_line(app: Any) -> str:
+    """The line under the board's table as shown, its wrapped lines joined."""
+    detail = app.screen.query_one(".detail")
+    top, height = detail.region.y, detail.region.height
+    lines = screen_text(app).splitlines()[top : top + height]
+    return " ".join(line.strip() for line in lines)
+
+
 async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(
     fast_service: Service,
 ) -> None:
@@ -285,16 +293,17 @@ async def test_the_highlighted_arbitrage_is_shown_whole_under_a_narrow_board(
     async with app.run_test(size=(80, 24)) as pilot:
         screen, table = arbitrage_board(app)
         await wait_for(lambda: table.row_count > 3, pilot, timeout=30)
-        await pilot.press("p", "j", "j")  # paused: the row stays while the test reads it
-        key = table.highlighted_key()
-        assert key is not None
+        await pilot.press("p")  # paused: the rows stay while the test reads them
+        await wait_for(lambda: screen.paused, pilot)
+        # The longest line of the board: three legs with long names take three lines at 80.
+        key = max(table.row_keys, key=lambda k: len(screen.detail(k) or ""))
+        table.focus()
+        table.move_cursor(row=table.get_row_index(key))
         row = screen.arbs.rows[key]
         event = app.hub.board.events.get(row.event_id)
 
         def shown_whole() -> bool:
-            text = screen_text(app)
-            # The line under the table wraps at 80 columns: join its two lines.
-            joined = " ".join(line.strip() for line in text.splitlines()[-5:-2])
+            joined = detail_line(app)
             return (
                 row.line_text in joined
                 and (event is None or event.title in joined)
@@ -327,7 +336,6 @@ async def test_the_line_under_a_narrow_board_names_the_columns_it_hid(
         ]
 
         def named() -> bool:
-            joined = " ".join(line.strip() for line in screen_text(app).splitlines()[-4:-2])
-            return all(part in joined for part in wanted)
+            return all(part in detail_line(app) for part in wanted)
 
         await wait_for(named, pilot)
