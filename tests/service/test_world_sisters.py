@@ -10,6 +10,7 @@ import math
 import pytest
 
 from oddstui.service.world import World
+from oddstui.service.world.bookmaker_truth import copy_delay
 from oddstui.service.world.model import LIVE
 
 START = 1_800_000_000.0
@@ -74,7 +75,7 @@ def test_a_sister_is_suspended_only_with_its_parent(world: World) -> None:
                 continue
             sister_suspensions += 1
             since = parent_seen.get((event_id, sister.sister_of), -math.inf)
-            assert now - since <= sister.copy_delay + 1.0, (event_id, name, now - since)
+            assert now - since <= copy_delay(sister, True) + 1.0, (event_id, name, now - since)
     assert sister_suspensions > 0
 
 
@@ -116,7 +117,9 @@ def test_a_sister_copies_each_change_of_its_parent_no_sooner_than_its_copy_delay
                             continue  # a price floored, or a line the parent re-anchored
                         checked += 1
                         latest = max((s for s in sources if s <= at), default=None)
-                        if latest is None or at - latest < sister.copy_delay - 1e-6:
+                        delay = copy_delay(sister, in_play=latest is not None
+                                           and latest >= event.start)
+                        if latest is None or at - latest < delay - 1e-6:
                             early += 1  # before its parent showed it, or within the delay
     assert checked > 100, checked
     assert early == 0, f"{early} of {checked} copies came before the copy delay"

@@ -36,7 +36,9 @@ class CopyQueue:
             return
         snapshot = snapshot_of(markets)
         for sister, due in dues.items():
-            self._pending.setdefault((event_id, sister), deque()).append((due, snapshot))
+            pending = self._pending.setdefault((event_id, sister), deque())
+            # In order: a copy made in play (a shorter delay) never overtakes one made before.
+            pending.append((max(due, pending[-1][0]) if pending else due, snapshot))
 
     def take(self, event_id: int, sister: str, now: float) -> tuple[bool, Snapshot | None]:
         """What to copy now: (True, the latest snapshot due) or (True, None: nothing pending,

@@ -17,6 +17,7 @@ from oddstui.service.world.bookmaker_truth import (
     IN_PLAY_SHARE,
     IN_PLAY_SPREAD,
     PRE_MATCH_FOLLOW,
+    copy_delay,
 )
 from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
@@ -79,8 +80,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         swing = _swing(before, after)
         # Books suspend after a goal, and after any point that swings the match (a set won,
         # any score late on): a book that kept quoting would offer a huge edge until it caught
-        # up.
-        # Those that do not suspend follow after their latency: the short-lived big edges.
+        # up. Those that do not suspend follow after their latency: the short-lived big edges.
         material = swing >= MATERIAL_SWING or engine.progress >= LATE_IN_MATCH
         suspend_share = 0.9 if material else 0.5 if goal else 0.0
         quoting = self._quoting(event)
@@ -93,8 +93,8 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
                 self._suspend(event.id, name, now + delay + 5.0)
                 for sister in self._catalog.sisters.get(name, ()):
                     if sister in quoting:  # back when it copies its parent's return
-                        self._suspend(event.id, sister,
-                                      now + delay + 5.0 + self.bookmakers[sister].copy_delay)
+                        self._suspend(event.id, sister, now + delay + 5.0 + copy_delay(
+                            self.bookmakers[sister], event.id in self._live))
             else:
                 self._follow(event.id, book, now)
 
@@ -170,8 +170,7 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
     def _choose_inplay(self, event: Event) -> None:
         """Fewer books quote in play: sharp, exchange and big books mostly, others rarely.
         The rest show no markets until the event ends."""
-        # When the update budget cannot follow a fast world, fewer books stay in play rather
-        # than all of them going stale.
+        # A budget that cannot follow a fast world keeps fewer books in play, not all stale.
         capacity = min(1.0, self.updates_per_second / (DEMAND_PER_SPEED * self.speed))
         keep = []
         for name in event.bookmakers:
@@ -284,7 +283,8 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         if not sisters:
             return
         event = self.events[event_id]
-        dues = {n: now + self.bookmakers[n].copy_delay for n in sisters if n in event.bookmakers}
+        dues = {n: now + copy_delay(self.bookmakers[n], event_id in self._live)
+                for n in sisters if n in event.bookmakers}
         self._copies.changed(event_id, dues, event.quotes.get(parent.name) or {})
         for name, due in dues.items():
             self._schedule(event_id, name, due)
