@@ -382,8 +382,10 @@ class IntelEngine:
 
     def steam(self, clusters: dict[str, str] | None = None) -> list[SteamEvent]:
         cluster = clusters if clusters is not None else self.clusters()
-        found = (steam_of(e, cluster, self.settings.theta, self.settings.k)
-                 for e in self.episodes)
+        # By when each began (episodes are kept as they end), ties by line: one order however
+        # many engines watched a share of the events (`merge`).
+        began = sorted(self.episodes, key=lambda e: (e.start, repr(e.key)))
+        found = (steam_of(e, cluster, self.settings.theta, self.settings.k) for e in began)
         return [event for event in found if event is not None]
 
     def open_moves(self) -> list[SharpMove]:

@@ -35,7 +35,6 @@ def merge(engines: list[IntelEngine]) -> IntelEngine:
             merged.first = other.first
         merged.now = max(merged.now, other.now)
         merged.resolution.merge(other.resolution)
-    merged.episodes.sort(key=lambda episode: episode.start)
     return merged
 
 

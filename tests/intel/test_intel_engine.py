@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from oddstui.intel.engine import IntelEngine
+from oddstui.intel.merge import merge
 from oddstui.intel.report import report_of
 from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
@@ -262,3 +263,35 @@ def test_a_book_that_stops_quoting_leaves_every_move_it_was_behind() -> None:
     pending = [sorted(move.pending) for move in engine.open_moves()]
     assert pending == [["Other"]]
     assert sorted(engine.books["Slow"].follows) == [(10.0, False), (20.0, False)]
+
+
+def test_steam_is_listed_by_when_it_began_in_one_engine_and_merged() -> None:
+    """Line 2's steam begins after line 1's but ends first (a move back ends its episode): the
+    list is by start, so one engine and engines merged from a share each (`oddstui books`
+    with several workers) list it alike."""
+    books = {"Pinnacle": 0.02, "A": 0.04, "B": 0.05}
+    lines = ((1, "ML", (None, None)), (2, "ML", (None, None)))
+
+    changes: list[tuple[float, object, str, dict[str, float]]] = []
+    for offset, key in enumerate(lines):
+        t0 = 100.0 + offset
+        for i, (book, margin) in enumerate(books.items()):
+            changes.append((t0, key, book, two_way(0.5, margin)))
+            changes.append((t0 + 10 + i, key, book, two_way(0.55, margin)))
+        if offset:  # the sharp book moves back: line 2's episode ends at once
+            changes.append((t0 + 14, key, "Pinnacle", two_way(0.45, 0.02)))
+    changes.sort(key=lambda change: change[0])  # the engine is fed in time order
+
+    def watched(keys: tuple[object, ...]) -> IntelEngine:
+        engine = IntelEngine(IntelSettings(tau=1.0, k=3, sharp=("Pinnacle",)))
+        for t, key, book, prices in changes:
+            if key in keys:
+                engine.observe(t, key, book, prices)
+        engine.finish()
+        return engine
+
+    one = watched(lines)
+    assert [episode.key for episode in one.episodes] == [lines[1], lines[0]]  # as they ended
+    assert [steam.key for steam in one.steam()] == list(lines)
+    merged = merge([watched(lines[1:]), watched(lines[:1])])
+    assert merged.steam() == one.steam()
