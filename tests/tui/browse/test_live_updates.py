@@ -12,14 +12,16 @@ from oddstui.tui.browse.live import LiveScreen
 from oddstui.tui.desk import hub
 from oddstui.tui.desk.hub import FLUSH_HZ
 from oddstui.tui.kit import event_fields
+from oddstui.tui.kit.event_fields import ESTIMATED
 from oddstui.tui.kit.patch_table import PatchTable
 from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
 
 def seconds(clock: str) -> int:
-    """The seconds of a clock that shows them: `Q4 7:12` -> 432, `14:05` -> 845."""
-    minutes, secs = clock.split(" ")[-1].split(":")[-2:]
+    """The seconds of a clock that shows them: `Q4 7:12` -> 432, `14:05~` -> 845 (`~`: the
+    desk estimates the clock until the feed has told it one)."""
+    minutes, secs = clock.removesuffix(ESTIMATED).split(" ")[-1].split(":")[-2:]
     return int(minutes) * 60 + int(secs)
 
 

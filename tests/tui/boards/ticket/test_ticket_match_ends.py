@@ -43,9 +43,11 @@ def live_row(screen: ArbitrageScreen, but: set[int]) -> str | None:
     return None
 
 
-def end_match(world: EmbeddedService, event_id: int) -> None:
+def end_match(world: EmbeddedService, event_id: int) -> bool:
+    """End the match now; False when it had ended already (at 20 times the speed, a busy
+    machine's pause can be minutes of play: the desk's view of it can be behind)."""
     game = world.context.world
-    assert world.call(lambda: game.end_match(event_id)), f"event {event_id} could not be ended"
+    return bool(world.call(lambda: game.end_match(event_id)))
 
 
 @pytest.mark.slow  # waits on the live world for arbitrages on live matches (~50 s)
@@ -77,7 +79,14 @@ async def test_a_match_that_ends_leaves_the_board_in_one_flush_and_its_ticket_wi
                 after_patch.append((event is not None and finished(event.status), shown))
 
         screen.patch = watched  # type: ignore[method-assign]
-        end_match(world, first)
+        ended_before: set[int] = set()
+        while not end_match(world, first):  # it ended on its own: the desk is told; another
+            ended_before.add(first)
+            await wait_for(lambda: live_row(screen, ended_before) is not None, pilot, timeout=60)
+            key = live_row(screen, ended_before)
+            assert key is not None and len(ended_before) < 3, ended_before
+            first = screen.arbs.rows[key].event_id
+            after_patch.clear()
         await wait_for(lambda: any(ended for ended, _ in after_patch), pilot, timeout=20)
         assert [shown for ended, shown in after_patch if ended] == [False] * sum(
             1 for ended, _ in after_patch if ended
@@ -85,8 +94,9 @@ async def test_a_match_that_ends_leaves_the_board_in_one_flush_and_its_ticket_wi
         assert not any(row.event_id == first for row in screen.arbs.rows.values())
 
         # 2. A ticket open on another live arbitrage when its match ends: it says so, no log.
-        await wait_for(lambda: live_row(screen, {first}) is not None, pilot, timeout=60)
-        key = live_row(screen, {first})
+        await wait_for(lambda: live_row(screen, {first, *ended_before}) is not None, pilot,
+                       timeout=60)
+        key = live_row(screen, {first, *ended_before})
         assert key is not None
         second = screen.arbs.rows[key].event_id
         screen.open_ticket(key)
@@ -94,7 +104,7 @@ async def test_a_match_that_ends_leaves_the_board_in_one_flush_and_its_ticket_wi
         ticket = app.screen
         assert isinstance(ticket, StakeTicketModal)
         assert ticket.ended == "" and "not tradable" not in ticket.shown_title
-        end_match(world, second)
+        end_match(world, second)  # or it ended on its own since: the ticket is told either way
         await wait_for(lambda: ticket.ended == "settled", pilot, timeout=20)
         assert ticket.shown_title.endswith("match settled: not tradable")
         await pilot.press("enter")
