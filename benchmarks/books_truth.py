@@ -11,9 +11,8 @@ of the implied lag, and the sister groups found against the truth's.
 The implied median lag is the truth's `medianLagSeconds`: the world follows a move before
 kick-off after latency × U(0.3, 1.6) (median 0.95 × latency) and in play after
 (0.5 + 0.15 × latency) × U(0.5, 1.5) (median 0.5 + 0.15 × latency); a sister copies its parent
-after its copy delay. So in play a sister's implied lag does not rank with its `latencySeconds`
-(its copy delay counts whole, a latency 0.15 times): the rank correlations against the implied
-lag, before kick-off and in play, are printed too.
+after its copy delay, 0.15 times of it in play (like any latency). The rank correlations
+against the implied lag, before kick-off and in play, are printed too.
 """
 
 from __future__ import annotations
@@ -38,6 +37,7 @@ def implied(truth: dict, name: str, live: bool) -> float:
         return book["medianLagSeconds"]["inPlay" if live else "preMatch"]
     parent = book["sisterOf"]
     if parent:
+        # A truth file from before `medianLagSeconds`: the copy then counted whole in play.
         return implied(truth, parent, live) + (book["copyDelaySeconds"] or 0.0)
     latency = book["latencySeconds"]
     return 0.5 + 0.15 * latency if live else 0.95 * latency
