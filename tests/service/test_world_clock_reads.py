@@ -50,8 +50,11 @@ async def test_live_events_tell_the_clock_as_of_the_answer(
         real.now += BETWEEN  # time passes, the world is not stepped
         answered = await _live_clocks(client)
     world.step()
-    stepped = {e.id: e.clock.to_wire() for e in world.events.values()
-               if e.status == LIVE and e.clock is not None}
+    stepped = {
+        e.id: e.clock.to_wire()
+        for e in world.events.values()
+        if e.status == LIVE and e.clock is not None
+    }
     compared = ran = 0
     for event_id, clock in answered.items():
         event = world.events[event_id]
