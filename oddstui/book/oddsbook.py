@@ -228,16 +228,24 @@ class OddsBook(BookReads):
         state = self._event(message.event_id)
         state.scores_received = message.received or self._clock()
         if message.clock is not None:
-            self._feed_clock(state, message.clock, state.scores_received)
+            self._feed_clock(state, message.clock, self._sent_at(message))
         if state.scores != message.scores or state.scores_stale:
             state.scores = message.scores
             state.scores_stale = False
             self._changes.add((message.event_id,))
 
-    def _feed_clock(self, state: EventState, clock: Clock, received: float) -> None:
+    def _sent_at(self, message: ScoreMessage | StatusMessage) -> float:
+        """When the message left the service, on the local clock: a feed clock is anchored
+        there, not when this (perhaps busy) reader took the message up."""
+        received = message.received or self._clock()
+        if message.timestamp is None:
+            return received
+        return self.service_clock.sent_at(message.timestamp.timestamp(), received)
+
+    def _feed_clock(self, state: EventState, clock: Clock, sent: float) -> None:
         """A clock the feed carried (the built-in service's, when it stops or starts)."""
         state.clock = clock
-        state.clock_received = received
+        state.clock_received = sent
         state.clock_from_feed = True
         self._changes.add((state.event_id,))
 
@@ -252,7 +260,7 @@ class OddsBook(BookReads):
                 state.clock = None
             self._changes.add((message.event_id,))
         if message.clock is not None and message.status == "live":
-            self._feed_clock(state, message.clock, state.scores_received)
+            self._feed_clock(state, message.clock, self._sent_at(message))
 
     def _set_header(
         self, state: EventState, event: Event, now: float, *, keep_scores: bool = False

@@ -61,6 +61,17 @@ class ServiceClock:
         """The service's time at `local`, or None before the first sample."""
         return None if self._fit is None else self._at(self._fit, local)
 
+    def sent_at(self, service: float, received: float) -> float:
+        """When a message stamped `service` and received at local `received` was sent, on the
+        local clock: `received`, less how much later than the least delayed messages it came
+        (a reader behind on the feed takes a message up late; what it carries is as of its
+        stamp). `received` itself before the first sample."""
+        fit = self._fit
+        if fit is None:
+            return received
+        late = (self._at(fit, received) - service) / max(fit[2], 1e-9)
+        return received - max(late, 0.0)
+
     @staticmethod
     def _at(fit: tuple[float, float, float], local: float) -> float:
         local0, service0, rate = fit

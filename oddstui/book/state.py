@@ -264,7 +264,9 @@ class EventState:
         self.scores: Scores = EMPTY_SCORES
         self.clock: Clock | None = None
         self.clock_received = 0.0
-        """When ``clock`` arrived; running clocks advance from here."""
+        """When ``clock`` was read, on the local monotonic clock: a REST answer's receive time,
+        a feed message's send time (its stamp through the service clock); running clocks
+        advance from here."""
         self.clock_from_feed = False
         """True while ``clock`` is the feed's (a score or status message carried it)."""
         self.scores_stale = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oddstui.server.errors import BadRequest
 from oddstui.service.routes.call import Call, Handler
@@ -15,11 +15,24 @@ from oddstui.service.routes.lookup import (
 )
 from oddstui.service.world.model import LIVE, PENDING, STATUSES, Event
 
+if TYPE_CHECKING:
+    from oddstui.service.world import World
+
 DAY = 86400.0
 DEFAULT_AHEAD = 14 * DAY  # the list's default window: the next 14 days
 DEFAULT_BEHIND = DAY  # ... starting a day back, so live and just-finished events are in it
 MAX_HISTORICAL_SPAN = 31 * DAY
 SEARCH_RESULTS = 10
+
+
+def _wire(world: World, event: Event) -> dict[str, Any]:
+    """The Event object, its clock read as of the answer (`World.clock_now`)."""
+    wire = event.to_wire()
+    if "clock" in wire:
+        clock = world.clock_now(event)
+        if clock is not None:
+            wire["clock"] = clock.to_wire()
+    return wire
 
 
 def events(call: Call) -> list[dict[str, Any]]:
@@ -44,11 +57,11 @@ def events(call: Call) -> list[dict[str, Any]]:
         and start <= e.start <= end
     ]
     found.sort(key=lambda e: (e.start, e.id))
-    return [e.to_wire() for e in found[q["skip"] : q["skip"] + q["limit"]]]
+    return [_wire(world, e) for e in found[q["skip"] : q["skip"] + q["limit"]]]
 
 
 def event(call: Call) -> dict[str, Any]:
-    return event_or_404(call.world, call.path["id"], "id").to_wire()
+    return _wire(call.world, event_or_404(call.world, call.path["id"], "id"))
 
 
 def live(call: Call) -> list[dict[str, Any]]:
@@ -60,7 +73,7 @@ def live(call: Call) -> list[dict[str, Any]]:
         if e.status == LIVE and (slug is None or e.sport.slug == slug)
     ]
     found.sort(key=lambda e: (e.start, e.id))
-    return [e.to_wire() for e in found]
+    return [_wire(world, e) for e in found]
 
 
 def search(call: Call) -> list[dict[str, Any]]:
@@ -73,7 +86,7 @@ def search(call: Call) -> list[dict[str, Any]]:
     # Live first, then the soonest upcoming, then the most recent past ones.
     rank = {LIVE: 0, PENDING: 1}
     found.sort(key=lambda e: (rank.get(e.status, 2), e.start if e.status in rank else -e.start))
-    return [e.to_wire() for e in found[:SEARCH_RESULTS]]
+    return [_wire(call.world, e) for e in found[:SEARCH_RESULTS]]
 
 
 def historical(call: Call) -> list[dict[str, Any]]:

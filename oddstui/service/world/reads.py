@@ -14,7 +14,7 @@ from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.history import History, LineKey, Tick
 from oddstui.service.world.journal import JournalEntry
 from oddstui.service.world.markets import MARKETS_BY_SPORT
-from oddstui.service.world.model import CANCELLED, LIVE, PENDING, SETTLED, Event, Market
+from oddstui.service.world.model import CANCELLED, LIVE, PENDING, SETTLED, Clock, Event, Market
 from oddstui.service.world.state import WorldState
 from oddstui.service.world.truth import mix
 
@@ -36,6 +36,15 @@ class Reads(WorldState):
 
     def now(self) -> float:
         raise NotImplementedError
+
+    def clock_now(self, event: Event) -> Clock | None:
+        """A live event's clock as of `now()`, not of the last step: an answer between steps
+        (during the warm-up nothing steps the world, and a loaded loop steps late) would
+        otherwise tell a clock seconds old, and nothing on the wire says when it was read."""
+        engine = self._engines.get(event.id)
+        if event.status != LIVE or engine is None or event.clock is None:
+            return event.clock
+        return engine.clock_ahead(self.now() - self._sim) or event.clock
 
     def markets_wire(self, event: Event, bookie: str) -> list[dict[str, Any]]:
         """Exactly `bookmakers[bookie]` of the event's odds record ([] when it has none)."""

@@ -1,4 +1,4 @@
-"""Match clocks that tick locally from the last clock the service sent and when it arrived.
+"""Match clocks that tick locally from the last clock the service sent and when it was read.
 
 The service sends a clock with events (REST), and the built-in one also on the feed when a clock
 stops or starts (docs/desk.md, "Wire"); the UI derives the running time from
@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class ClockReading:
-    """One clock as received, stamped with the local time it arrived."""
+    """One clock as received, stamped with the local time it was read (`arrived_at`: a REST
+    answer's request send, a feed message's send; docs/clocks.md)."""
 
     minute: int
     played_seconds: int

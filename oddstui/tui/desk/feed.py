@@ -40,7 +40,7 @@ class ScoreChange:
     scores: Scores
     status: str | None
     #: The clock the feed carried last (the built-in service sends one when a clock stops or
-    #: starts) and when it arrived, on `Feed.monotonic`'s clock; None without one.
+    #: starts) and when it was sent, on `Feed.monotonic`'s clock; None without one.
     clock: Clock | None = None
     clock_received: float = 0.0
 

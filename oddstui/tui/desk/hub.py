@@ -250,7 +250,7 @@ class DeskHub(RestLoads, RestPolling):
                 change.event_id, scores.home, scores.away, scores.periods, scores.red_cards
             )
             if change.clock is not None and self.feed is not None:
-                # When it arrived, on the board's clock (the wall's) rather than the feed's.
+                # When it was sent, on the board's clock (the wall's) rather than the feed's.
                 arrived = self.now() - max(self.feed.monotonic() - change.clock_received, 0.0)
                 reading = wire_views.clock_reading(change.clock, arrived)
                 if reading is not None:

@@ -1,6 +1,13 @@
 """Stop-clock matches against the real built-in service (real time): the service tells on the
 feed when a clock stops and starts, and the desk's clocks follow it to within 2 s through the
-stoppages, never stepping back within a period."""
+stoppages, never stepping back within a period.
+
+2 s: the wire's clock counts whole seconds (the service drops the fraction, the desk counts
+whole seconds from its reading): 1 s; and where the desk anchors a reading, less than 1 s
+(measured up to 0.58 s with a core busy: a REST answer is read as the service answers and
+anchored at the request's send, a feed clock at the message's receive). The 3 s gap once seen
+in CI came from clocks the service read at its last step (none during its warm-up) and the desk
+anchored when it took the answer up: docs/clocks.md."""
 
 from __future__ import annotations
 
@@ -15,8 +22,7 @@ from oddstui.tui.launch import build_app
 from tests.tui.conftest import DEMO_KEY, Service, start_service, wait_for
 
 SAMPLES_FOR = 60.0  # seconds of samples
-TOLERANCE = 3  # seconds between the desk's clock and the service's (whole seconds; a gap of
-# 3 s was seen once in CI with a core busy, cause not yet found: docs/clocks work to do)
+TOLERANCE = 2  # seconds between the desk's clock and the service's (see above)
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +46,12 @@ async def test_stop_clocks_follow_the_service_through_stoppages(
             last: dict[tuple[int, int], int] = {}  # (event, period) -> desk's played seconds
             running_seen: dict[int, set[bool]] = {}
             compared = 0
-            worst = 0
             end = time.monotonic() + SAMPLES_FOR
             while time.monotonic() < end:
                 asked = time.time()
                 answer = await client.get(live_url, params={"apiKey": DEMO_KEY})
                 answered = time.time()
                 answer.raise_for_status()
-                now = (asked + answered) / 2
                 # non-empty: `compared` counts the samples judged, and is required below
                 for raw in answer.json():
                     clock = raw.get("clock")
@@ -58,12 +62,12 @@ async def test_stop_clocks_follow_the_service_through_stoppages(
                         continue
                     if shown.clock.period != clock["period"]:
                         continue  # the period turned within the sample
-                    played = shown.clock.played_at(now)
-                    gap = abs(played - clock["playedSeconds"])
-                    worst = max(worst, gap)
-                    # The service read its clock somewhere between asked and answered.
-                    allowed = TOLERANCE + (answered - asked) / 2
-                    assert gap <= allowed, (raw["id"], raw["sport"]["slug"], clock, shown.clock)
+                    # The service read its clock between asked and answered, when the desk's
+                    # showed between these two (it never steps back).
+                    least, most = shown.clock.played_at(asked), shown.clock.played_at(answered)
+                    played = most
+                    gap = max(least - clock["playedSeconds"], clock["playedSeconds"] - most, 0)
+                    assert gap <= TOLERANCE, (raw["id"], raw["sport"]["slug"], clock, shown.clock)
                     key = (raw["id"], clock["period"])
                     assert played >= last.get(key, 0), (key, played, last[key])
                     last[key] = played

@@ -63,6 +63,12 @@ class Engine:
     def clock(self) -> Clock | None:
         return None if self.finished else self._clock()
 
+    def clock_ahead(self, seconds: float) -> Clock | None:
+        """The clock `seconds` of match time after the last `advance`, without playing them:
+        what a reader between two steps should see. Only engines whose clock can be read ahead
+        (`TimedEngine`) say more than `clock`."""
+        return self.clock
+
     @property
     def progress(self) -> float:
         """Share of regulation played, 0..1."""

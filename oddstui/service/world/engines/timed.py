@@ -281,6 +281,18 @@ class TimedEngine(Engine):
     def _reg_game(self) -> float:
         return self.spec.periods * self.spec.game_s
 
+    def clock_ahead(self, seconds: float) -> Clock | None:
+        """The clock `seconds` on, read from the current phase's runs (drawn once, so reading
+        ahead changes nothing); a phase that would end meanwhile reads as at its end, until a
+        step plays into the next one."""
+        if self.finished or seconds <= 0:
+            return self.clock
+        played, self.elapsed = self.elapsed, self.elapsed + seconds
+        try:
+            return self._clock()
+        finally:
+            self.elapsed = played
+
     def _clock(self) -> Clock | None:
         phase = self.phases[self._index]
         if phase.kind != PLAY:
