@@ -80,6 +80,11 @@ async def test_stale_lines_flag_edges_and_open_the_event(tmp_path: Path) -> None
         engine.advance(now + 6.0)
         screen.redraw()
         await settle(pilot)
+        # Priced under the fair one: nothing to take, so hidden, counted in the summary.
+        assert all(row.book != "Heavy" for row in screen.rows.values())
+        assert "1 at or under fair hidden (a)" in screen_text(app)
+        await pilot.press("a")  # every row behind a move, those under fair dimmed
+        await settle(pilot)
         heavy = [row for row in screen.rows.values() if row.book == "Heavy"]
         assert heavy and heavy[0].ev is not None and heavy[0].ev < 0
         # Sorted by EV, largest first: by the number, whatever its sign and ⚠ in the text.
