@@ -117,16 +117,13 @@ class StaleLinesScreen(BoardScreen):
         table.order_rows(list(self.rows))  # oldest move first: rows stay where they are
         edges = sum(1 for row in every if _edge(row, epsilon))
         suspects = sum(1 for row in every if row_suspicion(row, threshold))
-        summary = Text(f"{len(every)} behind a sharp move · ")
+        under = sum(1 for row in every if _under_fair(row))
+        summary = Text(f"{len(every)} behind a sharp move ({under} at or under fair"
+                       f"{'' if self.all_rows or self.edges_only else ', hidden: a'}) · ")
         summary.append(f"{edges} with EV above {epsilon * 100:g}%", EDGE_STYLE)
         summary.append(f" · {SUSPECT_MARK} {suspects} suspect (EV above {threshold:g}%)")
-        under = sum(1 for row in every if _under_fair(row))
         if self.edges_only:
             summary.append(" · shown: only those (v)", "dim")
-        elif self.all_rows:
-            summary.append(f" · {under} at or under fair shown dimmed (a)", "dim")
-        else:
-            summary.append(f" · {under} at or under fair hidden (a)", "dim")
         self.query_one("#stale-summary", Static).update(summary)
         self._drawn = time.monotonic()
 
