@@ -30,6 +30,12 @@ def watched(move: SharpMove, positions: dict[str, float],
     return follow, {book for book, pos in follow.items() if past_half(move, pos)}
 
 
+def stale_by(move: SharpMove, book: str) -> bool:
+    """`book`'s price is a stale line on the old side of `move` (not followed yet, and not
+    already past half-way when it began): its edge against the fair price is that same line."""
+    return book in move.pending and book not in move.ahead
+
+
 def taken_back(move: SharpMove, fair: float) -> bool:
     """The sharp price is back on the old side of `move`: less than half-way from where it
     started to where the move took it (`after`: a jump in steps within τ is one move). The move

@@ -13,7 +13,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from oddstui.intel.behind import taken_back, watched
+from oddstui.intel.behind import stale_by, taken_back, watched
 from oddstui.intel.episodes import Episode, SteamEvent, steam_of
 from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides
 from oddstui.intel.resolution import Resolution
@@ -220,7 +220,7 @@ class IntelEngine:
             if edge is not None and edge > self.settings.epsilon and book not in line.ev_since:
                 # Still stale by its edge: the one stale line goes on, from the move.
                 self._record(move, book, horizon, False, None)
-                line.ev_since[book] = move.start
+                line.ev_since[book] = move.start + (0.0 if stale_by(move, book) else horizon)
             else:
                 self._record(move, book, horizon, False, False)
         self._close(move)
@@ -278,8 +278,8 @@ class IntelEngine:
         since = line.ev_since.get(book)
         if since is None and (line.moves or line.candidate is not None):
             candidate = line.candidate
-            if (candidate is not None and book in candidate.pending) or any(
-                    book in move.pending for move in line.moves):
+            if (candidate is not None and stale_by(candidate, book)) or any(
+                    stale_by(move, book) for move in line.moves):
                 return
         edge = self.edge(line, book)
         if edge is not None and edge > self.settings.epsilon:

@@ -355,3 +355,19 @@ def test_a_book_already_on_the_new_side_is_not_behind_the_move() -> None:
     assert engine.books["Ahead"].stale == []
     assert engine.books["Slow"].follows == [(300.0, False)]
     assert engine.books["Slow"].stale == [(390.0, False)]  # its edge outlived the horizon
+
+
+def test_a_book_past_half_way_is_still_judged_by_its_edge() -> None:
+    """No stale line on the old side of the move, but a price with EV above ε against the fair
+    price is a stale line all the same (the move's follow does not hide it)."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0, epsilon=0.03))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
+    engine.observe(5.0, key, "Over", two_way(0.50, 0.05))  # far past the move it is ahead of
+    sharp_move(engine, key, 10.0, 0.40, 0.46)
+    engine.advance(15.0)
+    [move] = engine.open_moves()
+    assert "Over" in move.ahead
+    engine.observe(20.0, key, "Over", two_way(0.51, 0.05))  # its away side: EV above ε
+    assert engine.edge(engine.lines[key], "Over") > 0.03  # type: ignore[operator]
+    assert [(book, since) for _, book, since in engine.value_stale()] == [("Over", 20.0)]
