@@ -13,6 +13,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
+from oddstui.intel.behind import stale_by, taken_back, watched
 from oddstui.intel.episodes import Episode, SteamEvent, steam_of
 from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides
 from oddstui.intel.resolution import Resolution
@@ -32,8 +33,7 @@ class IntelEngine:
         self.books: dict[str, BookTally] = {}
         self.sisters = SisterCounts(settings.sister_gap)
         self.episodes: list[Episode] = []
-        """Ended episodes moved by k or more books, each by θ: steam when their books turn out
-        to be k independent clusters (which only the whole run tells)."""
+        """Ended episodes moved by k or more books by θ: steam if k clusters (`steam`)."""
         self.sharp_moves = 0
         self.changes = 0
         self.first: float | None = None
@@ -42,10 +42,8 @@ class IntelEngine:
         self._heap: list[tuple[float, int, int, Any]] = []
         self._order = itertools.count()
         self.in_play: set[object] = set()
-        """Events in play (the caller keeps it): their follows are also counted apart, since
-        books follow faster in play than before it."""
-        self._open: set[Hashable] = set()
-        """Lines with a sharp move some book has not followed yet (the stale lines)."""
+        """Events in play (the caller keeps it): their follows are also counted apart."""
+        self._open: set[Hashable] = set()  # lines with a sharp move some book is behind
 
     # -- changes in ------------------------------------------------------------------------
     def observe(self, time: float, key: Hashable, book: str, prices: Prices | None) -> None:
@@ -145,9 +143,7 @@ class IntelEngine:
                 line.candidate.done = True  # it never held τ: not a move
                 line.candidate = None
             for move in list(line.moves):
-                for book in move.pending:
-                    self._record(move, book, now - move.start, False, True)
-                self._close(move)
+                self._censor(move, now, True)
             for book, since in line.ev_since.items():
                 self.books[book].stale.append((now - since, True))
             line.ev_since = {}
@@ -164,6 +160,8 @@ class IntelEngine:
             self._check_value(line, book, now)
         if line.fair is None:
             return
+        for move in [m for m in line.moves if taken_back(m, line.fair)]:
+            self._censor(move, now, True)  # the books behind it are on the current side again
         # A move is a jump within τ (from where the sharp price stood τ s before): a drift of
         # small steps is none, its followers track it step by step (docs/books.md).
         tau = self.settings.tau
@@ -189,7 +187,7 @@ class IntelEngine:
         if abs(change) >= theta:
             move = SharpMove(line, now, way, abs(change), line.ref, line.fair)
             move.live = isinstance(line.key, tuple) and line.key[0] in self.in_play
-            move.pending = {b: p for b, p in line.positions.items() if b not in self._sharp}
+            move.pending, move.ahead = watched(move, line.positions, self._sharp)
             line.candidate = move
             heapq.heappush(self._heap, (now + self.settings.tau, next(self._order), _CONFIRM, move))
 
@@ -222,7 +220,7 @@ class IntelEngine:
             if edge is not None and edge > self.settings.epsilon and book not in line.ev_since:
                 # Still stale by its edge: the one stale line goes on, from the move.
                 self._record(move, book, horizon, False, None)
-                line.ev_since[book] = move.start
+                line.ev_since[book] = move.start + (0.0 if stale_by(move, book) else horizon)
             else:
                 self._record(move, book, horizon, False, False)
         self._close(move)
@@ -236,9 +234,14 @@ class IntelEngine:
         if not line.moves:
             self._open.discard(line.key)
 
+    def _censor(self, move: SharpMove, now: float, ended: bool) -> None:
+        """`move` is over for the books still behind it: censored at `now` (stale: `ended`)."""
+        for book in move.pending:
+            self._record(move, book, now - move.start, False, ended)
+        self._close(move)
+
     def _follows(self, line: LineState, book: str, pos: float | None, now: float) -> None:
-        # A copy: a move all of whose books are done is closed (taken off `line.moves`) inside
-        # the loop, and the list itself would then skip the move after it.
+        # A copy: a move closed in the loop leaves `line.moves`, which would skip the next.
         moves = [*line.moves] if line.candidate is None else [*line.moves, line.candidate]
         for move in moves:
             before = move.pending.get(book)
@@ -265,7 +268,7 @@ class IntelEngine:
         tally = self.books[book]
         tally.follows.append((seconds, followed))
         (tally.live_follows if move.live else tally.early_follows).append((seconds, followed))
-        if ended is not None:
+        if ended is not None and book not in move.ahead:
             tally.stale.append((seconds, ended))
 
     # -- value against the fair price -------------------------------------------------------
@@ -275,8 +278,8 @@ class IntelEngine:
         since = line.ev_since.get(book)
         if since is None and (line.moves or line.candidate is not None):
             candidate = line.candidate
-            if (candidate is not None and book in candidate.pending) or any(
-                    book in move.pending for move in line.moves):
+            if (candidate is not None and stale_by(candidate, book)) or any(
+                    stale_by(move, book) for move in line.moves):
                 return
         edge = self.edge(line, book)
         if edge is not None and edge > self.settings.epsilon:
@@ -365,9 +368,7 @@ class IntelEngine:
         self.advance(now)
         for key in list(self._open):
             for move in list(self.lines[key].moves):
-                for book in move.pending:
-                    self._record(move, book, now - move.start, False, False)
-                self._close(move)
+                self._censor(move, now, False)
         for line in self.lines.values():
             for book, since in line.ev_since.items():
                 self.books[book].stale.append((now - since, False))

@@ -24,7 +24,7 @@ class SharpMove:
     """A move of the sharp fair position by at least θ: who has followed it and who not yet."""
 
     __slots__ = ("line", "start", "direction", "size", "before", "after", "confirmed",
-                 "pending", "followed", "done", "live")
+                 "pending", "ahead", "followed", "done", "live")
 
     def __init__(self, line: LineState, start: float, direction: int, size: float,
                  before: float, after: float) -> None:
@@ -39,6 +39,8 @@ class SharpMove:
         """It held τ seconds (until then its follows wait in `followed`)."""
         self.pending: dict[str, float] = {}
         """book -> its position when the move began, for the books not yet following."""
+        self.ahead: set[str] = set()
+        """Books already past half-way to the new price when it began: no stale line."""
         self.followed: list[tuple[str, float, bool]] = []
         """(book, seconds, followed) seen before the move was confirmed."""
         self.done = False

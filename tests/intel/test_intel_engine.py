@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from oddstui.intel.behind import still_behind
 from oddstui.intel.engine import IntelEngine
 from oddstui.intel.merge import merge
 from oddstui.intel.report import report_of
@@ -295,3 +296,78 @@ def test_steam_is_listed_by_when_it_began_in_one_engine_and_merged() -> None:
     assert [steam.key for steam in one.steam()] == list(lines)
     merged = merge([watched(lines[1:]), watched(lines[:1])])
     assert merged.steam() == one.steam()
+
+
+def test_a_move_the_sharp_price_takes_back_is_over_for_every_book_behind_it() -> None:
+    """In play a point moves the price both ways: once the sharp price is back on the old side
+    (it keeps less than half the move), the books still behind the move are on the current side
+    again. Their follows are censored there and their stale lines end: they are not kept open
+    to the horizon, and a later move of theirs is no follow of a move that is gone."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.40, {"Slow": 0.05, "Quick": 0.05})
+    sharp_move(engine, key, 10.0, 0.40, 0.46)
+    engine.observe(12.0, key, "Quick", two_way(0.46, 0.05))
+    engine.advance(15.0)
+    assert [still_behind(move, move.line) for move in engine.open_moves()] == [["Slow"]]
+    sharp_move(engine, key, 30.0, 0.46, 0.42)  # 0.42 keeps a third of the move: taken back
+    engine.advance(35.0)
+    # The move back is a sharp move of its own: Quick is behind it, Slow on its new side.
+    assert [still_behind(move, move.line) for move in engine.open_moves()] == [["Quick"]]
+    slow = engine.books["Slow"]
+    assert slow.follows == [(20.0, False)] and slow.stale == [(20.0, True)]
+    engine.observe(60.0, key, "Slow", two_way(0.46, 0.05))
+    engine.advance(1000.0)
+    assert (20.0, False) in slow.follows and not any(followed for _, followed in slow.follows)
+    assert slow.stale == [(20.0, True)]
+    assert engine.books["Quick"].follows[0] == (2.0, True)
+
+
+def test_a_move_kept_more_than_half_is_still_followed() -> None:
+    """A sharp price that gives back less than half its move has not taken it back."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
+    sharp_move(engine, key, 10.0, 0.40, 0.46)
+    sharp_move(engine, key, 30.0, 0.46, 0.44)  # two thirds of the move kept
+    assert [still_behind(move, move.line) for move in engine.open_moves()] == [["Slow"]]
+    engine.observe(40.0, key, "Slow", two_way(0.44, 0.05))
+    assert engine.books["Slow"].follows == [(30.0, True)]
+
+
+def test_a_book_already_on_the_new_side_is_not_behind_the_move() -> None:
+    """A book whose price is already past half-way to where the sharp price moved (it moved
+    first, or its view was there) has no price on the old side: no stale line (its follow is
+    still timed from where it stood); a book that gets past half-way by a small move of its
+    own is not behind it any more either."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
+    engine.observe(5.0, key, "Ahead", two_way(0.445, 0.05))  # past half-way to 0.46
+    engine.observe(5.0, key, "Short", two_way(0.41, 0.05))  # not yet half-way
+    sharp_move(engine, key, 10.0, 0.40, 0.46)
+    engine.advance(15.0)
+    [move] = engine.open_moves()
+    assert still_behind(move, move.line) == ["Slow", "Short"]
+    engine.observe(20.0, key, "Short", two_way(0.42, 0.05))  # half-way, a small move of its own
+    assert still_behind(move, move.line) == ["Slow"] and "Short" in move.pending
+    engine.finish(400.0)
+    assert engine.books["Ahead"].stale == []
+    assert engine.books["Slow"].follows == [(300.0, False)]
+    assert engine.books["Slow"].stale == [(390.0, False)]  # its edge outlived the horizon
+
+
+def test_a_book_past_half_way_is_still_judged_by_its_edge() -> None:
+    """No stale line on the old side of the move, but a price with EV above ε against the fair
+    price is a stale line all the same (the move's follow does not hide it)."""
+    engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0, epsilon=0.03))
+    key = (1, "ML", (None, None))
+    open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
+    engine.observe(5.0, key, "Over", two_way(0.50, 0.05))  # far past the move it is ahead of
+    sharp_move(engine, key, 10.0, 0.40, 0.46)
+    engine.advance(15.0)
+    [move] = engine.open_moves()
+    assert "Over" in move.ahead
+    engine.observe(20.0, key, "Over", two_way(0.51, 0.05))  # its away side: EV above ε
+    assert engine.edge(engine.lines[key], "Over") > 0.03  # type: ignore[operator]
+    assert [(book, since) for _, book, since in engine.value_stale()] == [("Over", 20.0)]

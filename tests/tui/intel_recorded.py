@@ -18,6 +18,8 @@ FOLLOWERS = {
     "Betfair Exchange": (0.02, 1.5), "Bet365": (0.05, 6.0), "Unibet": (0.06, 9.0),
     "William Hill": (0.07, 14.0), "1xBet": (0.06, 4.0), "22Bet": (0.08, 5.5),
     "Bwin": (0.06, 22.0), "DraftKings": (0.05, None),
+    # Behind too, with a heavy margin: its price mostly under the fair one (hidden by default).
+    "Betway": (0.15, None),
 }
 #: Markets whose lines are new each minute (a handicap or total: the line's own key).
 MARKETS = ("Team Total Home", "Totals", "Spread")

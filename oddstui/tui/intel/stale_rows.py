@@ -1,6 +1,7 @@
 """The Stale lines board's rows, cells and export records.
 
-A row is one soft book still on the old side of one sharp move (`IntelEngine.open_moves`), shown
+A row is one soft book still on the old side of one sharp move (`IntelEngine.open_moves`,
+`intel.behind.still_behind`: not one already past half-way to the new price), shown
 on the side the move left behind: the side whose sharp price shortened while this book's did
 not (a two-way line's first side when its sharp position rose, else the other; on three or more
 sides, when the first side drifted, the other side with the best EV). Its fair price is the
@@ -22,6 +23,7 @@ from oddstui.book.fair_policy import FAIR_POLICY, FairLine
 from oddstui.book.formats import OddsFormat
 from oddstui.book.suspect import suspicion
 from oddstui.book.value import expected_value
+from oddstui.intel.behind import still_behind
 from oddstui.intel.engine import IntelEngine
 from oddstui.intel.lines import LineState, SharpMove
 from oddstui.tui.kit.columns import Column
@@ -130,7 +132,7 @@ def stale_rows(engine: IntelEngine) -> list[StaleRow]:
         if id(line) not in fair:
             fair[id(line)] = None if not line.sides else FAIR_POLICY.fair_line(
                 line.prices, line.sides)
-        for book in move.pending:
+        for book in still_behind(move, line):
             row = _row(move, line, book, fair[id(line)])
             if row is not None:
                 rows.pop(row.key, None)

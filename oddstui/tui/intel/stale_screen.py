@@ -1,7 +1,11 @@
 """Stale lines (`9`): the soft prices still on the old side of a sharp move — the book, the
 line and the side the move left behind, its price and fair price and the EV between them, the
 move it has not followed and how long ago. Shown as information, not as a bet button: `enter`
-opens the event."""
+opens the event.
+
+By default only the rows priced above the fair price are shown: a book behind a move whose
+margin keeps its price at or under the fair one has nothing to take (in play most such rows
+are), so they are counted in the summary and shown, dimmed, with `a`."""
 
 from __future__ import annotations
 
@@ -37,6 +41,12 @@ def _edge(row: StaleRow, epsilon: float) -> bool:
     return row.ev is not None and row.ev > epsilon
 
 
+def _under_fair(row: StaleRow) -> bool:
+    """Priced at or under the fair price: nothing to take (a row without a fair price is not
+    known to be)."""
+    return row.ev is not None and row.ev <= 0.0
+
+
 #: Seconds between two redraws while prices move (the ages tick with the clock anyway).
 REDRAW_EVERY = 1.0
 
@@ -47,7 +57,8 @@ class StaleLinesScreen(BoardScreen):
     | `enter` | open the line's event |
     | `o` / `O` | sort by the next column / reverse |
     | `F` | find: filter the rows by text |
-    | `v` | only the rows with EV above ε / every row |
+    | `v` | only the rows with EV above ε / back to those above the fair price |
+    | `a` | also the rows at or under the fair price (dimmed) / back to those above it |
     | `e` / `E` / `ctrl+e` | export the rows shown to CSV / JSON / Parquet in the working folder |
     """
 
@@ -55,6 +66,7 @@ class StaleLinesScreen(BoardScreen):
     AUTO_FOCUS = "#stale"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("v", "toggle_edges", "Edges only", id="stale-edges"),
+        Binding("a", "toggle_all", "All rows", id="stale-all"),
         *export_bindings("stale-export"),
     ]
 
@@ -64,6 +76,8 @@ class StaleLinesScreen(BoardScreen):
         """The rows shown, in the board's order."""
         self.edges_only = False
         """Show only the rows with EV above ε (`v`)."""
+        self.all_rows = False
+        """Show the rows at or under the fair price too (`a`)."""
         self._drawn = float("-inf")
 
     def compose_body(self) -> ComposeResult:
@@ -85,7 +99,10 @@ class StaleLinesScreen(BoardScreen):
         engine = self.hub.intel.engine
         epsilon = engine.settings.epsilon
         every = stale_rows(engine)
-        rows = [row for row in every if not self.edges_only or _edge(row, epsilon)]
+        if self.edges_only:
+            rows = [row for row in every if _edge(row, epsilon)]
+        else:
+            rows = [row for row in every if self.all_rows or not _under_fair(row)]
         teams = self._teams()
         now = self.hub.now()
         table = self.query_one("#stale", PatchTable)
@@ -100,11 +117,13 @@ class StaleLinesScreen(BoardScreen):
         table.order_rows(list(self.rows))  # oldest move first: rows stay where they are
         edges = sum(1 for row in every if _edge(row, epsilon))
         suspects = sum(1 for row in every if row_suspicion(row, threshold))
-        summary = Text(f"{len(every)} behind a sharp move · ")
+        under = sum(1 for row in every if _under_fair(row))
+        summary = Text(f"{len(every)} behind a sharp move ({under} at or under fair"
+                       f"{'' if self.all_rows or self.edges_only else ', hidden: a'}) · ")
         summary.append(f"{edges} with EV above {epsilon * 100:g}%", EDGE_STYLE)
         summary.append(f" · {SUSPECT_MARK} {suspects} suspect (EV above {threshold:g}%)")
-        summary.append(" · shown: only those (v)" if self.edges_only else
-                       " · information, not a bet", "dim")
+        if self.edges_only:
+            summary.append(" · shown: only those (v)", "dim")
         self.query_one("#stale-summary", Static).update(summary)
         self._drawn = time.monotonic()
 
@@ -128,6 +147,12 @@ class StaleLinesScreen(BoardScreen):
 
     def action_toggle_edges(self) -> None:
         self.edges_only = not self.edges_only
+        self.all_rows = False
+        self.redraw()
+
+    def action_toggle_all(self) -> None:
+        self.all_rows = not self.all_rows
+        self.edges_only = False
         self.redraw()
 
     def action_export(self, fmt: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 from oddstui.tui.event.event_screen import EventScreen
 from oddstui.tui.intel.books_screen import BooksScreen
 from oddstui.tui.intel.intel_rows import book_rows
+from oddstui.tui.intel.stale_rows import stale_rows
 from oddstui.tui.intel.stale_screen import StaleLinesScreen
 from oddstui.tui.kit.patch_table import PatchTable
 from tests.intel.synthetic import open_line, sharp_move, two_way
@@ -67,7 +68,7 @@ async def test_stale_lines_flag_edges_and_open_the_event(tmp_path: Path) -> None
         screen = app.screen
         assert isinstance(screen, StaleLinesScreen)
         assert screen.rows, "the staged session leaves DraftKings behind its last moves"
-        assert {row.book for row in screen.rows.values()} == {"DraftKings"}
+        assert {row.book for row in screen.rows.values()} == {"DraftKings", "Betway"}
         table = screen.query_one("#stale", PatchTable)
         for key in screen.rows:
             assert_ev_follows(table.cell_text(key, "price"), table.cell_text(key, "fair"),
@@ -79,6 +80,12 @@ async def test_stale_lines_flag_edges_and_open_the_event(tmp_path: Path) -> None
         sharp_move(engine, key, now + 2.0, 0.5, 0.53)
         engine.advance(now + 6.0)
         screen.redraw()
+        await settle(pilot)
+        # Priced under the fair one: nothing to take, so hidden, counted in the summary.
+        assert all(row.book != "Heavy" for row in screen.rows.values())
+        hidden = [r for r in stale_rows(engine) if r.ev is not None and r.ev <= 0]
+        assert hidden and f"({len(hidden)} at or under fair, hidden: a)" in screen_text(app)
+        await pilot.press("a")  # every row behind a move, those under fair dimmed
         await settle(pilot)
         heavy = [row for row in screen.rows.values() if row.book == "Heavy"]
         assert heavy and heavy[0].ev is not None and heavy[0].ev < 0

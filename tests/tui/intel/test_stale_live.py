@@ -38,6 +38,8 @@ async def test_rows_are_quoted_prices_whose_ev_follows_from_them(fast_service: S
         screen = app.screen
         assert isinstance(screen, StaleLinesScreen)
         table = screen.query_one("#stale", PatchTable)
+        await pilot.press("a")  # every row behind a move, those at or under fair too
+        assert screen.all_rows
         await wait_for(lambda: len(screen.rows) >= 20, pilot, timeout=60)
         checked = 0
         for _ in range(4):  # rows come and go as books follow, suspend and withdraw
