@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import mul
+
 from oddstui.book._validate import check_positive, check_price, check_probability
 
 #: The smallest EV, in percent, listed as a value bet: smaller edges are within the fair price's
@@ -12,6 +15,13 @@ MIN_VALUE_EV = 0.5
 def expected_value(p: float, decimal: float) -> float:
     """EV per unit staked, ``p·d - 1`` (equals ``d/d_fair - 1``)."""
     return check_probability(p) * check_price(decimal) - 1.0
+
+
+def best_expected_value(probabilities: Sequence[float], prices: Sequence[float]) -> float:
+    """The best EV per unit staked among a line's sides, ``max(p_i·d_i) - 1``, each side's fair
+    probability and price in one order. Unchecked, as it runs for every price change of the
+    intelligence engine: the caller passes a fair line's probabilities and prices above 1."""
+    return max(map(mul, probabilities, prices)) - 1.0
 
 
 def ev_percent(p: float, decimal: float) -> float:
