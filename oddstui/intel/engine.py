@@ -103,7 +103,7 @@ class IntelEngine:
             line.prices[book] = prices  # type: ignore[assignment]
         sharp = book in self._sharp
         if sharp:
-            self._sharp_changed(line, now)
+            self._sharp_changed(line, book, now)
         if line.moves or line.candidate is not None:
             self._follows(line, book, pos, now)
         if pos is not None and before is not None and pos != before:
@@ -161,11 +161,14 @@ class IntelEngine:
             self._open.discard(key)
 
     # -- sharp moves and their follows --------------------------------------------------
-    def _sharp_changed(self, line: LineState, now: float) -> None:
+    def _sharp_changed(self, line: LineState, book: str, now: float) -> None:
         positions = [line.positions[b] for b in self._sharp if b in line.positions]
         line.sharp = sharp = sum(positions) / len(positions) if positions else None
-        line.fair = fair = (None if sharp is None or line.sides is None
-                            else self._fair.fair_line(line.prices, line.sides))
+        if sharp is None or line.sides is None:
+            line.fair = None
+        elif not self._fair.holds_after(line.fair, book):
+            line.fair = self._fair.fair_line(line.prices, line.sides)
+        fair = line.fair
         for book in list(line.ev_since):
             self._check_value(line, book, now)
         if sharp is None:
@@ -302,13 +305,7 @@ class IntelEngine:
         sides = line.sides
         if fair is None or prices is None or sides is None:
             return None
-        row: list[float] = []
-        for side in sides:
-            price = prices.get(side)
-            if price is None or price <= 1.0:
-                return None
-            row.append(price)
-        return best_expected_value(fair.probabilities, row)
+        return best_expected_value(fair.probabilities, prices, sides)
 
     # -- episodes ------------------------------------------------------------------------
     def _episode(self, line: LineState, book: str, pos: float, now: float) -> None:
