@@ -87,6 +87,8 @@ class ValueBetsScreen(RestBoardScreen):
         self.items: list[ValueBet] = []
         #: The lines of the last draw by id (held while paused): what is shown and exported.
         self.drawn: dict[str, ValueLine] = {}
+        #: The fair choice those lines were drawn with (`m` while paused shows at `p`).
+        self.drawn_method = FAIR_CHOICES[self.method]
         #: (live, gone) rows shown at the last draw.
         self.shown = (0, 0)
 
@@ -142,6 +144,7 @@ class ValueBetsScreen(RestBoardScreen):
         rows: dict[str, BoardRow] = {}
         if not self.hold():  # paused, the sharp prices in the book move on: not these lines
             self.drawn = {line.item.id: line for line in self.lines()}
+            self.drawn_method = FAIR_CHOICES[self.method]
         for line in self.drawn.values():
             item = line.item
             if self.ended_row(item.event_id, item.id):
@@ -220,7 +223,9 @@ class ValueBetsScreen(RestBoardScreen):
         text.append(f"{clean(self.bookmaker or '–')}", "bold")
         text.append(" · ")
         text.append_text(self.counts(*self.shown))
-        text.append(f" · fair: {FAIR_CHOICES[self.method]}")
+        text.append(f" · fair: {self.drawn_method}")
+        if FAIR_CHOICES[self.method] != self.drawn_method:
+            text.append(f" (→ {FAIR_CHOICES[self.method]} at p)", "dim")
         text.append(f" · Kelly {self.fraction:g} × bankroll {self.bankroll:g}")
         if self.cap < 1.0:
             text.append(f", at most {self.cap * self.bankroll:g}")
