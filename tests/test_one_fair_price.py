@@ -1,6 +1,7 @@
 """One fair price: a line of the built-in world priced by every consumer of `book.fair_policy`
-(the service's value bets, the Event screen's edges, the Value board, the backtest and the bet
-log's closing-line value) gives the same number."""
+(the service's value bets, the Event screen's edges, the Value board, the backtest, the bet
+log's closing-line value and the bookmaker-intelligence engine behind `oddstui books` and the
+Stale lines board) gives the same number."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from oddstui.backtest.value_bets import ValueTracker
 from oddstui.betlog.bets import BetLeg
 from oddstui.book.arbitrage import sport_has_draw
 from oddstui.book.fair_policy import FAIR_POLICY
+from oddstui.book.value import expected_value
+from oddstui.intel.engine import IntelEngine
 from oddstui.service.derived.indexes import Indexes
 from oddstui.service.world import World
 from oddstui.tui.bets.settling import with_closing
@@ -63,6 +66,21 @@ def test_every_consumer_prices_one_line_at_the_same_fair_price() -> None:
     edges, sharp = fair_line(quotes, sides)
     assert sharp in FAIR_POLICY.books
     board = {side: fair_from_sharp(quotes, sides, side, FAIR_POLICY.method) for side in sides}
+    engine = IntelEngine()
+    key = (event.id, reference["name"], (reference.get("hdp"), reference.get("label")))
+    for book, prices in quotes.items():
+        engine.observe(1.0, key, book, prices)
+    soft = {side: quotes[sharp][side] * 1.05 for side in sides}  # a soft price of every side
+    engine.observe(2.0, key, "Soft", soft)
+    intel = engine.lines[key]
+    assert intel.fair is not None and intel.sides is not None and intel.fair.book == sharp
+    assert sorted(intel.sides) == sorted(sides)
+    intel_fair = dict(zip(intel.sides, intel.fair.prices(), strict=True))
+    # The engine's edge (what makes a stale line by value) is the boards' EV on the same fair.
+    edge = engine.edge(intel, "Soft")
+    assert edge is not None
+    assert edge == pytest.approx(max(
+        expected_value(1.0 / intel_fair[side], soft[side]) for side in sides), rel=1e-12)
     state = LineState((event.id, reference["name"], (reference.get("hdp"), reference.get("label"))))
     state.quotes = quotes
     ValueTracker().refresh_fair(state, sport_has_draw(event.sport.slug))
@@ -80,4 +98,5 @@ def test_every_consumer_prices_one_line_at_the_same_fair_price() -> None:
         assert found[0] == pytest.approx(fair, rel=1e-12)
         assert state.fair[side] == pytest.approx(fair, rel=1e-12)
         assert closed.close_fair == pytest.approx(fair, rel=1e-12)
+        assert intel_fair[side] == pytest.approx(fair, rel=1e-12)
         assert f"{fair:.3f}" == f"{served[side]:.3f}"

@@ -53,9 +53,9 @@ class FairPolicy:
             prices = quotes.get(book)
             if prices is None or book in skip:
                 continue
-            row = [prices.get(side) for side in sides]
-            if all(price is not None and price > 1.0 for price in row):
-                return book, [float(price) for price in row if price is not None]
+            row = [prices.get(side, 0.0) for side in sides]  # 0: not quoted
+            if min(row) > 1.0:  # (not all(): the intelligence engine asks at every sharp change)
+                return book, [float(price) for price in row]
         return None
 
     def fair_line(
@@ -76,6 +76,14 @@ class FairPolicy:
         except ValueError:
             return None
         return tuple(probabilities) if min(probabilities) > 0.0 else None
+
+    def holds_after(self, line: FairLine | None, bookmaker: str) -> bool:
+        """True when a change of `bookmaker`'s quotes leaves `line` (made by this policy from
+        the quotes before it) as it is: a book after the one `line` was made from, in order,
+        or no sharp book at all. For a caller that keeps a line's fair line as quotes change."""
+        if bookmaker not in self.books:
+            return True
+        return line is not None and self.books.index(bookmaker) > self.books.index(line.book)
 
     def is_sharp(self, bookmaker: str) -> bool:
         return bookmaker in self.books

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from oddstui.book._validate import check_positive, check_price, check_probability
 
 #: The smallest EV, in percent, listed as a value bet: smaller edges are within the fair price's
@@ -12,6 +14,26 @@ MIN_VALUE_EV = 0.5
 def expected_value(p: float, decimal: float) -> float:
     """EV per unit staked, ``p·d - 1`` (equals ``d/d_fair - 1``)."""
     return check_probability(p) * check_price(decimal) - 1.0
+
+
+def best_expected_value(
+    probabilities: Sequence[float], prices: Mapping[str, float], sides: Sequence[str]
+) -> float | None:
+    """The best EV per unit staked among a line's `sides`, ``max(p_i·d_i) - 1``, from each
+    side's fair probability (in the order of `sides`) and a book's prices by side; None when
+    the book does not price every side above 1. Lean, as it runs for every price change of the
+    intelligence engine: the caller passes a fair line's probabilities."""
+    best = 0.0  # every p·d is above 0
+    index = 0  # (an index, not zip: this runs for every change, and zip doubles its cost)
+    for side in sides:
+        price = prices.get(side)
+        if price is None or price <= 1.0:
+            return None
+        value = probabilities[index] * price
+        if value > best:
+            best = value
+        index += 1
+    return best - 1.0
 
 
 def ev_percent(p: float, decimal: float) -> float:

@@ -36,11 +36,11 @@ def stale_by(move: SharpMove, book: str) -> bool:
     return book in move.pending and book not in move.ahead
 
 
-def taken_back(move: SharpMove, fair: float) -> bool:
+def taken_back(move: SharpMove, sharp: float) -> bool:
     """The sharp price is back on the old side of `move`: less than half-way from where it
     started to where the move took it (`after`: a jump in steps within τ is one move). The move
     is over for every book still behind it."""
-    return (fair - move.before) * move.direction < (move.after - move.before) * move.direction / 2
+    return (sharp - move.before) * move.direction < (move.after - move.before) * move.direction / 2
 
 
 def still_behind(move: SharpMove, line: LineState) -> list[str]:

@@ -13,6 +13,8 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
+from oddstui.book.fair_policy import FAIR_METHOD, FairPolicy
+from oddstui.book.value import best_expected_value
 from oddstui.intel.behind import stale_by, taken_back, watched
 from oddstui.intel.episodes import Episode, SteamEvent, steam_of
 from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides
@@ -27,6 +29,8 @@ class IntelEngine:
     def __init__(self, settings: IntelSettings | None = None) -> None:
         self.settings = settings = settings or IntelSettings()
         self._sharp = frozenset(settings.sharp)
+        self._fair = FairPolicy(settings.sharp, FAIR_METHOD)
+        """The desk's one fair policy over this engine's sharp books: a price's edge."""
         self._half_theta = settings.theta / 2.0
         """The least move of a book's own that counts in an episode."""
         self.lines: dict[Hashable, LineState] = {}
@@ -97,7 +101,7 @@ class IntelEngine:
             line.prices[book] = prices  # type: ignore[assignment]
         sharp = book in self._sharp
         if sharp:
-            self._sharp_changed(line, now)
+            self._sharp_changed(line, book, now)
         if line.moves or line.candidate is not None:
             self._follows(line, book, pos, now)
         if pos is not None and before is not None and pos != before:
@@ -153,39 +157,44 @@ class IntelEngine:
             self._open.discard(key)
 
     # -- sharp moves and their follows --------------------------------------------------
-    def _sharp_changed(self, line: LineState, now: float) -> None:
-        fair = [line.positions[b] for b in self._sharp if b in line.positions]
-        line.fair = sum(fair) / len(fair) if fair else None
+    def _sharp_changed(self, line: LineState, book: str, now: float) -> None:
+        positions = [line.positions[b] for b in self._sharp if b in line.positions]
+        line.sharp = sharp = sum(positions) / len(positions) if positions else None
+        if sharp is None or line.sides is None:
+            line.fair = None
+        elif not self._fair.holds_after(line.fair, book):
+            line.fair = self._fair.fair_line(line.prices, line.sides)
+        fair = line.fair
         for book in list(line.ev_since):
             self._check_value(line, book, now)
-        if line.fair is None:
+        if sharp is None:
             return
-        for move in [m for m in line.moves if taken_back(m, line.fair)]:
+        for move in [m for m in line.moves if taken_back(m, sharp)]:
             self._censor(move, now, True)  # the books behind it are on the current side again
         # A move is a jump within τ (from where the sharp price stood τ s before): a drift of
         # small steps is none, its followers track it step by step (docs/books.md).
         tau = self.settings.tau
-        log = line.fair_log
+        log = line.sharp_log
         if log is None:
-            log = line.fair_log = []
+            log = line.sharp_log = []
         while log and log[0][0] <= now - tau:
-            line.ref = log.pop(0)[1]
-        log.append((now, line.fair))
+            _, line.ref, line.ref_fair = log.pop(0)
+        log.append((now, sharp, fair))
         if line.ref is None:
-            line.ref = line.fair
+            line.ref, line.ref_fair = sharp, fair
             return
         theta = self.settings.theta
         candidate = line.candidate
         if candidate is not None:
-            if (line.fair / candidate.before - 1.0) * candidate.direction >= theta:
-                candidate.after = line.fair
+            if (sharp / candidate.before - 1.0) * candidate.direction >= theta:
+                candidate.after, candidate.fair_after = sharp, fair
                 return
             candidate.done = True  # it did not hold
             line.candidate = None
-        change = line.fair / line.ref - 1.0
+        change = sharp / line.ref - 1.0
         way = 1 if change > 0 else -1
         if abs(change) >= theta:
-            move = SharpMove(line, now, way, abs(change), line.ref, line.fair)
+            move = SharpMove(line, now, way, abs(change), line.ref, sharp, line.ref_fair, fair)
             move.live = isinstance(line.key, tuple) and line.key[0] in self.in_play
             move.pending, move.ahead = watched(move, line.positions, self._sharp)
             line.candidate = move
@@ -198,9 +207,10 @@ class IntelEngine:
         line.candidate = None
         move.confirmed = True
         self.sharp_moves += 1
-        line.ref = line.fair  # the next move is measured from where this one left the price
-        if line.fair_log:
-            line.fair_log.clear()
+        # The next move is measured from where this one left the price.
+        line.ref, line.ref_fair = line.sharp, line.fair
+        if line.sharp_log:
+            line.sharp_log.clear()
         for book, seconds, followed in move.followed:
             self._record(move, book, seconds, followed, True)
         move.followed = []
@@ -273,7 +283,7 @@ class IntelEngine:
 
     # -- value against the fair price -------------------------------------------------------
     def _check_value(self, line: LineState, book: str, now: float) -> None:
-        """A price with EV above ε against the sharp fair price is a stale line until it goes
+        """A price with EV above ε against the line's fair line is a stale line until it goes
         (one not already stale as the old side of a sharp move: that is the same line)."""
         since = line.ev_since.get(book)
         if since is None and (line.moves or line.candidate is not None):
@@ -290,38 +300,15 @@ class IntelEngine:
             self.books[book].stale.append((now - since, True))
 
     def edge(self, line: LineState, book: str) -> float | None:
-        """The best EV (a share) of `book`'s prices on the line against the sharp fair price."""
-        sides = line.sides
-        prices = line.prices.get(book)
+        """The best EV (a share, `book.value`) of `book`'s prices on the line against the
+        line's fair line (`book.fair_policy`, as the boards'); None without a fair line or
+        without the book's price of every side."""
         fair = line.fair
-        if fair is None or sides is None or prices is None or len(sides) != 2:
-            # (No fair price: no sharp book quotes the line, so `_edge_many` has none either.)
-            return None if fair is None or prices is None else self._edge_many(line, prices)
-        first, second = prices.get(sides[0]), prices.get(sides[1])
-        if first is None or second is None:
-            return None
-        return max(fair * first, (1.0 - fair) * second) - 1.0
-
-    def _edge_many(self, line: LineState, prices: Prices) -> float | None:
-        """Three or more sides: the sharp books' margin-free probabilities, averaged."""
+        prices = line.prices.get(book)
         sides = line.sides
-        if sides is None:
+        if fair is None or prices is None or sides is None:
             return None
-        total: list[float] = []
-        for sharp in self._sharp:
-            quoted = line.prices.get(sharp)
-            if quoted is None:
-                continue
-            inverse = [1.0 / quoted[s] for s in sides if quoted.get(s, 0.0) > 1.0]
-            if len(inverse) != len(sides):
-                continue
-            whole = sum(inverse)
-            probs = [q / whole for q in inverse]
-            total = probs if not total else [a + b for a, b in zip(total, probs, strict=True)]
-        if not total or not all(prices.get(s, 0.0) > 1.0 for s in sides):
-            return None
-        count = sum(1 for sharp in self._sharp if sharp in line.prices)
-        return max(total[i] / count * prices[s] for i, s in enumerate(sides)) - 1.0
+        return best_expected_value(fair.probabilities, prices, sides)
 
     # -- episodes ------------------------------------------------------------------------
     def _episode(self, line: LineState, book: str, pos: float, now: float) -> None:
@@ -394,7 +381,7 @@ class IntelEngine:
         return [move for key in self._open for move in self.lines[key].moves if move.pending]
 
     def value_stale(self) -> list[tuple[LineState, str, float]]:
-        """(line, book, since) of the prices with EV above ε against the fair price now."""
+        """(line, book, since) of the prices with EV above ε against the fair line now."""
         return [(line, book, since) for line in self.lines.values()
                 for book, since in line.ev_since.items()]
 

@@ -1,9 +1,12 @@
-"""One line's state in the engine: each book's margin-free position, the sharp fair price, and
-the sharp moves still being followed on it.
+"""One line's state in the engine: each book's margin-free position, the sharp books' averaged
+position, the line's fair line (the desk's one fair policy) and the sharp moves still being
+followed on it.
 
 A book's *position* on a line is the margin-free probability of the line's first side (sides in
 name order, lay prices left out): one number that moves when the book's view moves, whatever its
-margin, so that books with different margins compare directly.
+margin, so that books with different margins compare directly. It measures movement (a sharp
+move, a follow), never value: a price's edge is judged against the fair line of
+`book.fair_policy`, as on every board.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping
 
+from oddstui.book.fair_policy import FairLine
 from oddstui.intel.episodes import Episode
 
 Prices = Mapping[str, float]
@@ -21,13 +25,14 @@ def back_sides(prices: Prices) -> tuple[str, ...]:
 
 
 class SharpMove:
-    """A move of the sharp fair position by at least θ: who has followed it and who not yet."""
+    """A move of the sharp position by at least θ: who has followed it and who not yet."""
 
-    __slots__ = ("line", "start", "direction", "size", "before", "after", "confirmed",
-                 "pending", "ahead", "followed", "done", "live")
+    __slots__ = ("line", "start", "direction", "size", "before", "after", "fair_before",
+                 "fair_after", "confirmed", "pending", "ahead", "followed", "done", "live")
 
     def __init__(self, line: LineState, start: float, direction: int, size: float,
-                 before: float, after: float) -> None:
+                 before: float, after: float, fair_before: FairLine | None,
+                 fair_after: FairLine | None) -> None:
         self.line = line
         self.start = start
         self.direction = direction
@@ -35,6 +40,9 @@ class SharpMove:
         """Relative size of the move (|after / before - 1|)."""
         self.before = before
         self.after = after
+        self.fair_before = fair_before
+        self.fair_after = fair_after
+        """The line's fair line where the move was measured from, and where it went."""
         self.confirmed = False
         """It held τ seconds (until then its follows wait in `followed`)."""
         self.pending: dict[str, float] = {}
@@ -49,8 +57,8 @@ class SharpMove:
 
 
 class LineState:
-    __slots__ = ("key", "sides", "positions", "prices", "recent", "fair", "fair_log", "ref",
-                 "candidate", "moves", "anchors", "episode", "ev_since")
+    __slots__ = ("key", "sides", "positions", "prices", "recent", "sharp", "fair", "sharp_log",
+                 "ref", "ref_fair", "candidate", "moves", "anchors", "episode", "ev_since")
 
     def __init__(self, key: object) -> None:
         self.key = key
@@ -64,13 +72,18 @@ class LineState:
         """(when, book) of the line's latest position changes, those that lowered it and those
         that raised it (`recent[way > 0]`): a sister is looked for among the same way's only
         (`SisterCounts` drops those older than its gap)."""
-        self.fair: float | None = None
-        """The sharp books' averaged position now."""
-        self.fair_log: list[tuple[float, float]] | None = None
-        """(when, fair) of the sharp position's changes of the last τ seconds."""
+        self.sharp: float | None = None
+        """The sharp books' averaged position now (what a sharp move moves)."""
+        self.fair: FairLine | None = None
+        """The line's fair line now, by the desk's one fair policy (`book.fair_policy`, over
+        the engine's sharp books); None while no sharp book quotes every side."""
+        self.sharp_log: list[tuple[float, float, FairLine | None]] | None = None
+        """(when, sharp position, fair line) of the sharp changes of the last τ seconds."""
         self.ref: float | None = None
         """The sharp position a move is measured from: where it stood τ seconds before (or
         where the last move left it, if later)."""
+        self.ref_fair: FairLine | None = None
+        """The fair line at `ref`."""
         self.candidate: SharpMove | None = None
         """A sharp move waiting to hold τ seconds."""
         self.moves: list[SharpMove] = []
@@ -79,4 +92,4 @@ class LineState:
         """book -> its position at its last counted move (episodes)."""
         self.episode: Episode | None = None
         self.ev_since: dict[str, float] = {}
-        """book -> since when its price has had EV above ε against the fair price."""
+        """book -> since when its price has had EV above ε against the fair line."""

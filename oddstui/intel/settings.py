@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from oddstui.book.fair_policy import SHARP_BOOKS
 
 THETA = 0.02
-"""θ: the least relative move of the sharp books' fair price (2 %) that counts as a sharp move."""
+"""θ: the least relative move of the sharp books' averaged position (2 %) that counts as a sharp
+move."""
 TAU = 3.0
 """τ: seconds a sharp move must hold before it counts."""
 EPSILON = 0.03
-"""ε: EV against the fair price (3 %) above which a price is a stale line."""
+"""ε: EV against the line's fair line (3 %) above which a price is a stale line."""
 K_CLUSTERS = 3
 """k: independent clusters that must move the same way for a steam event."""
 WINDOW = 60.0
@@ -37,4 +38,5 @@ class IntelSettings:
     sister_gap: float = SISTER_GAP
     sister_share: float = SISTER_SHARE
     sharp: tuple[str, ...] = SHARP_BOOKS
-    """The sharp books whose averaged fair price defines a sharp move."""
+    """The sharp books: their averaged position makes a sharp move; in this order, the fair
+    policy's books of a line's fair line (`book.fair_policy`), against which an edge is judged."""

@@ -134,8 +134,11 @@ class DroppingOddsScreen(RestBoardScreen):
                 params["leagues"] = list(self.leagues)
         return params
 
-    async def fetch(self) -> None:
-        self.items = await self.hub.api.dropping_odds(**self.query_params())  # type: ignore[arg-type]
+    async def fetch(self) -> list[DroppingOdds]:
+        return await self.hub.api.dropping_odds(**self.query_params())  # type: ignore[arg-type]
+
+    def take_answer(self, answer: list[DroppingOdds], at: float) -> None:
+        self.items = answer
 
     def explain(self, error: OddsApiError) -> str:
         if isinstance(error, Forbidden):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -96,6 +96,11 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self.filtered_out = 0
         #: Rows left out of this draw because their match has ended (see `ended`).
         self._ended_keys: set[str] = set()
+        #: (answer or failure, when it came) that arrived while paused: taken at resume.
+        self._held_answer: tuple[Any, float] | None = None
+        #: The rows of the last draw before a pause, and its time: a paused board shows these.
+        self._placed: dict[str, BoardRow] = {}
+        self._placed_at = 0.0
 
     def compose_body(self) -> ComposeResult:
         with HorizontalScroll(classes="filters"):
@@ -132,8 +137,11 @@ class RestBoardScreen(TradingBoard, FilterBar):
         """Parse and apply one filter (raise `ValueError` to refuse); True to refetch."""
         return False
 
-    async def fetch(self) -> None:
-        """Fetch and store the data (raise `OddsApiError` on failure)."""
+    async def fetch(self) -> Any:
+        """Fetch the data and return it, for `take_answer` (raise `OddsApiError` on failure)."""
+
+    def take_answer(self, answer: Any, at: float) -> None:
+        """Store an answer of `fetch` that came at `at` (later, if it came while paused)."""
 
     def show_rows(self) -> None:
         """Draw the table from the stored data."""
@@ -161,6 +169,7 @@ class RestBoardScreen(TradingBoard, FilterBar):
     # ------------------------------------------------------------------ fetching
 
     def redraw(self) -> None:
+        self.take_held_answer()
         self.show_rows()
         self._fetch_if_due()
 
@@ -190,24 +199,40 @@ class RestBoardScreen(TradingBoard, FilterBar):
         )
 
     async def _fetch(self) -> None:
+        answer: Any
         try:
-            await self.fetch()
+            answer = await self.fetch()
         except OddsApiError as error:
-            self.refused = isinstance(error, Forbidden)
-            self.load_error = self.explain(error)
-            self.show_rows()
-            return
+            answer = error
         finally:
             self._fetching = False
             self.hub.note_budget()
-        self.load_error = ""
-        self.refused = False
-        self.loaded_at = self.hub.now()
-        self._fresh_answer = True
-        if self.is_current and not self.paused:
+        if self.hold():  # one under way when the trader paused: the rows stay as shown
+            self._held_answer = (answer, self.hub.now())
+            return
+        if not self._take(answer, self.hub.now()) or self.is_current:
             self.show_rows()
         else:
             self.missed_changes = True
+
+    def _take(self, answer: Any, at: float) -> bool:
+        """Take in an answer (True) or a failure (False)."""
+        if isinstance(answer, OddsApiError):
+            self.refused = isinstance(answer, Forbidden)
+            self.load_error = self.explain(answer)
+            return False
+        self.take_answer(answer, at)
+        self.load_error = ""
+        self.refused = False
+        self.loaded_at = at
+        self._fresh_answer = True
+        return True
+
+    def take_held_answer(self) -> None:
+        """The answer that came while paused, once the board runs again."""
+        if self._held_answer is not None and not self.paused:
+            held, self._held_answer = self._held_answer, None
+            self._take(*held)
 
     def fetch_paused(self) -> bool:
         """True when the hourly budget is nearly spent and the board no longer refetches."""
@@ -217,21 +242,21 @@ class RestBoardScreen(TradingBoard, FilterBar):
         """Another bookmaker, page or filter: rows missing from the next answer are not "gone"."""
         self.gone.clear()
         self._fresh_answer = False
+        self._held_answer = None  # an answer to the old question
 
     # ------------------------------------------------------------------ drawing
 
     def place(self, rows: dict[str, BoardRow]) -> tuple[int, int]:
-        """Show `rows`, the recently gone ones below them; returns (live, gone) shown."""
-        now = self.hub.now()
-        if self._fresh_answer:
-            self._fresh_answer = False
-            self.gone.update(rows, now, keep=self.held_key())
-        for key in self._ended_keys:
-            self.gone.rows.pop(key, None)
-        self._ended_keys.clear()
-        for key, (row, _) in list(self.gone.rows.items()):
-            if row.event_id is not None and self.match_ended(row.event_id):
-                del self.gone.rows[key]  # a row gone before its match ended
+        """Show `rows`, the recently gone ones below them; returns (live, gone) shown. Paused,
+        the rows of the last draw before the pause instead, whatever the data says now (the
+        trader's sort, find and ⚠ toggle still act on them)."""
+        if self.hold():
+            rows, now = self._placed, self._placed_at
+            self._ended_keys.clear()
+        else:
+            self._placed = rows
+            self._placed_at = now = self.hub.now()
+            self._forget_gone(rows, now)
         # The board's own filters judge the gone rows too, now: a row an answer dropped is
         # "gone" whatever the filters say, and one they hide stays hidden, gone or live.
         hidden = self.hidden_by_filters({**{k: r for k, (r, _) in self.gone.rows.items()}, **rows})
@@ -266,6 +291,19 @@ class RestBoardScreen(TradingBoard, FilterBar):
         self.not_found = len(shown) - len(found)
         live_found = sum(1 for key in found if shown[key].rank.gone is None)
         return live_found, len(found) - live_found
+
+    def _forget_gone(self, rows: dict[str, BoardRow], now: float) -> None:
+        """The gone rows after this draw: the fresh answer's dropped rows join, the rows of
+        matches that ended leave."""
+        if self._fresh_answer:
+            self._fresh_answer = False
+            self.gone.update(rows, now, keep=self.held_key())
+        for key in self._ended_keys:
+            self.gone.rows.pop(key, None)
+        self._ended_keys.clear()
+        for key, (row, _) in list(self.gone.rows.items()):
+            if row.event_id is not None and self.match_ended(row.event_id):
+                del self.gone.rows[key]  # a row gone before its match ended
 
     def hidden_by_filters(self, rows: Mapping[str, BoardRow]) -> set[str]:
         """The keys among `rows` (the answer's and the gone ones) that the board's own filters

@@ -77,9 +77,16 @@ class TradingBoard(BoardScreen):
 
     # ------------------------------------------------------------------ pausing
 
-    def _changes_published(self, changes: object) -> None:
+    def hold(self) -> bool:
+        """True while paused: then whatever would change the rows (a change set, a REST
+        answer, a sweep of gone rows, a draw from fresh data) is held, and the board catches
+        up at once when the trader resumes. The one pause rule of every board."""
         if self.paused:
             self._held = True
+        return self.paused
+
+    def _changes_published(self, changes: object) -> None:
+        if self.hold():
             return
         super()._changes_published(changes)  # type: ignore[arg-type]
 

@@ -205,8 +205,8 @@ class DeskHub(RestLoads, RestPolling):
             prices = taken.prices
             if prices:
                 with self.feed.reading() as book:
-                    if book is not None:
-                        self.intel.observe(book, prices, self.now())
+                    read = self.intel.read(book, prices) if book is not None else []
+                self.intel.apply(read, self.now())  # the maths with the lock released
             self._refresh_status(self.feed)
         events, catalog = self.board.take_changes()
         changes = ChangeSet(events=events, catalog=catalog, feed=self._feed_dirty, prices=prices)

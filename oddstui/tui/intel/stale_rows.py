@@ -5,8 +5,9 @@ A row is one soft book still on the old side of one sharp move (`IntelEngine.ope
 on the side the move left behind: the side whose sharp price shortened while this book's did
 not (a two-way line's first side when its sharp position rose, else the other; on three or more
 sides, when the first side drifted, the other side with the best EV). Its fair price is the
-desk's one fair line (`book.fair_policy`, as the Value board and the Event screen), its EV
-`book.value.expected_value`, so EV = price / fair - 1 holds on the row itself.
+desk's one fair line (`book.fair_policy`, as the Value board and the Event screen, kept by the
+engine on the line as `LineState.fair`), its EV `book.value.expected_value`, so EV = price /
+fair - 1 holds on the row itself, and the engine judges a stale line by that same edge.
 
 No textual here (rich `Text` only), so the cells are tested directly.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 from rich.text import Text
 
-from oddstui.book.fair_policy import FAIR_POLICY, FairLine
+from oddstui.book.fair_policy import FairLine
 from oddstui.book.formats import OddsFormat
 from oddstui.book.suspect import suspicion
 from oddstui.book.value import expected_value
@@ -67,8 +68,9 @@ class StaleRow:
     ev: float | None
     """EV (a share) of `price` against `fair`."""
     moved: tuple[float, float] | None
-    """The side's sharp fair price before and after the move (the engine's sharp average), when
-    the move says it (always on two sides)."""
+    """The side's fair price before and after the move (the line's fair line where the move
+    was measured from, and where it went); None when a sharp book did not quote the whole line
+    then."""
     size: float
     """The sharp move's relative size (of the line's first side's probability)."""
     since: float
@@ -80,24 +82,22 @@ def _behind(move: SharpMove, sides: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _moved(move: SharpMove, sides: tuple[str, ...], side: str) -> tuple[float, float] | None:
-    """`side`'s sharp fair price before and after the move, from the first side's position."""
-    if side == sides[0]:
-        before, after = move.before, move.after
-    elif len(sides) == 2:
-        before, after = 1.0 - move.before, 1.0 - move.after
-    else:
+    """`side`'s fair price before and after the move."""
+    before, after = move.fair_before, move.fair_after
+    if before is None or after is None:
         return None
-    return (1.0 / before, 1.0 / after) if before > 0.0 and after > 0.0 else None
+    index = sides.index(side)
+    return 1.0 / before.probabilities[index], 1.0 / after.probabilities[index]
 
 
-def _row(move: SharpMove, line: LineState, book: str,
-         fair_line: FairLine | None) -> StaleRow | None:
+def _row(move: SharpMove, line: LineState, book: str) -> StaleRow | None:
     key = line.key
     if not isinstance(key, tuple) or not line.sides:
         return None
     event_id, market, (hdp, label) = key
     sides = line.sides
     prices: Mapping[str, float] = line.prices.get(book) or {}
+    fair_line: FairLine | None = line.fair
     best: tuple[float, str, float, float | None] | None = None
     for side in _behind(move, sides):
         price = prices.get(side)
@@ -126,14 +126,9 @@ def stale_rows(engine: IntelEngine) -> list[StaleRow]:
     """The soft prices still on the old side of a sharp move, oldest move first (a book behind
     two moves of one line is one row, on the newer move)."""
     rows: dict[str, StaleRow] = {}
-    fair: dict[int, FairLine | None] = {}  # a line's fair line, once for all its rows
     for move in sorted(engine.open_moves(), key=lambda m: m.start):
-        line = move.line
-        if id(line) not in fair:
-            fair[id(line)] = None if not line.sides else FAIR_POLICY.fair_line(
-                line.prices, line.sides)
-        for book in still_behind(move, line):
-            row = _row(move, line, book, fair[id(line)])
+        for book in still_behind(move, move.line):
+            row = _row(move, move.line, book)
             if row is not None:
                 rows.pop(row.key, None)
                 rows[row.key] = row

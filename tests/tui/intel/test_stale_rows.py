@@ -4,6 +4,7 @@ side's prices, and ⚠ by the boards' one suspect rule."""
 
 from __future__ import annotations
 
+from oddstui.book.fair_policy import FAIR_POLICY
 from oddstui.book.value import expected_value
 from oddstui.intel.engine import IntelEngine
 from oddstui.intel.settings import IntelSettings
@@ -12,6 +13,14 @@ from tests.intel.synthetic import open_line, sharp_move, two_way
 
 KEY = (7, "Spread", (-1.5, None))
 TEAMS = ("Arsenal", "Chelsea")
+
+
+def fair_price(p_home: float, side: str) -> float:
+    """`side`'s fair price by the desk's one policy of the sharp books' two-way line at
+    `p_home` (the synthetic series' margin-free chance, at the sharp books' 2 %)."""
+    line = FAIR_POLICY.fair_line({"Pinnacle": two_way(p_home, 0.02)}, ("away", "home"))
+    assert line is not None
+    return line.prices()[("away", "home").index(side)]
 
 
 def _engine(after: float) -> IntelEngine:
@@ -35,7 +44,10 @@ def test_a_row_is_the_side_the_move_shortened_with_its_own_price_fair_and_ev() -
     assert cells["bet"] == "Home -1.5"
     assert (cells["price"], cells["fair"]) == ("2.451", "2.00")
     assert cells["ev"] == "⚠ +22.6%"  # 0.5 × 2.451 − 1, above the suspect threshold of 10 %
-    assert cells["move"] == "2.50→2.00"
+    # The move in the policy's fair prices, as the Fair column: Shin's method leaves the long
+    # shot longer than the 2.50 of the margin-free chance (it moves long shots most).
+    assert row.moved == (fair_price(0.40, "home"), fair_price(0.50, "home"))
+    assert cells["move"] == "2.513→2.00"
     assert cells["ago"] == "30s"
     assert cells["event"] == "Arsenal v Chelsea"
 
@@ -47,7 +59,8 @@ def test_a_move_the_other_way_leaves_the_other_side_behind_without_a_mark() -> N
     cells = {k: v.plain for k, v in stale_cells(row, TEAMS, 40.0, 0.03, 10.0).items()}
     assert cells["bet"] == "Away +1.5"
     assert cells["ev"] == f"{row.ev * 100:+.1f}%" and "⚠" not in cells["ev"]
-    assert cells["move"] == "1.667→1.563"
+    assert row.moved == (fair_price(0.40, "away"), fair_price(0.36, "away"))
+    assert cells["move"] == "1.661→1.556"
     assert not any("dim" in str(span.style) for text in stale_cells(
         row, TEAMS, 40.0, 0.03, 10.0).values() for span in text.spans)
     [record] = stale_records([row], {7: TEAMS}, 40.0, 10.0)

@@ -93,8 +93,6 @@ class ArbitrageScreen(RestBoardScreen):
         self.checks = RowChecks()
         #: Opens the stake tickets and keeps them live.
         self.tickets = ArbTickets(self, self.arbs)
-        #: The service's answer that arrived while paused, taken in when the board resumes.
-        self._held_answer: tuple[list[ArbitrageBet], float] | None = None
 
     def make_table(self) -> PatchTable:
         table = BoardTable(id="arbs")
@@ -104,8 +102,9 @@ class ArbitrageScreen(RestBoardScreen):
     # ------------------------------------------------------------------ data in
 
     def redraw(self) -> None:
-        if self._held_answer is not None:
-            self._take_answer(*self._held_answer)
+        if self.hold():  # paused (and a modal over the board closed): the rows stay as shown
+            return
+        self.take_held_answer()
         self._scan_book(None)
         self._drop_ended(None)
         self._fetch_if_due()
@@ -144,21 +143,16 @@ class ArbitrageScreen(RestBoardScreen):
         if scanned is not None:
             self.arbs.set_local(*scanned, now)
 
-    async def fetch(self) -> None:
+    async def fetch(self) -> list[ArbitrageBet]:
         if self.bookmakers is None:
             selected = await self.hub.api.selected_bookmakers()
             self.bookmakers = list(selected.bookmakers)
-        items = await self.hub.api.arbitrage_bets(
+        return await self.hub.api.arbitrage_bets(
             self.bookmakers, limit=SERVICE_LIMIT, include_event_details=True
         )
-        if self.paused:  # the rows stay as shown (and exported) until the trader resumes
-            self._held_answer = (items, self.hub.now())
-            self._held = True
-            return
-        self._take_answer(items, self.hub.now())
 
-    def _take_answer(self, items: list[ArbitrageBet], now: float) -> None:
-        self._held_answer = None
+    def take_answer(self, answer: list[ArbitrageBet], at: float) -> None:
+        items, now = answer, at
         self.arbs.commission = self.app.settings.exchange_commission
         self.arbs.set_service(items, now)
         self._drop_ended(None)

@@ -85,6 +85,10 @@ class ValueBetsScreen(RestBoardScreen):
         self.method = 0
         #: The last answer, best EV first.
         self.items: list[ValueBet] = []
+        #: The lines of the last draw by id (held while paused): what is shown and exported.
+        self.drawn: dict[str, ValueLine] = {}
+        #: The fair choice those lines were drawn with (`m` while paused shows at `p`).
+        self.drawn_method = FAIR_CHOICES[self.method]
         #: (live, gone) rows shown at the last draw.
         self.shown = (0, 0)
 
@@ -98,19 +102,21 @@ class ValueBetsScreen(RestBoardScreen):
 
     # ------------------------------------------------------------------ data
 
-    async def fetch(self) -> None:
+    async def fetch(self) -> list[ValueBet]:
         if not self.bookmakers:
             selected = await self.hub.api.selected_bookmakers()
             self.bookmakers = list(selected.bookmakers)
         if self.bookmaker is None:
             if not self.bookmakers:
-                self.items = []
-                return
+                return []
             self.bookmaker = self.bookmakers[0]
             self.query_one("#filter-bookmaker", Input).value = self.bookmaker
-        self.items = await self.hub.api.value_bets(
+        return await self.hub.api.value_bets(
             self.bookmaker, sport=self.sport, league=self.league, include_event_details=True
         )
+
+    def take_answer(self, answer: list[ValueBet], at: float) -> None:
+        self.items = answer
 
     def lines(self) -> list[ValueLine]:
         method, items = FAIR_CHOICES[self.method], self.items
@@ -136,7 +142,10 @@ class ValueBetsScreen(RestBoardScreen):
         now = hub_service_time(self.hub)
         shift = now - self.hub.now()
         rows: dict[str, BoardRow] = {}
-        for line in self.lines():
+        if not self.hold():  # paused, the sharp prices in the book move on: not these lines
+            self.drawn = {line.item.id: line for line in self.lines()}
+            self.drawn_method = FAIR_CHOICES[self.method]
+        for line in self.drawn.values():
             item = line.item
             if self.ended_row(item.event_id, item.id):
                 continue
@@ -192,7 +201,7 @@ class ValueBetsScreen(RestBoardScreen):
 
     def export_records(self) -> list[dict[str, object]]:
         """The value bets the board holds, in its order, as data (`value_export`)."""
-        by_id = {line.item.id: line for line in self.lines()}
+        by_id = self.drawn
         now = hub_service_time(self.hub)
         keys = self.query_one(PatchTable).row_keys
         return [
@@ -214,7 +223,9 @@ class ValueBetsScreen(RestBoardScreen):
         text.append(f"{clean(self.bookmaker or '–')}", "bold")
         text.append(" · ")
         text.append_text(self.counts(*self.shown))
-        text.append(f" · fair: {FAIR_CHOICES[self.method]}")
+        text.append(f" · fair: {self.drawn_method}")
+        if FAIR_CHOICES[self.method] != self.drawn_method:
+            text.append(f" (→ {FAIR_CHOICES[self.method]} at p)", "dim")
         text.append(f" · Kelly {self.fraction:g} × bankroll {self.bankroll:g}")
         if self.cap < 1.0:
             text.append(f", at most {self.cap * self.bankroll:g}")
@@ -293,10 +304,8 @@ class ValueBetsScreen(RestBoardScreen):
 
     def selected_event_id(self) -> int | None:
         key = self.query_one(PatchTable).highlighted_key()
-        for item in self.items:
-            if item.id == key:
-                return item.event_id
-        return None
+        line = None if key is None else self.drawn.get(key)
+        return None if line is None else line.item.event_id
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

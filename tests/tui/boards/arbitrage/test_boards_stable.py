@@ -143,7 +143,8 @@ async def test_pause_freezes_the_board_and_says_so(fast_service: Service) -> Non
         await feed_moves_on(app, pilot)  # many change sets
         await wait_for(lambda: len(ticks) >= 4, pilot, timeout=30)  # and four ticks
         held = dict(screen.arbs.rows)
-        await screen.fetch()  # an answer from the service that was under way when paused
+        await screen._fetch()  # the worker's path: an answer under way when the trader paused
+        screen.redraw()  # as when a modal over the board (a ticket, help) closes
         assert (tuple(table.row_keys), table.cells_written) == frozen
         assert screen.arbs.rows == held  # what is shown is what an export writes
         await pilot.press("p")
