@@ -56,6 +56,7 @@ async def test_live_events_tell_the_clock_as_of_the_answer(
         if e.status == LIVE and e.clock is not None
     }
     compared = ran = 0
+    # non-empty: `compared` counts the clocks judged, and is required below
     for event_id, clock in answered.items():
         event = world.events[event_id]
         if not clock_stops(event.sport.slug) or event_id not in stepped:

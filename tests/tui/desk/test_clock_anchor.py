@@ -55,6 +55,7 @@ async def test_listings_taken_up_late_keep_their_clocks_on_time(
             hooks.remove(busy)
         answer.raise_for_status()
         behind = []
+        # non-empty: `behind` holds the clocks judged, at least three required below
         for raw in answer.json():
             clock, shown = raw.get("clock"), hub.board.events.get(raw["id"])
             if clock is None or shown is None or shown.clock is None:
