@@ -72,7 +72,9 @@ async def test_tickets_from_the_board_carry_the_services_limits_and_keep_to_them
                 for leg in legs:
                     quoted = service_max(record, leg.bookmaker, row.market, (row.hdp, row.label))
                     # The line may have moved since: compare only when the service still has it.
-                    if quoted != "absent" and quoted is not None:
+                    # A leg without a limit: the desk's book had the line without one when the
+                    # ticket opened (under load it can be a flush behind the service).
+                    if quoted != "absent" and quoted is not None and leg.limit is not None:
                         assert leg.limit == quoted, (key, leg.bookmaker, leg.limit, quoted)
                         compared += 1
                 limits = [leg.limit for leg in legs]
