@@ -343,7 +343,9 @@ def test_a_book_already_on_the_new_side_is_not_behind_the_move() -> None:
     engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0))
     key = (1, "ML", (None, None))
     open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
-    engine.observe(5.0, key, "Ahead", two_way(0.445, 0.05))  # past half-way to 0.46
+    # past half-way to 0.46, its margin wide enough for no edge on either side (ε: a stale
+    # line by its edge, as any price)
+    engine.observe(5.0, key, "Ahead", two_way(0.445, 0.10))
     engine.observe(5.0, key, "Short", two_way(0.41, 0.05))  # not yet half-way
     sharp_move(engine, key, 10.0, 0.40, 0.46)
     engine.advance(15.0)
@@ -363,7 +365,8 @@ def test_a_book_past_half_way_is_still_judged_by_its_edge() -> None:
     engine = IntelEngine(IntelSettings(tau=1.0, horizon=300.0, epsilon=0.03))
     key = (1, "ML", (None, None))
     open_line(engine, key, 0.0, 0.40, {"Slow": 0.05})
-    engine.observe(5.0, key, "Over", two_way(0.50, 0.05))  # far past the move it is ahead of
+    # past the move it is ahead of, with no edge yet (a wide margin)
+    engine.observe(5.0, key, "Over", two_way(0.47, 0.15))
     sharp_move(engine, key, 10.0, 0.40, 0.46)
     engine.advance(15.0)
     [move] = engine.open_moves()
