@@ -86,7 +86,7 @@ class DeskHub(RestLoads, RestPolling):
         self.api = api
         self.feed = feed
         self.now = now
-        self.board = Board(scores_from_book=feed is not None)
+        self.board = Board(scores_from_book=feed is not None, clock_now=now)
         self.status = DeskStatus(state="connecting" if feed else "offline")
         self.changed: Signal[ChangeSet] = Signal(owner, "changed")
         self.ticked: Signal[float] = Signal(owner, "ticked")

@@ -7,6 +7,7 @@ Nothing here imports textual, so it is tested directly.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -125,6 +126,10 @@ class Board:
     #: True once the feed has carried a clock: the service tells when clocks stop and start
     #: (the built-in one does), so a clock read over REST is exact until the feed says more.
     feed_clocks: bool = False
+    #: The local time the desk shows clocks at (the hub's wall clock): a new reading holds what
+    #: the old one shows now, not at the new one's anchor, which can be earlier (it is anchored
+    #: when it was read). None: at the anchor (tests on synthetic times).
+    clock_now: Callable[[], float] | None = None
 
     def put_event(self, event: EventView) -> None:
         """Insert or replace an event, keeping a fresher clock than the new one.
@@ -164,7 +169,7 @@ class Board:
         if event.clock is not None and event.clock.rate != self.clock_rate:
             event.clock = replace(event.clock, rate=self.clock_rate)
         if old is not None and old.clock is not None and event.clock is not None:
-            event.clock = _held(old.clock, event.clock)
+            event.clock = _held(old.clock, event.clock, self.clock_now)
         self.events[event.id] = event
         if event.status == LIVE:
             self.live_ids.add(event.id)
@@ -230,7 +235,7 @@ class Board:
         if old is not None and old.arrived_at >= clock.arrived_at and old.from_feed:
             return
         clock = replace(clock, rate=self.clock_rate, from_feed=True)
-        event.clock = clock if old is None else _held(old, clock)
+        event.clock = clock if old is None else _held(old, clock, self.clock_now)
         self._dirty_events.add(event_id)
 
     def estimating_clocks(self) -> bool:
@@ -328,11 +333,14 @@ class Board:
             sport.live = counts.get(slug, 0)
 
 
-def _held(old: ClockReading, new: ClockReading) -> ClockReading:
-    """The new clock, holding what the old one showed when it is behind it in the same period."""
+def _held(old: ClockReading, new: ClockReading,
+          now: Callable[[], float] | None) -> ClockReading:
+    """The new clock, holding what the old one shows now when it is behind it in the same
+    period (a clock never steps back)."""
     if new is old:
         return new
-    shown = old.played_at(new.arrived_at)
+    at = new.arrived_at if now is None else max(now(), new.arrived_at)
+    shown = old.played_at(at)
     floor = held_played(shown, new.played_seconds, old.period == new.period)
     return new if floor <= new.played_seconds else replace(new, floor=floor)
 
