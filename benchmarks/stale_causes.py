@@ -24,13 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from oddstui.backtest.books import observe_record  # noqa: E402
 from oddstui.backtest.feeding import BookFeeder  # noqa: E402
-from oddstui.book.state import FINISHED_STATUSES  # noqa: E402
 from oddstui.intel.behind import still_behind  # noqa: E402
 from oddstui.intel.engine import IntelEngine  # noqa: E402
-from oddstui.intel.snapshot import observe_quotes  # noqa: E402
 from oddstui.recording.reader import open_recording  # noqa: E402
-from oddstui.recording.records import FeedMessage  # noqa: E402
 from oddstui.tui.intel.stale_rows import stale_rows  # noqa: E402
 
 
@@ -81,21 +79,7 @@ def main() -> None:
                 print(f"  {count:6}  {name}")
         if not instants:
             break
-        touched = feeder.apply(record)
-        for event_id, status in touched.status:
-            if status == "live":
-                engine.in_play.add(event_id)
-            elif status in FINISHED_STATUSES:
-                engine.event_ended(event_id, stamp)
-            else:
-                engine.in_play.discard(event_id)
-        if touched.bookmaker is not None:
-            sent = touched.sent if touched.sent is not None else stamp
-            for state, _, new in touched.changes:
-                engine.observe(sent, state.key, touched.bookmaker, new)
-        if touched.lines and not isinstance(record, FeedMessage):
-            for key in sorted(touched.lines, key=repr):
-                observe_quotes(engine, stamp, key, feeder.lines.quotes(key))
+        observe_record(engine, feeder, record, stamp)
 
 
 if __name__ == "__main__":

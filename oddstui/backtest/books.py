@@ -102,7 +102,6 @@ def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: 
     feeder = BookFeeder()
     feeder.lines.complete_markets = complete
     engine = IntelEngine(settings)
-    observe = engine.observe
     last: float | None = None
     with collector_paused():
         for record in records:
@@ -113,24 +112,7 @@ def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: 
                 if mine is None:
                     continue
                 record = mine
-            touched = feeder.apply(record)
-            for event_id, status in touched.status:
-                if status == "live":
-                    engine.in_play.add(event_id)
-                elif status in FINISHED_STATUSES:
-                    engine.event_ended(event_id, stamp)
-                else:
-                    engine.in_play.discard(event_id)
-            bookmaker = touched.bookmaker
-            if bookmaker is not None:
-                # Timed by the source's clock, not by when the message arrived: a busy
-                # machine (the recorder's or the network) would add its delays to the lags.
-                sent = touched.sent if touched.sent is not None else stamp
-                for state, _, new in touched.changes:
-                    observe(sent, state.key, bookmaker, new)
-            if touched.lines and not isinstance(record, FeedMessage):
-                for key in sorted(touched.lines, key=repr):
-                    observe_quotes(engine, stamp, key, feeder.lines.quotes(key))
+            observe_record(engine, feeder, record, stamp)
         engine.finish(last)
     steam_events = {episode.key[0] for episode in engine.episodes
                     if isinstance(episode.key, tuple)}
@@ -140,3 +122,28 @@ def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: 
         if event is not None and event.header is not None:
             titles[event_id] = f"{event.header.home} v {event.header.away}"
     return _Watched(shrink(engine), feeder.messages, feeder.malformed, titles)
+
+
+def observe_record(engine: IntelEngine, feeder: BookFeeder, record: Record,
+                   stamp: float) -> None:
+    """One record into the feeder, and what it touched into the engine: the events' status,
+    then the changed lines, timed by the source's clock, not by when the message arrived (a
+    busy machine, the recorder's or the network, would add its delays to the lags); a snapshot's
+    lines as quoted."""
+    touched = feeder.apply(record)
+    for event_id, status in touched.status:
+        if status == "live":
+            engine.in_play.add(event_id)
+        elif status in FINISHED_STATUSES:
+            engine.event_ended(event_id, stamp)
+        else:
+            engine.in_play.discard(event_id)
+    bookmaker = touched.bookmaker
+    if bookmaker is not None:
+        sent = touched.sent if touched.sent is not None else stamp
+        observe = engine.observe
+        for state, _, new in touched.changes:
+            observe(sent, state.key, bookmaker, new)
+    if touched.lines and not isinstance(record, FeedMessage):
+        for key in sorted(touched.lines, key=repr):
+            observe_quotes(engine, stamp, key, feeder.lines.quotes(key))
