@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from oddstui.book.exchange import is_lay
 from oddstui.book.fair_policy import FAIR_POLICY
+from oddstui.book.value import expected_value
 
 
 def fair_line(
@@ -24,8 +25,9 @@ def fair_line(
 
 
 def edge(price: float, fair: float) -> float:
-    """A price's edge over the fair price, as a fraction: 2.10 against a fair 2.00 is +0.05."""
-    return price / fair - 1.0
+    """A price's edge over the fair price, as a fraction: 2.10 against a fair 2.00 is +0.05.
+    It is the price's expected value at the fair probability, the one EV of `book.value`."""
+    return expected_value(1.0 / fair, price)
 
 
 def edge_text(value: float) -> str:

@@ -73,8 +73,9 @@ async def test_the_highlighted_row_keeps_the_cursor_while_the_board_updates(
         screen.hide_suspects = False  # every row, suspect or not: not what this test is about
         await wait_for(lambda: table.row_count > 12, pilot, timeout=30)
         await pilot.press("j", "j", "j", "j", "j")
+        # The cursor follows its row through re-sorts, so the row may even have reached the top.
         held = table.highlighted_key()
-        assert held is not None and held != table.row_keys[0]
+        assert held is not None
         written, orders = table.cells_written, {tuple(table.row_keys)}
         went = False
 
@@ -97,7 +98,7 @@ async def test_the_highlighted_row_keeps_the_cursor_while_the_board_updates(
         )
         assert not watch.wrong, watch.wrong
         if went:  # it vanished at some point: moving on lets it go
-            await pilot.press("k")
+            await pilot.press("k" if table.cursor_row > 0 else "j")
             await wait_for(lambda: table.highlighted_key() != held, pilot)
 
 
