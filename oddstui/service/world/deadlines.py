@@ -4,8 +4,10 @@ Books follow the true prices after their latency, paced by the update budget. A 
 suspends a market it cannot price at once, and so does every book here (the sharp ones too:
 they follow first, but a score moves a hundred markets, repriced a few at a time):
 - at the move, each of its markets whose standing price would now be more than `WITHDRAW_EDGE`
-  over the true price (a score, a steamer): no price ever offers more, which is the bound the
-  boards state (docs/desk.md), the same as a soft book's largest deliberate misprice;
+  over the true price (a score, a steamer; `Quoter.overpriced`): no price ever offers more,
+  which is the bound the boards state (docs/desk.md), the same as a soft book's largest
+  deliberate misprice. Nor does a book put such a market back on prices from before the move
+  it has not seen yet, nor a white label copy them;
 - after it, a market still behind the move `IN_PLAY_FOLLOW` simulated seconds later (in play;
   `PRE_MATCH_FOLLOW` before): when the budget runs short, a follow-up can wait far longer than
   any book would leave a price up.
@@ -18,17 +20,11 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING
 
-from oddstui.service.world import markets as M
 from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event
-from oddstui.service.world.pricing import EDGE_CAP
 from oddstui.service.world.state import WorldState
 
 #: Simulated seconds a book's market may stay behind a move before it is taken down.
 IN_PLAY_FOLLOW, PRE_MATCH_FOLLOW = 8.0, 150.0
-#: A book's standing price this far over the true price after a move is taken down.
-WITHDRAW_EDGE = EDGE_CAP
-#: Lines each side of the true centre a standing line is looked up among (lines move in play).
-CHECK_ALT = 6
 
 
 class FollowDeadlines(WorldState):
@@ -84,30 +80,17 @@ class FollowDeadlines(WorldState):
 
     def _withdraw_overpriced(self, event: Event, book: Bookmaker) -> None:
         """After a move: take down the book's markets the move changed whose prices would now
-        stand more than WITHDRAW_EDGE over the true price (or whose lines are gone)."""
+        stand more than WITHDRAW_EDGE over the true price, or whose lines are gone."""
         truth = self._quoter.truths.get(event.id)
         quotes = event.quotes.get(book.name)
         if truth is None or not quotes or not self._can_withdraw(event.id):
             return  # out of budget: the deadline takes it down
         changed, version = truth.changed_at, truth.version
         defs = self._quoter.defs(event)
-        bound = 1.0 + WITHDRAW_EDGE
-        down = []
-        for name, market in quotes.items():
-            # Only the markets this move changed: the others were looked at when they moved.
-            if changed.get(name, 0) != version or market.version >= version:
-                continue
-            mdef = defs[name]
-            sides = M.SIDES[mdef.kind]
-            true = {(h, label): p for h, label, p in self._quoter.lines_for(event, mdef, CHECK_ALT)}
-            for line in market.lines:
-                probs = true.get((line.hdp, line.label))
-                prices = line.prices
-                if probs is None or any(
-                    prices[side] * p > bound for side, p in zip(sides, probs, strict=False)
-                ):
-                    down.append(name)
-                    break
+        # Only the markets this move changed: the others were looked at when they moved.
+        down = [name for name, market in quotes.items()
+                if changed.get(name, 0) == version and market.version < version
+                and self._quoter.overpriced(event, defs[name], market.lines)]
         if down:
             self._withdraw(event.id, book.name, down)
 

@@ -19,6 +19,7 @@ from oddstui.service.world.history import History, LineKey
 from oddstui.service.world.markets import MARKETS_BY_SPORT, MarketDef
 from oddstui.service.world.model import LIVE, Bookmaker, Event, Line, Market, Scores
 from oddstui.service.world.pricing import (
+    EDGE_CAP,
     MIN_PRICE,
     book_quotes_market,
     mispricing_epoch,
@@ -31,6 +32,11 @@ FULL_MARKETS_WITHIN = 3 * 86400.0
 CLOSING_TIER = 1  # closing prices keep the markets up to this tier
 CLOSING_CACHE = 400  # events
 KEPT_VERSIONS = 64  # past states of an event's true prices kept for books behind its latest
+#: A price this far over the true price is never offered: a book takes such a market down
+#: (world/deadlines.py) and does not put it back on prices from before the move.
+WITHDRAW_EDGE = EDGE_CAP
+#: Lines each side of the true centre a standing line is looked up among (lines move in play).
+CHECK_ALT = 6
 
 
 def _same(old: list[Line], new: list[Line]) -> bool:
@@ -111,6 +117,21 @@ class Quoter:
         kept[truth.version] = (view, dict(truth.walk))
         if len(kept) > KEPT_VERSIONS:
             del kept[min(kept)]
+
+    def overpriced(self, event: Event, mdef: MarketDef, lines: list[Line]) -> bool:
+        """Whether any of these lines would offer more than WITHDRAW_EDGE over the event's
+        true prices now, or stands on a line the true prices have moved away from."""
+        true = {(hdp, label): probs for hdp, label, probs in self.lines_for(event, mdef, CHECK_ALT)}
+        bound = 1.0 + WITHDRAW_EDGE
+        sides = M.SIDES[mdef.kind]
+        for line in lines:
+            probs = true.get((line.hdp, line.label))
+            if probs is None:
+                return True
+            prices = line.prices
+            if any(prices[side] * p > bound for side, p in zip(sides, probs, strict=False)):
+                return True
+        return False
 
     def lines_as_of(self, event: Event, mdef: MarketDef, alt: int,
                     version: int) -> list[Line3] | None:
@@ -219,6 +240,8 @@ class Quoter:
                 true = self.lines_for(event, mdef, book.alt_lines)
             lines = price_lines(book, mdef, true, event.id, rng, live=event.status == LIVE,
                                 epoch=mispricing_epoch(now))
+            if version < truth.version and self.overpriced(event, mdef, lines):
+                lines = []  # priced before a move it has not seen: it stays down until it has
             old = quotes.get(mdef.name)
             if not lines:
                 self.withdrawn.setdefault(event.id, {})[(book.name, mdef.name)] = version
@@ -256,8 +279,15 @@ class Quoter:
         for name in [name for name in quotes if name not in source]:
             del quotes[name]
             changed = True
+        truth = self.truths.get(event.id)
+        defs = self.defs(event)
         for name, market in source.items():
             lines = _copied_lines(market, parent, sister)
+            if truth is not None and market.version < truth.version \
+                    and self.overpriced(event, defs[name], lines):
+                if quotes.pop(name, None) is not None:  # the copy of a price the move ran past
+                    changed = True
+                continue
             old = quotes.get(name)
             if old is not None and _same(old.lines, lines):
                 continue
@@ -267,8 +297,9 @@ class Quoter:
             else:
                 old.lines, old.updated_at, old.version = lines, now, market.version
             changed = True
-        if changed and list(quotes) != list(source):
-            event.quotes[sister.name] = {name: quotes[name] for name in source}
+        order = [name for name in source if name in quotes]
+        if changed and list(quotes) != order:
+            event.quotes[sister.name] = {name: quotes[name] for name in order}
         return changed
 
     def _record(self, event_id: int, book: str, market: str, old: Market | None,
