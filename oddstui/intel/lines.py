@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Mapping
 
 from oddstui.book.fair_policy import FairLine
+from oddstui.book.value import best_expected_value
 from oddstui.intel.episodes import Episode
 
 Prices = Mapping[str, float]
@@ -22,6 +23,18 @@ Prices = Mapping[str, float]
 
 def back_sides(prices: Prices) -> tuple[str, ...]:
     return tuple(sorted(side for side in prices if not side.startswith("lay")))
+
+
+def edge(line: LineState, book: str) -> float | None:
+    """The best EV (a share, `book.value`) of `book`'s prices on the line against the line's
+    fair line (`book.fair_policy`, as the boards'); None without a fair line or without the
+    book's price of every side."""
+    fair = line.fair
+    prices = line.prices.get(book)
+    sides = line.sides
+    if fair is None or prices is None or sides is None:
+        return None
+    return best_expected_value(fair.probabilities, prices, sides)
 
 
 class SharpMove:
