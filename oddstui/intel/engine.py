@@ -15,8 +15,8 @@ from typing import Any
 
 from oddstui.book.fair_policy import FAIR_METHOD, FairPolicy
 from oddstui.intel.behind import stale_by, taken_back, watched
-from oddstui.intel.episodes import Episode, SteamEvent, steam_of
-from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, edge
+from oddstui.intel.episodes import Episode, SteamEvent, steam_events
+from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, edge, sharp_position
 from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
 from oddstui.intel.tally import BookTally, SisterCounts, clusters_of
@@ -174,19 +174,20 @@ class IntelEngine:
 
     # -- sharp moves and their follows --------------------------------------------------
     def _sharp_changed(self, line: LineState, book: str, now: float) -> None:
-        positions = [line.positions[b] for b in self._sharp if b in line.positions]
-        line.sharp = sharp = sum(positions) / len(positions) if positions else None
+        line.sharp = sharp = sharp_position(line.positions, self._sharp)
         if sharp is None or line.sides is None:
             line.fair = None
         elif not self._fair.holds_after(line.fair, book):
             line.fair = self._fair.fair_line(line.prices, line.sides)
         fair = line.fair
-        for book in list(line.ev_since):
-            self._check_value(line, book, now)
+        if line.ev_since:
+            for book in list(line.ev_since):
+                self._check_value(line, book, now)
         if sharp is None:
             return
-        for move in [m for m in line.moves if taken_back(m, sharp)]:
-            self._censor(move, now, True)  # the books behind it are on the current side again
+        if line.moves:
+            for move in [m for m in line.moves if taken_back(m, sharp)]:
+                self._censor(move, now, True)  # the books behind it are on the current side
         # A move is a jump within τ (from where the sharp price stood τ s before): a drift of
         # small steps is none, its followers track it step by step (docs/books.md).
         tau = self.settings.tau
@@ -304,9 +305,11 @@ class IntelEngine:
         since = line.ev_since.get(book)
         if since is None and (line.moves or line.candidate is not None):
             candidate = line.candidate
-            if (candidate is not None and stale_by(candidate, book)) or any(
-                    stale_by(move, book) for move in line.moves):
+            if candidate is not None and stale_by(candidate, book):
                 return
+            for move in line.moves:  # (a loop, not any(): no generator a change)
+                if stale_by(move, book):
+                    return
         value = edge(line, book)
         if value is not None and value > self.settings.epsilon:
             if since is None:
@@ -346,11 +349,13 @@ class IntelEngine:
     def _end_episode(self, line: LineState, episode: Episode) -> None:
         if len(episode.members) < 2:
             return
-        self.books[episode.leader].led += 1
-        for book in episode.members:
-            self.books[book].joined += 1
-        theta = self.settings.theta
-        if sum(1 for _, size, _ in episode.members.values() if size >= theta) >= self.settings.k:
+        books, theta, big = self.books, self.settings.theta, 0
+        books[episode.leader].led += 1
+        for book, (_, size, _) in episode.members.items():
+            books[book].joined += 1
+            if size >= theta:
+                big += 1
+        if big >= self.settings.k:
             episode.quoting = tuple(line.positions)
             self.episodes.append(episode)
 
@@ -379,11 +384,7 @@ class IntelEngine:
 
     def steam(self, clusters: dict[str, str] | None = None) -> list[SteamEvent]:
         cluster = clusters if clusters is not None else self.clusters()
-        # By when each began (episodes are kept as they end), ties by line: one order however
-        # many engines watched a share of the events (`merge`).
-        began = sorted(self.episodes, key=lambda e: (e.start, repr(e.key)))
-        found = (steam_of(e, cluster, self.settings.theta, self.settings.k) for e in began)
-        return [event for event in found if event is not None]
+        return steam_events(self.episodes, cluster, self.settings.theta, self.settings.k)
 
     def open_moves(self) -> list[SharpMove]:
         """The confirmed sharp moves some book has not followed yet (the stale lines)."""

@@ -25,6 +25,17 @@ def back_sides(prices: Prices) -> tuple[str, ...]:
     return tuple(sorted(side for side in prices if not side.startswith("lay")))
 
 
+def sharp_position(positions: dict[str, float], sharp: frozenset[str]) -> float | None:
+    """The sharp books' averaged position (`LineState.sharp`), None when none quotes."""
+    total, count = 0.0, 0
+    for book in sharp:  # (a loop: a comprehension and sum() cost more, at every sharp change)
+        position = positions.get(book)
+        if position is not None:
+            total += position
+            count += 1
+    return total / count if count else None
+
+
 def edge(line: LineState, book: str) -> float | None:
     """The best EV (a share, `book.value`) of `book`'s prices on the line against the line's
     fair line (`book.fair_policy`, as the boards'); None without a fair line or without the
