@@ -101,7 +101,8 @@ class IntelEngine:
                         first = inverse
                 else:
                     pos = first / total
-                    margins[int((total - 1.0) * 1000.0)] += 1
+                    tenth = int((total - 1.0) * 1000.0)
+                    margins[tenth] = margins.get(tenth, 0) + 1
             positions = line.positions
             before = positions.get(book)
             if pos is None:
