@@ -138,7 +138,7 @@ def decode_odds_texts(line: str | bytes) -> OddsTexts | None:
     head = _head(raw)
     if head is None:
         return None
-    texts = [bytes(text) for text in raw.markets or ()] if _has_markets(head[0]) else []
+    texts = list(map(bytes, raw.markets or ())) if _has_markets(head[0]) else []
     return (*head, texts)
 
 

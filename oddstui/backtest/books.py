@@ -141,9 +141,8 @@ def observe_record(engine: IntelEngine, feeder: BookFeeder, record: Record,
     bookmaker = touched.bookmaker
     if bookmaker is not None:
         sent = touched.sent if touched.sent is not None else stamp
-        observe = engine.observe
-        for state, _, new in touched.changes:
-            observe(sent, state.key, bookmaker, new)
+        changes = [(state.key, new) for state, _, new in touched.changes]
+        engine.observe_many(sent, bookmaker, changes)
     if touched.lines and not isinstance(record, FeedMessage):
         for key in sorted(touched.lines, key=repr):
             observe_quotes(engine, stamp, key, feeder.lines.quotes(key))

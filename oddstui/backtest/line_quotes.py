@@ -44,12 +44,16 @@ class _Held:
 class _Bookmaker:
     """One bookmaker's markets on one event."""
 
-    __slots__ = ("markets", "names")
+    __slots__ = ("markets", "names", "gone")
 
     def __init__(self) -> None:
         self.markets: dict[str, _Held] = {}
         self.names: dict[bytes, str] = {}
         """The text each market came in -> its name, for the markets held with their text."""
+        self.gone: dict[str, _Held] = {}
+        """Markets removed (`no_markets`, or left out of a complete message), as they were: a
+        bookmaker that pulls its markets sends the same lines again, which then find their
+        states by position instead of by key."""
 
 
 class LineQuotes:
@@ -132,7 +136,13 @@ class LineQuotes:
             before = held.markets.get(name)
             if before is not None and before.text is not None:
                 del held.names[before.text]
-            after = self._diff(event_id, name, bookmaker, before, quote.lines, changes)
+            after = None
+            if before is None and held.gone:
+                back = held.gone.pop(name, None)
+                if back is not None:
+                    after = _back(back, bookmaker, quote.lines, changes)
+            if after is None:
+                after = self._diff(event_id, name, bookmaker, before, quote.lines, changes)
             after.text = text
             held.markets[name] = after
             if text is not None:
@@ -169,6 +179,8 @@ class LineQuotes:
         if gone.text is not None:
             del held.names[gone.text]
         self._diff(event_id, name, bookmaker, gone, (), changes)
+        if gone.states is not None and gone.lines:
+            held.gone[name] = gone
 
     def _diff(
         self,
@@ -220,6 +232,22 @@ class LineQuotes:
             changes.append((state, gone, None))
         unique = len(now_by_key) == len(lines)
         return _Held(None, lines, tuple(now_states) if unique else None)
+
+
+def _back(back: _Held, bookmaker: str, lines: tuple[Line, ...],
+          changes: list[Change]) -> _Held | None:
+    """A removed market (`back`) sent again: when its lines are the same ones in the same order,
+    each is quoted afresh on its old state, as `_diff` from nothing would; None otherwise."""
+    states = back.states
+    if states is None or len(back.lines) != len(lines):
+        return None
+    for was, line in zip(back.lines, lines, strict=True):
+        if was.hdp != line.hdp or was.label != line.label:
+            return None
+    for state, line in zip(states, lines, strict=True):
+        _quote(state, bookmaker, line.prices)
+        changes.append((state, None, line.prices))
+    return _Held(None, lines, states)
 
 
 def _quote(state: LineState, bookmaker: str, prices: Prices | None) -> None:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from oddstui.api.errors import NotFound, OddsApiError, RequestRejected
 from oddstui.api.redact import plain
-from oddstui.api.rest import ApiClient, check_base_url
 from oddstui.betlog.bets import OPEN, SETTLED, Bet, bet_records
 from oddstui.betlog.grading import Disagreement, check_grades
 from oddstui.betlog.store import BetLog, BetLogError
@@ -69,6 +68,8 @@ def run_bets(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace, bets: list[Bet]) -> int:
     """`oddstui bets --check`: one line per disagreement, then the count; 2 on bad input."""
+    from oddstui.api.rest import check_base_url  # the HTTP client: only where it is used
+
     try:
         settings = load_settings()
         key = resolve_api_key(settings)
@@ -94,6 +95,8 @@ def run_check(args: argparse.Namespace, bets: list[Bet]) -> int:
 
 
 async def _check(base: str, key: str, bets: list[Bet]) -> tuple[int, list[Disagreement]]:
+    from oddstui.api.rest import ApiClient
+
     async with ApiClient(base, key) as api:
         return await check_grades(api, bets)
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from oddstui.api.models.settlements import Selection
-from oddstui.api.rest import ApiClient
 from oddstui.betlog.bets import Bet, BetLeg
 from oddstui.book.settlement import PENDING, VERDICTS
+
+if TYPE_CHECKING:  # the HTTP client is imported by whoever makes one, not by every command
+    from oddstui.api.rest import ApiClient
 
 BATCH = 50  # selections per request, the interface's limit
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from oddstui.book.fair_policy import FAIR_METHOD, FairPolicy
-from oddstui.book.value import best_expected_value
 from oddstui.intel.behind import stale_by, taken_back, watched
-from oddstui.intel.episodes import Episode, SteamEvent, steam_of
-from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides
+from oddstui.intel.episodes import Episode, SteamEvent, steam_events
+from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, edge, sharp_position
 from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
 from oddstui.intel.tally import BookTally, SisterCounts, clusters_of
@@ -52,6 +51,15 @@ class IntelEngine:
     # -- changes in ------------------------------------------------------------------------
     def observe(self, time: float, key: Hashable, book: str, prices: Prices | None) -> None:
         """`book`'s prices on line `key` are now `prices` (None or empty: it quotes none)."""
+        self.observe_many(time, book, ((key, prices),))
+
+    def observe_many(self, time: float, book: str,
+                     changes: Sequence[tuple[Hashable, Prices | None]]) -> None:
+        """`observe` of each (line, prices) in `changes`, all `book`'s at `time`, in order (one
+        message): the clock and the book's tally are looked at once, not once a line. None:
+        nothing at all happened (the clock stays, the book is not seen)."""
+        if not changes:
+            return
         if time > self.now:
             self.resolution.see(time)
             if self._heap and self._heap[0][0] <= time:
@@ -59,62 +67,71 @@ class IntelEngine:
             self.now = time
             if self.first is None:
                 self.first = time
-        self.changes += 1
         tally = self.books.get(book)
         if tally is None:
             tally = self.books[book] = BookTally()
-        tally.updates += 1
-        line = self.lines.get(key)
-        if line is None:
-            if not prices:  # nothing held, nothing quoted (an ended event's withdrawals)
-                return
-            line = self.lines[key] = LineState(key)
         now = self.now
-        pos: float | None = None
-        if prices:
-            sides = line.sides
-            if sides is None:
-                sides = line.sides = back_sides(prices)
-            # The book's position (`lines`: the first side's margin-free probability, as
-            # `book.fair`'s multiplicative method) and the line's overround, when every side is
-            # quoted above 1; inline, as it runs for every change.
-            total = first = 0.0
-            for side in sides:
-                price = prices.get(side)
-                if price is None or price <= 1.0:
-                    break
-                inverse = 1.0 / price
-                total += inverse
-                if not first:
-                    first = inverse
-            else:
-                pos = first / total
-                tally.margins[int((total - 1.0) * 1000.0)] += 1
-        before = line.positions.get(book)
-        if before is None and pos is not None:
-            tally.markets.add(key[:2] if isinstance(key, tuple) else key)
-        if pos is None:
-            line.positions.pop(book, None)
-            line.prices.pop(book, None)
-        else:
-            line.positions[book] = pos
-            line.prices[book] = prices  # type: ignore[assignment]
+        lines = self.lines
+        margins = tally.margins
         sharp = book in self._sharp
-        if sharp:
-            self._sharp_changed(line, book, now)
-        if line.moves or line.candidate is not None:
-            self._follows(line, book, pos, now)
-        if pos is not None and before is not None and pos != before:
-            recent = line.recent[pos > before]
-            self.sisters.observe(recent, line.positions, book, now)
-            recent.append((now, book))
-            self._episode(line, book, pos, now)
-        elif pos is not None and before is None:
-            line.anchors[book] = pos
-        if not sharp and (line.fair is not None or line.ev_since):
-            # Without a sharp quote on the line there is no edge, so only a stale line of its
-            # (ended by that) needs judging.
-            self._check_value(line, book, now)
+        count = 0
+        for key, prices in changes:
+            count += 1
+            line = lines.get(key)
+            if line is None:
+                if not prices:  # nothing held, nothing quoted (an ended event's withdrawals)
+                    continue
+                line = lines[key] = LineState(key)
+            pos: float | None = None
+            if prices:
+                sides = line.sides
+                if sides is None:
+                    sides = line.sides = back_sides(prices)
+                # The book's position (`lines`: the first side's margin-free probability, as
+                # `book.fair`'s multiplicative method) and the line's overround, when every side
+                # is quoted above 1; inline, as it runs for every change.
+                total = first = 0.0
+                for side in sides:
+                    price = prices.get(side)
+                    if price is None or price <= 1.0:
+                        break
+                    inverse = 1.0 / price
+                    total += inverse
+                    if not first:
+                        first = inverse
+                else:
+                    pos = first / total
+                    tenth = int((total - 1.0) * 1000.0)
+                    margins[tenth] = margins.get(tenth, 0) + 1
+            positions = line.positions
+            before = positions.get(book)
+            if pos is None:
+                if before is not None:
+                    del positions[book]
+                line.prices.pop(book, None)
+            else:
+                if before is None:
+                    tally.markets.add(key[:2] if isinstance(key, tuple) else key)
+                positions[book] = pos
+                line.prices[book] = prices  # type: ignore[assignment]
+            if sharp:
+                self._sharp_changed(line, book, now)
+            if line.moves or line.candidate is not None:
+                self._follows(line, book, pos, now)
+            if pos is not None:
+                if before is None:
+                    line.anchors[book] = pos
+                elif pos != before:
+                    recent = line.recent[pos > before]
+                    self.sisters.observe(recent, positions, book, now)
+                    recent.append((now, book))
+                    self._episode(line, book, pos, now)
+            if not sharp and (line.fair is not None or line.ev_since):
+                # Without a sharp quote on the line there is no edge, so only a stale line of
+                # its (ended by that) needs judging.
+                self._check_value(line, book, now)
+        self.changes += count
+        tally.updates += count
 
     def advance(self, time: float) -> None:
         """Carry out what was due by `time`: moves that held τ, follows past the horizon."""
@@ -158,19 +175,20 @@ class IntelEngine:
 
     # -- sharp moves and their follows --------------------------------------------------
     def _sharp_changed(self, line: LineState, book: str, now: float) -> None:
-        positions = [line.positions[b] for b in self._sharp if b in line.positions]
-        line.sharp = sharp = sum(positions) / len(positions) if positions else None
+        line.sharp = sharp = sharp_position(line.positions, self._sharp)
         if sharp is None or line.sides is None:
             line.fair = None
         elif not self._fair.holds_after(line.fair, book):
             line.fair = self._fair.fair_line(line.prices, line.sides)
         fair = line.fair
-        for book in list(line.ev_since):
-            self._check_value(line, book, now)
+        if line.ev_since:
+            for book in list(line.ev_since):
+                self._check_value(line, book, now)
         if sharp is None:
             return
-        for move in [m for m in line.moves if taken_back(m, sharp)]:
-            self._censor(move, now, True)  # the books behind it are on the current side again
+        if line.moves:
+            for move in [m for m in line.moves if taken_back(m, sharp)]:
+                self._censor(move, now, True)  # the books behind it are on the current side
         # A move is a jump within τ (from where the sharp price stood τ s before): a drift of
         # small steps is none, its followers track it step by step (docs/books.md).
         tau = self.settings.tau
@@ -226,8 +244,8 @@ class IntelEngine:
         horizon = self.settings.horizon
         line = move.line
         for book in move.pending:
-            edge = self.edge(line, book)
-            if edge is not None and edge > self.settings.epsilon and book not in line.ev_since:
+            value = edge(line, book)
+            if value is not None and value > self.settings.epsilon and book not in line.ev_since:
                 # Still stale by its edge: the one stale line goes on, from the move.
                 self._record(move, book, horizon, False, None)
                 line.ev_since[book] = move.start + (0.0 if stale_by(move, book) else horizon)
@@ -288,11 +306,13 @@ class IntelEngine:
         since = line.ev_since.get(book)
         if since is None and (line.moves or line.candidate is not None):
             candidate = line.candidate
-            if (candidate is not None and stale_by(candidate, book)) or any(
-                    stale_by(move, book) for move in line.moves):
+            if candidate is not None and stale_by(candidate, book):
                 return
-        edge = self.edge(line, book)
-        if edge is not None and edge > self.settings.epsilon:
+            for move in line.moves:  # (a loop, not any(): no generator a change)
+                if stale_by(move, book):
+                    return
+        value = edge(line, book)
+        if value is not None and value > self.settings.epsilon:
             if since is None:
                 line.ev_since[book] = now
         elif since is not None:
@@ -300,15 +320,8 @@ class IntelEngine:
             self.books[book].stale.append((now - since, True))
 
     def edge(self, line: LineState, book: str) -> float | None:
-        """The best EV (a share, `book.value`) of `book`'s prices on the line against the
-        line's fair line (`book.fair_policy`, as the boards'); None without a fair line or
-        without the book's price of every side."""
-        fair = line.fair
-        prices = line.prices.get(book)
-        sides = line.sides
-        if fair is None or prices is None or sides is None:
-            return None
-        return best_expected_value(fair.probabilities, prices, sides)
+        """`lines.edge`: `book`'s best EV on the line against its fair line, or None."""
+        return edge(line, book)
 
     # -- episodes ------------------------------------------------------------------------
     def _episode(self, line: LineState, book: str, pos: float, now: float) -> None:
@@ -337,11 +350,13 @@ class IntelEngine:
     def _end_episode(self, line: LineState, episode: Episode) -> None:
         if len(episode.members) < 2:
             return
-        self.books[episode.leader].led += 1
-        for book in episode.members:
-            self.books[book].joined += 1
-        theta = self.settings.theta
-        if sum(1 for _, size, _ in episode.members.values() if size >= theta) >= self.settings.k:
+        books, theta, big = self.books, self.settings.theta, 0
+        books[episode.leader].led += 1
+        for book, (_, size, _) in episode.members.items():
+            books[book].joined += 1
+            if size >= theta:
+                big += 1
+        if big >= self.settings.k:
             episode.quoting = tuple(line.positions)
             self.episodes.append(episode)
 
@@ -370,11 +385,7 @@ class IntelEngine:
 
     def steam(self, clusters: dict[str, str] | None = None) -> list[SteamEvent]:
         cluster = clusters if clusters is not None else self.clusters()
-        # By when each began (episodes are kept as they end), ties by line: one order however
-        # many engines watched a share of the events (`merge`).
-        began = sorted(self.episodes, key=lambda e: (e.start, repr(e.key)))
-        found = (steam_of(e, cluster, self.settings.theta, self.settings.k) for e in began)
-        return [event for event in found if event is not None]
+        return steam_events(self.episodes, cluster, self.settings.theta, self.settings.k)
 
     def open_moves(self) -> list[SharpMove]:
         """The confirmed sharp moves some book has not followed yet (the stale lines)."""

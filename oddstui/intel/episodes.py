@@ -43,6 +43,15 @@ class SteamEvent:
     """Books quoting the line that had not moved when the episode ended."""
 
 
+def steam_events(episodes: list[Episode], cluster: dict[str, str], theta: float,
+                 k: int) -> list[SteamEvent]:
+    """The steam among ended `episodes`, by when each began, ties by line: one order however
+    many engines watched a share of the events (`intel.merge`)."""
+    began = sorted(episodes, key=lambda e: (e.start, repr(e.key)))
+    found = (steam_of(e, cluster, theta, k) for e in began)
+    return [event for event in found if event is not None]
+
+
 def steam_of(episode: Episode, cluster: dict[str, str], theta: float, k: int) -> SteamEvent | None:
     big = [(book, size, points) for book, (_, size, points) in episode.members.items()
            if size >= theta]

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Mapping
 
 from oddstui.book.fair_policy import FairLine
+from oddstui.book.value import best_expected_value
 from oddstui.intel.episodes import Episode
 
 Prices = Mapping[str, float]
@@ -22,6 +23,29 @@ Prices = Mapping[str, float]
 
 def back_sides(prices: Prices) -> tuple[str, ...]:
     return tuple(sorted(side for side in prices if not side.startswith("lay")))
+
+
+def sharp_position(positions: dict[str, float], sharp: frozenset[str]) -> float | None:
+    """The sharp books' averaged position (`LineState.sharp`), None when none quotes."""
+    total, count = 0.0, 0
+    for book in sharp:  # (a loop: a comprehension and sum() cost more, at every sharp change)
+        position = positions.get(book)
+        if position is not None:
+            total += position
+            count += 1
+    return total / count if count else None
+
+
+def edge(line: LineState, book: str) -> float | None:
+    """The best EV (a share, `book.value`) of `book`'s prices on the line against the line's
+    fair line (`book.fair_policy`, as the boards'); None without a fair line or without the
+    book's price of every side."""
+    fair = line.fair
+    prices = line.prices.get(book)
+    sides = line.sides
+    if fair is None or prices is None or sides is None:
+        return None
+    return best_expected_value(fair.probabilities, prices, sides)
 
 
 class SharpMove:

@@ -41,7 +41,8 @@ def merge(engines: list[IntelEngine]) -> IntelEngine:
 def _add(mine: BookTally, other: BookTally) -> None:
     mine.updates += other.updates
     mine.markets |= other.markets
-    mine.margins.update(other.margins)
+    for tenth, count in other.margins.items():
+        mine.margins[tenth] = mine.margins.get(tenth, 0) + count
     mine.follows += other.follows
     mine.early_follows += other.early_follows
     mine.live_follows += other.live_follows

@@ -130,6 +130,27 @@ def test_a_market_resent_unchanged_is_not_decoded_again() -> None:
     assert set(held.names.values()) == {"ML", "Totals"} and len(held.names) == 2
 
 
+def test_markets_taken_off_and_sent_again_come_back_on_their_lines() -> None:
+    feeder = BookFeeder()
+    markets = [ml(2.0, 1.9), totals((2.5, 1.9, 1.9), (3.5, 2.4, 1.5))]
+    first = feeder.apply(as_read(1.0, 1, updated(1.0, 1, 5, "A", markets).message))
+    off = updated(2.0, 2, 5, "A", [])
+    off.message.update(type="no_markets")
+    gone = feeder.apply(as_read(2.0, 2, off.message))
+    assert {state.key for state, _, _ in gone.changes} == first.line_keys()
+    assert all(new is None for _, _, new in gone.changes) and len(gone.changes) == 3
+    back = feeder.apply(as_read(3.0, 3, updated(3.0, 3, 5, "A", markets).message))
+    # As the first time: every line quoted afresh, from nothing, on the same line states.
+    assert [(id(state), old, new) for state, old, new in back.changes] == [
+        (id(state), old, new) for state, old, new in first.changes]
+    assert feeder.lines.quotes((5, "Totals", (3.5, None))) == {"A": {"over": 2.4, "under": 1.5}}
+    moved = [totals((3.5, 2.4, 1.5), (2.5, 1.9, 1.9))]  # the same lines, in another order
+    feeder.apply(as_read(4.0, 4, off.message))
+    again = feeder.apply(as_read(5.0, 5, updated(5.0, 5, 5, "A", moved).message))
+    assert [(state.key, old) for state, old, _ in again.changes] == [
+        ((5, "Totals", (3.5, None)), None), ((5, "Totals", (2.5, None)), None)]
+
+
 def desk_applies(book: OddsBook, record: Snapshot | FeedMessage) -> None:
     if isinstance(record, Snapshot):
         book.install_snapshot([parse_odds_record(raw) for raw in record.odds])
