@@ -71,8 +71,8 @@ def books_of_recording(path: str | Path, settings: IntelSettings | None = None,
             parts = [_watch(recording.records(), settings, complete,
                             shares[0])]
             parts += [future.result() for future in futures]
-    engine = merge([part.engine for part in parts])
-    with collector_paused():
+    with collector_paused():  # a collection here walks every object the engines hold
+        engine = merge([part.engine for part in parts])
         report = report_of(engine)
     titles: dict[int, str] = {}
     for part in parts:

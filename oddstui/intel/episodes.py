@@ -47,12 +47,19 @@ def steam_events(episodes: list[Episode], cluster: dict[str, str], theta: float,
                  k: int) -> list[SteamEvent]:
     """The steam among ended `episodes`, by when each began, ties by line: one order however
     many engines watched a share of the events (`intel.merge`)."""
-    began = sorted(episodes, key=lambda e: (e.start, repr(e.key)))
-    found = (steam_of(e, cluster, theta, k) for e in began)
-    return [event for event in found if event is not None]
+    found = []
+    for episode in episodes:
+        event = steam_of(episode, cluster, theta, k)
+        if event is not None:
+            found.append(event)
+    # Sorted once found (stable, so ties keep the episodes' order): most episodes are no steam.
+    found.sort(key=lambda event: (event.time, repr(event.key)))
+    return found
 
 
 def steam_of(episode: Episode, cluster: dict[str, str], theta: float, k: int) -> SteamEvent | None:
+    if len(episode.members) < k:
+        return None  # fewer books than the clusters it needs
     big = [(book, size, points) for book, (_, size, points) in episode.members.items()
            if size >= theta]
     clusters = {cluster.get(book, book) for book, _, _ in big}
