@@ -11,7 +11,7 @@ import pytest
 
 from oddstui.service.world import World
 from oddstui.service.world.bookmaker_truth import copy_delay
-from oddstui.service.world.model import LIVE
+from oddstui.service.world.model import LIVE, PENDING
 
 START = 1_800_000_000.0
 
@@ -124,3 +124,23 @@ def test_a_sister_copies_each_change_of_its_parent_no_sooner_than_its_copy_delay
                             early += 1  # before its parent showed it, or within the delay
     assert checked > 100, checked
     assert early == 0, f"{early} of {checked} copies came before the copy delay"
+
+
+def test_a_sister_takes_down_a_market_a_move_leaves_over_the_bound() -> None:
+    # A white label follows no move (it copies its parent), but a move that leaves its price
+    # far over the true one takes its market down at once, as any book's (world/deadlines.py).
+    world = World(seed=3, start=START, speed=10.0, updates_per_second=1000.0,
+                  real_clock=lambda: 0.0)
+    world.warm()
+    event, name = next(
+        (event, name) for event in world.quoted_events()
+        if event.status == PENDING and event.id in world._quoter.truths
+        for name in event.bookmakers
+        if world.bookmakers[name].sister_of is not None and "ML" in event.quotes.get(name, {}))
+    truth = world._quoter.truths[event.id]
+    truth.walk["ML"] = truth.walk.get("ML", 0.0) + 1.5  # a steamer
+    truth.bump(["ML"], [])
+    world._quoter.keep(event)
+    world._budget, world._prematch_keep = 10.0, 0.0  # a step's budget, not the warm-up's
+    world._follow(event.id, world.bookmakers[name], world._sim)
+    assert "ML" not in event.quotes[name]

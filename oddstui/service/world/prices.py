@@ -86,8 +86,9 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
         quoting = self._quoting(event)
         for name in quoting:
             book = self.bookmakers[name]
-            if book.sister_of is not None:
-                continue  # a white label suspends with its parent, and follows by copying it
+            if book.sister_of is not None:  # it suspends with its parent and copies it
+                self._follow(event.id, book, now)
+                continue
             if self._budget >= 2 and not book.sharp and self.rng.random() < suspend_share:
                 delay = book.latency * self.rng.uniform(0.5, 1.5)
                 self._suspend(event.id, name, now + delay + 5.0)
@@ -149,21 +150,20 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             self._follow(event.id, self.bookmakers[name], now)
 
     def _follow(self, event_id: int, book: Bookmaker, now: float) -> None:
-        """Schedule a book to follow a move: sharp books at once and first, others after
-        their latency (which is where stale quotes, value bets and arbitrage come from). A
-        sister follows no move: it copies its parent after each of the parent's changes."""
-        if book.sister_of is not None:
-            return
-        if event_id in self._live:
-            # In play everyone is quicker (and in-play work goes first, see _follow_ups).
-            delay = 0.0 if book.sharp else (IN_PLAY_BASE + IN_PLAY_SHARE * book.latency) \
-                * self.rng.uniform(*IN_PLAY_SPREAD)
-        else:
-            delay = 0.0 if book.sharp else book.latency * self.rng.uniform(*PRE_MATCH_FOLLOW)
-        truth = self._quoter.truths.get(event_id)
-        if truth is not None:
-            self._will_see(event_id, book.name, truth.version, now + delay, truth.moved)
-        self._schedule(event_id, book.name, now + delay)
+        """Schedule a book to follow a move (sharp ones at once; a sister copies its parent
+        instead). Every book takes down what the move leaves over the bound, and what it has
+        not followed in time (world/deadlines.py)."""
+        if book.sister_of is None:
+            if event_id in self._live:
+                # In play everyone is quicker (and in-play work goes first, see _follow_ups).
+                delay = 0.0 if book.sharp else (IN_PLAY_BASE + IN_PLAY_SHARE * book.latency) \
+                    * self.rng.uniform(*IN_PLAY_SPREAD)
+            else:
+                delay = 0.0 if book.sharp else book.latency * self.rng.uniform(*PRE_MATCH_FOLLOW)
+            truth = self._quoter.truths.get(event_id)
+            if truth is not None:
+                self._will_see(event_id, book.name, truth.version, now + delay, truth.moved)
+            self._schedule(event_id, book.name, now + delay)
         self._follow_deadline(event_id, book, now)
         self._withdraw_overpriced(self.events[event_id], book)
 
