@@ -29,7 +29,7 @@ from oddstui.intel.report import IntelReport, report_of
 from oddstui.intel.settings import IntelSettings
 from oddstui.intel.snapshot import observe_quotes
 from oddstui.recording.reader import open_recording
-from oddstui.recording.records import FeedMessage, Record
+from oddstui.recording.records import FeedMessage, Record, Unread
 
 
 @dataclass(slots=True)
@@ -58,20 +58,19 @@ def books_of_recording(path: str | Path, settings: IntelSettings | None = None,
     started = time.perf_counter()
     recording = open_recording(path)
     complete = recording.manifest.complete_markets
-    if workers <= 1:
-        parts = [_watch(recording.records(), settings, complete, None)]
-    else:
-        shares = shares_of(recording.manifest, workers)
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ProcessPoolExecutor(workers - 1, mp_context=context) as pool, collector_paused():
-            futures = [pool.submit(watch_share, recording.folder, settings,
-                                   shares[index])
-                       for index in range(1, workers)]
-            parts = [_watch(recording.records(), settings, complete,
-                            shares[0])]
-            parts += [future.result() for future in futures]
-    with collector_paused():  # a collection here walks every object the engines hold
+    with collector_paused():  # a collection walks every object the feeders and engines hold
+        if workers <= 1:
+            parts = [_watch(recording.records(), settings, complete, None)]
+        else:
+            shares = shares_of(recording.manifest, workers)
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            with ProcessPoolExecutor(workers - 1, mp_context=context) as pool:
+                futures = [pool.submit(watch_share, recording.folder, settings, shares[index])
+                           for index in range(1, workers)]
+                parts = [_watch(recording.records(shares[0].unread), settings, complete,
+                                shares[0])]
+                parts += [future.result() for future in futures]
         engine = merge([part.engine for part in parts])
         report = report_of(engine)
     titles: dict[int, str] = {}
@@ -94,10 +93,11 @@ def books_of(records: Iterable[Record], settings: IntelSettings | None = None,
 def watch_share(folder: Path, settings: IntelSettings | None, share: Share) -> _Watched:
     """One share of the recording's events through an engine of its own (a worker's part)."""
     recording = open_recording(folder)
-    return _watch(recording.records(), settings, recording.manifest.complete_markets, share)
+    return _watch(recording.records(share.unread), settings,
+                  recording.manifest.complete_markets, share)
 
 
-def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: bool,
+def _watch(records: Iterable[Record | Unread], settings: IntelSettings | None, complete: bool,
            share: Share | None) -> _Watched:
     feeder = BookFeeder()
     feeder.lines.complete_markets = complete
@@ -107,21 +107,19 @@ def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: 
         for record in records:
             stamp = record.time
             last = stamp
-            if share is not None:
-                mine = share.take(record)
-                if mine is None:
-                    continue
-                record = mine
-            observe_record(engine, feeder, record, stamp)
+            mine = record if share is None else share.take(record)
+            if mine is None or isinstance(mine, Unread):
+                continue
+            observe_record(engine, feeder, mine, stamp)
         engine.finish(last)
-    steam_events = {episode.key[0] for episode in engine.episodes
-                    if isinstance(episode.key, tuple)}
-    titles = {}
-    for event_id in steam_events:
-        event = feeder.book.event(event_id)
-        if event is not None and event.header is not None:
-            titles[event_id] = f"{event.header.home} v {event.header.away}"
-    return _Watched(shrink(engine), feeder.messages, feeder.malformed, titles)
+        steam_events = {episode.key[0] for episode in engine.episodes
+                        if isinstance(episode.key, tuple)}
+        titles = {}
+        for event_id in steam_events:
+            event = feeder.book.event(event_id)
+            if event is not None and event.header is not None:
+                titles[event_id] = f"{event.header.home} v {event.header.away}"
+        return _Watched(shrink(engine), feeder.messages, feeder.malformed, titles)
 
 
 def observe_record(engine: IntelEngine, feeder: BookFeeder, record: Record,

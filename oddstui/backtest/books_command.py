@@ -61,6 +61,7 @@ def _clusters(text: str) -> int:
 
 def run_books(args: argparse.Namespace) -> int:
     from oddstui.backtest.books import books_of_recording
+    from oddstui.backtest.engine import collector_paused
     from oddstui.backtest.parallel import default_workers
     from oddstui.intel.books_table import to_table
     from oddstui.intel.report import to_json
@@ -69,13 +70,14 @@ def run_books(args: argparse.Namespace) -> int:
     sharp = args.sharp if isinstance(args.sharp, tuple) else F.sharp_books(args.sharp)
     settings = IntelSettings(theta=args.theta, tau=args.tau, epsilon=args.epsilon, k=args.k,
                              window=args.window, horizon=args.horizon, sharp=sharp)
-    run = books_of_recording(args.path, settings, args.workers or default_workers())
-    if args.json:
-        data = to_json(run.report, run.engine, run.titles)
-        data["summary"]["messages"] = run.messages
-        data["summary"]["malformed"] = run.malformed
-        data["summary"]["runSeconds"] = round(run.seconds, 3)
-        sys.stdout.buffer.write(orjson.dumps(data) + b"\n")
-    else:
-        sys.stdout.write(to_table(run.report, run.titles))
+    with collector_paused(freeze=True):  # the command ends with the run
+        run = books_of_recording(args.path, settings, args.workers or default_workers())
+        if args.json:
+            data = to_json(run.report, run.engine, run.titles)
+            data["summary"]["messages"] = run.messages
+            data["summary"]["malformed"] = run.malformed
+            data["summary"]["runSeconds"] = round(run.seconds, 3)
+            sys.stdout.buffer.write(orjson.dumps(data) + b"\n")
+        else:
+            sys.stdout.write(to_table(run.report, run.titles))
     return 0

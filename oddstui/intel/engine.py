@@ -15,7 +15,7 @@ from typing import Any
 
 from oddstui.book.fair_policy import FAIR_METHOD, FairPolicy
 from oddstui.intel.behind import stale_by, taken_back, watched
-from oddstui.intel.episodes import Episode, SteamEvent, steam_events
+from oddstui.intel.episodes import EndedEpisode, Episode, SteamEvent, ended, steam_events
 from oddstui.intel.lines import LineState, Prices, SharpMove, back_sides, edge, sharp_position
 from oddstui.intel.resolution import Resolution
 from oddstui.intel.settings import IntelSettings
@@ -35,7 +35,7 @@ class IntelEngine:
         self.lines: dict[Hashable, LineState] = {}
         self.books: dict[str, BookTally] = {}
         self.sisters = SisterCounts(settings.sister_gap)
-        self.episodes: list[Episode] = []
+        self.episodes: list[EndedEpisode] = []
         """Ended episodes moved by k or more books by θ: steam if k clusters (`steam`)."""
         self.sharp_moves = 0
         self.changes = 0
@@ -294,7 +294,6 @@ class IntelEngine:
                 ended: bool | None) -> None:
         """A follow (or not) of `move`; and its stale line's life unless `ended` is None."""
         tally = self.books[book]
-        tally.follows.append((seconds, followed))
         (tally.live_follows if move.live else tally.early_follows).append((seconds, followed))
         if ended is not None and book not in move.ahead:
             tally.stale.append((seconds, ended))
@@ -357,8 +356,7 @@ class IntelEngine:
             if size >= theta:
                 big += 1
         if big >= self.settings.k:
-            episode.quoting = tuple(line.positions)
-            self.episodes.append(episode)
+            self.episodes.append(ended(episode, line.positions, theta))
 
     # -- answers -----------------------------------------------------------------------
     def finish(self, at: float | None = None) -> None:
@@ -385,7 +383,7 @@ class IntelEngine:
 
     def steam(self, clusters: dict[str, str] | None = None) -> list[SteamEvent]:
         cluster = clusters if clusters is not None else self.clusters()
-        return steam_events(self.episodes, cluster, self.settings.theta, self.settings.k)
+        return steam_events(self.episodes, cluster, self.settings.k)
 
     def open_moves(self) -> list[SharpMove]:
         """The confirmed sharp moves some book has not followed yet (the stale lines)."""

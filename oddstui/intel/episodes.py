@@ -3,11 +3,13 @@ leads; an episode moved by at least k independent clusters, each by θ or more, 
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class Episode:
-    __slots__ = ("key", "start", "direction", "leader", "members", "quoting")
+    __slots__ = ("key", "start", "direction", "leader", "members")
 
     def __init__(self, key: object, start: float, direction: int, leader: str) -> None:
         self.key = key
@@ -17,8 +19,33 @@ class Episode:
         self.members: dict[str, tuple[float, float, float]] = {}
         """book -> (when it moved, its move's relative size, its size in probability: the
         change of the line's first side's margin-free probability, as a share)."""
-        self.quoting: tuple[str, ...] = ()
-        """The books quoting the line when the episode ended."""
+
+
+class EndedEpisode(NamedTuple):
+    """An episode that ended moved by k or more books by θ: what its steam needs, and no more
+    (a tuple: a worker sends thousands of them back to be judged by the merged clusters)."""
+
+    start: float
+    key: Hashable
+    direction: int
+    leader: str
+    big: tuple[tuple[str, float, float], ...]
+    """(book, relative size, size in probability) of the members that moved θ or more."""
+    books: int
+    """Books that moved in it."""
+    stale: tuple[str, ...]
+    """Books quoting the line when it ended that had not moved, by name."""
+
+
+def ended(episode: Episode, quoting: Iterable[str], theta: float) -> EndedEpisode:
+    members = episode.members
+    big = []
+    for book, (_, size, points) in members.items():  # (a loop: once an ended episode)
+        if size >= theta:
+            big.append((book, size, points))
+    return EndedEpisode(episode.start, episode.key, episode.direction, episode.leader,
+                        tuple(big), len(members),
+                        tuple(sorted(book for book in quoting if book not in members)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +70,13 @@ class SteamEvent:
     """Books quoting the line that had not moved when the episode ended."""
 
 
-def steam_events(episodes: list[Episode], cluster: dict[str, str], theta: float,
+def steam_events(episodes: list[EndedEpisode], cluster: dict[str, str],
                  k: int) -> list[SteamEvent]:
     """The steam among ended `episodes`, by when each began, ties by line: one order however
     many engines watched a share of the events (`intel.merge`)."""
     found = []
     for episode in episodes:
-        event = steam_of(episode, cluster, theta, k)
+        event = steam_of(episode, cluster, k)
         if event is not None:
             found.append(event)
     # Sorted once found (stable, so ties keep the episodes' order): most episodes are no steam.
@@ -57,12 +84,19 @@ def steam_events(episodes: list[Episode], cluster: dict[str, str], theta: float,
     return found
 
 
-def steam_of(episode: Episode, cluster: dict[str, str], theta: float, k: int) -> SteamEvent | None:
-    if len(episode.members) < k:
-        return None  # fewer books than the clusters it needs
-    big = [(book, size, points) for book, (_, size, points) in episode.members.items()
-           if size >= theta]
-    clusters = {cluster.get(book, book) for book, _, _ in big}
+def steam_of(episode: EndedEpisode, cluster: dict[str, str], k: int) -> SteamEvent | None:
+    """Steam when the books that moved θ or more are of k or more clusters."""
+    big = episode.big
+    if len(big) < k:
+        return None
+    clusters = set()
+    size = points = 0.0
+    for book, moved, probability in big:  # (one loop, not a set and two max(): every episode)
+        clusters.add(cluster.get(book, book))
+        if moved > size:
+            size = moved
+        if probability > points:
+            points = probability
     if len(clusters) < k:
         return None
     return SteamEvent(
@@ -71,8 +105,8 @@ def steam_of(episode: Episode, cluster: dict[str, str], theta: float, k: int) ->
         direction=episode.direction,
         origin=episode.leader,
         breadth=len(clusters),
-        size=max(size for _, size, _ in big),
-        points=max(points for _, _, points in big),
-        books=len(episode.members),
-        stale=tuple(sorted(b for b in episode.quoting if b not in episode.members)),
+        size=size,
+        points=points,
+        books=episode.books,
+        stale=episode.stale,
     )

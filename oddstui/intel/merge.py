@@ -43,7 +43,6 @@ def _add(mine: BookTally, other: BookTally) -> None:
     mine.markets |= other.markets
     for tenth, count in other.margins.items():
         mine.margins[tenth] = mine.margins.get(tenth, 0) + count
-    mine.follows += other.follows
     mine.early_follows += other.early_follows
     mine.live_follows += other.live_follows
     mine.stale += other.stale

@@ -59,9 +59,10 @@ def report_of(engine: IntelEngine) -> IntelReport:
     hours = span / 3600.0
     books = []
     for name, tally in sorted(engine.books.items()):
-        median, p90 = km_quantiles(tally.follows)
+        follows = tally.follows
+        median, p90 = km_quantiles(follows)
         stale = km_quantiles(tally.stale, (0.5,))[0]
-        followed = count_followed(tally.follows)
+        followed = count_followed(follows)
         per_hour = tally.updates / (len(tally.markets) * hours) if tally.markets and hours else None
         margin = tally.margin_median()
         books.append(BookFigures(
@@ -69,7 +70,7 @@ def report_of(engine: IntelEngine) -> IntelReport:
             lag_median=median,
             lag_p90=p90,
             follows=followed,
-            censored=len(tally.follows) - followed,
+            censored=len(follows) - followed,
             led_share=tally.led / tally.joined if tally.joined else None,
             updates_per_hour=per_hour,
             margin_pct=None if margin is None else margin * 100.0,

@@ -6,8 +6,8 @@ from collections import Counter, deque
 
 
 class BookTally:
-    __slots__ = ("updates", "markets", "margins", "follows", "early_follows", "live_follows",
-                 "stale", "led", "joined")
+    __slots__ = ("updates", "markets", "margins", "early_follows", "live_follows", "stale",
+                 "led", "joined")
 
     def __init__(self) -> None:
         self.updates = 0
@@ -17,16 +17,20 @@ class BookTally:
         """A histogram of its lines' margins in tenths of a percent (a median in constant
         memory however long the run). A plain dict: a Counter's `+=` is not specialised by
         Python 3.11 and costs three times a dict's, once a change."""
-        self.follows: list[tuple[float, bool]] = []
-        """(seconds, followed) per sharp move it quoted; False: censored at that time."""
         self.early_follows: list[tuple[float, bool]] = []
         self.live_follows: list[tuple[float, bool]] = []
-        """The same, of the moves before kick-off and of those in play."""
+        """(seconds, followed) per sharp move it quoted before kick-off, and per move in play;
+        False: censored at that time."""
         self.stale: list[tuple[float, bool]] = []
         """(seconds, ended) per stale line of its; False: still stale when watching stopped."""
         self.led = 0
         self.joined = 0
         """Episodes it moved in (with another book), and of those the ones it moved first in."""
+
+    @property
+    def follows(self) -> list[tuple[float, bool]]:
+        """Every sharp move's (seconds, followed), before kick-off and in play."""
+        return self.early_follows + self.live_follows
 
     def margin_median(self) -> float | None:
         total = sum(self.margins.values())
