@@ -29,7 +29,7 @@ from oddstui.intel.report import IntelReport, report_of
 from oddstui.intel.settings import IntelSettings
 from oddstui.intel.snapshot import observe_quotes
 from oddstui.recording.reader import open_recording
-from oddstui.recording.records import FeedMessage, Record, Unread
+from oddstui.recording.records import FeedMessage, Record
 
 
 @dataclass(slots=True)
@@ -68,8 +68,7 @@ def books_of_recording(path: str | Path, settings: IntelSettings | None = None,
             with ProcessPoolExecutor(workers - 1, mp_context=context) as pool:
                 futures = [pool.submit(watch_share, recording.folder, settings, shares[index])
                            for index in range(1, workers)]
-                parts = [_watch(recording.records(shares[0].unread), settings, complete,
-                                shares[0])]
+                parts = [_watch(recording.records(), settings, complete, shares[0])]
                 parts += [future.result() for future in futures]
         engine = merge([part.engine for part in parts])
         report = report_of(engine)
@@ -93,11 +92,10 @@ def books_of(records: Iterable[Record], settings: IntelSettings | None = None,
 def watch_share(folder: Path, settings: IntelSettings | None, share: Share) -> _Watched:
     """One share of the recording's events through an engine of its own (a worker's part)."""
     recording = open_recording(folder)
-    return _watch(recording.records(share.unread), settings,
-                  recording.manifest.complete_markets, share)
+    return _watch(recording.records(), settings, recording.manifest.complete_markets, share)
 
 
-def _watch(records: Iterable[Record | Unread], settings: IntelSettings | None, complete: bool,
+def _watch(records: Iterable[Record], settings: IntelSettings | None, complete: bool,
            share: Share | None) -> _Watched:
     feeder = BookFeeder()
     feeder.lines.complete_markets = complete
@@ -107,10 +105,12 @@ def _watch(records: Iterable[Record | Unread], settings: IntelSettings | None, c
         for record in records:
             stamp = record.time
             last = stamp
-            mine = record if share is None else share.take(record)
-            if mine is None or isinstance(mine, Unread):
-                continue
-            observe_record(engine, feeder, mine, stamp)
+            if share is not None:
+                mine = share.take(record)
+                if mine is None:
+                    continue
+                record = mine
+            observe_record(engine, feeder, record, stamp)
         engine.finish(last)
         steam_events = {episode.key[0] for episode in engine.episodes
                         if isinstance(episode.key, tuple)}

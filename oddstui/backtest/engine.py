@@ -22,7 +22,7 @@ from oddstui.book.oddsbook import OddsBook
 from oddstui.book.settlement import VOID, ScoreSheet, grade_leg
 from oddstui.book.suspect import DEFAULT_SUSPECT_PROFIT
 from oddstui.config import DEFAULT_COMMISSION
-from oddstui.recording.records import Record, Unread
+from oddstui.recording.records import Record
 
 #: The statuses after which an event's prices can no longer be taken: it leaves the lists.
 ENDED = ("settled", "cancelled")
@@ -56,7 +56,7 @@ class BacktestReport:
 
 
 def run_backtest(
-    records: Iterable[Record | Unread],
+    records: Iterable[Record],
     rules: AlertRules | None = None,
     *,
     judging: Judging | None = None,
@@ -95,7 +95,7 @@ def collector_paused(freeze: bool = False) -> Iterator[None]:
 
 
 def _backtest(
-    records: Iterable[Record | Unread],
+    records: Iterable[Record],
     rules: AlertRules | None,
     judging: Judging,
     complete_markets: bool,
@@ -128,10 +128,12 @@ def _backtest(
         if report.first_time is None:
             report.first_time = now
         report.records += 1
-        mine = record if share is None else share.take(record)
-        if mine is None or isinstance(mine, Unread):
-            continue
-        touched = feeder.apply(mine)
+        if share is not None:
+            mine = share.take(record)
+            if mine is None:
+                continue
+            record = mine
+        touched = feeder.apply(record)
         for event_id in touched.events:
             changed_at[event_id] = now
         for event_id, status in touched.status:

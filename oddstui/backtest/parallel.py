@@ -72,7 +72,7 @@ def _share(
 ) -> BacktestReport:
     recording = open_recording(folder)
     return run_backtest(
-        recording.records(share.unread),
+        recording.records(),
         rules,
         judging=judging,
         complete_markets=recording.manifest.complete_markets,

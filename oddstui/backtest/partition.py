@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from oddstui.recording.event_ids import as_event_id, line_event_id, message_event_id
+from oddstui.recording.event_ids import as_event_id, message_event_id
 from oddstui.recording.manifest import Manifest
-from oddstui.recording.records import FeedMessage, JsonObject, Record, Snapshot, Unread
+from oddstui.recording.records import FeedMessage, JsonObject, Record, Snapshot
 
 MAX_WORKERS = 8
 """The most processes a backtest shares its events among."""
@@ -61,22 +61,8 @@ class Share:
             return Share, (self.index, self.count, None, self._weights)
         return Share, (self.index, self.count, self._weights, None)
 
-    def unread(self, line: bytes) -> float | None:
-        """`Recording.records`' `unread`: the time of a recording's line that is another
-        share's message, by an event dealt before anything was read (an event dealt as it
-        comes counts its messages' work, so those are read); None: read it."""
-        head = line_event_id(line)
-        if head is None:
-            return None
-        time, event_id = head
-        if event_id not in self._weights or self._owner[event_id] == self.index:
-            return None
-        return time
-
-    def take(self, record: Record | Unread) -> Record | None:
+    def take(self, record: Record) -> Record | None:
         """The part of `record` that is this share's, or None."""
-        if isinstance(record, Unread):
-            return None
         if isinstance(record, FeedMessage):
             event_id = _event_id(record)
             owner = self._owner.get(event_id)

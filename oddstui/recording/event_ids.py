@@ -17,12 +17,6 @@ _ODDS_HEAD = re.compile(
     r'\{"type":"[a-z_]+","seq":\d+,(?:"timestamp":"[^"\\]*",)?"id":("?)(\d+)\1[,}]'
 )
 
-# How the recorder writes a message record's line: its time, then the message as it came.
-_LINE_HEAD = re.compile(
-    rb'\{"t":([0-9.eE+-]+),"kind":"message","seq":(?:\d+|null),"message":'
-    rb'\{"type":"[a-z_]+","seq":\d+,(?:"timestamp":"[^"\\]*",)?"id":("?)(\d+)\2[,}]'
-)
-
 
 class _Id(msgspec.Struct, gc=False):
     id: Any = None
@@ -40,15 +34,6 @@ def message_event_id(text: str) -> int | None:
         return as_event_id(_decode_id(text).id)
     except msgspec.DecodeError:
         return None
-
-
-def line_event_id(line: bytes) -> tuple[float, int] | None:
-    """(time, event id) of a recording's message line, read from its head without parsing the
-    rest; None when it does not begin as the recorder writes an odds message's line."""
-    head = _LINE_HEAD.match(line)
-    if head is None:
-        return None
-    return float(head[1]), int(head[3])
 
 
 def as_event_id(value: object) -> int | None:

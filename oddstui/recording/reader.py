@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import overload
 
 import orjson
 
 from oddstui.recording.manifest import MANIFEST_NAME, Manifest, parse_manifest
-from oddstui.recording.records import Record, RecordingError, Unread
+from oddstui.recording.records import Record, RecordingError
 from oddstui.recording.segments import read_segment
 
 
@@ -20,21 +19,13 @@ class Recording:
         self.folder = folder
         self.manifest = manifest
 
-    @overload
-    def records(self, unread: None = None) -> Iterator[Record]: ...
-    @overload
-    def records(self, unread: Callable[[bytes], float | None]) -> Iterator[Record | Unread]: ...
-    def records(
-        self, unread: Callable[[bytes], float | None] | None = None
-    ) -> Iterator[Record | Unread]:
-        """The records in order; `unread`: as `read_segment`'s."""
+    def records(self) -> Iterator[Record]:
         segments = self.manifest.segments
         for index, segment in enumerate(segments):
             yield from read_segment(
                 self.folder / segment.file,
                 last=index == len(segments) - 1,
                 expected_records=segment.records,
-                unread=unread,
             )
 
 

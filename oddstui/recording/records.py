@@ -83,14 +83,3 @@ class Gap:
 
 
 Record = Snapshot | FeedMessage | Gap
-
-
-class Unread:
-    """A message record the reader was asked to leave unread (`Recording.records(unread=...)`):
-    its time only, so that whoever skips it still keeps the recording's clock. (Not a frozen
-    dataclass: one is made for every other process's message, and those cost twice as much.)"""
-
-    __slots__ = ("time",)
-
-    def __init__(self, time: float) -> None:
-        self.time = time

@@ -2,49 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, overload
+from typing import Any
 
 import msgspec
 import orjson
 import zstandard
 
-from oddstui.recording.records import (
-    FeedMessage,
-    Gap,
-    Record,
-    RecordingError,
-    Snapshot,
-    Unread,
-)
+from oddstui.recording.records import FeedMessage, Gap, Record, RecordingError, Snapshot
 
 _CHUNK = 1 << 20
 
 
-@overload
-def read_segment(
-    path: Path, *, last: bool, expected_records: int = 0, unread: None = None
-) -> Iterator[Record]: ...
-@overload
-def read_segment(
-    path: Path, *, last: bool, expected_records: int = 0, unread: Callable[[bytes], float | None]
-) -> Iterator[Record | Unread]: ...
-def read_segment(
-    path: Path,
-    *,
-    last: bool,
-    expected_records: int = 0,
-    unread: Callable[[bytes], float | None] | None = None,
-) -> Iterator[Record | Unread]:
+def read_segment(path: Path, *, last: bool, expected_records: int = 0) -> Iterator[Record]:
     """The records of one segment file, in order.
 
     A segment the recorder was killed while writing ends in an unfinished frame or line: the
     last segment then yields up to its last whole record; any other one is an error. A closed
     segment that holds fewer records than the manifest counted was cut short.
-
-    `unread(line)`: the time of a line to leave unread (it comes as `Unread`), or None to read
-    it (a shared run's process skips the other processes' messages so).
     """
     name = str(path)
     try:
@@ -64,11 +40,6 @@ def read_segment(
             for line in lines:
                 count += 1
                 if line:
-                    if unread is not None:
-                        time = unread(line)
-                        if time is not None:
-                            yield Unread(time)
-                            continue
                     yield parse_record(line, name, count)
     if pending or frames.unfinished:
         if not last:

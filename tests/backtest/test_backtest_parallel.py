@@ -13,11 +13,10 @@ import pytest
 
 from oddstui.backtest.engine import BacktestReport, run_backtest
 from oddstui.backtest.parallel import merge
-from oddstui.backtest.partition import Share, shares_of
+from oddstui.backtest.partition import Share
 from oddstui.book.alert_rules import ArbitrageRule, PriceRule
 from oddstui.book.alert_watch import AlertRules
-from oddstui.recording import open_recording
-from oddstui.recording.records import FeedMessage, Snapshot, Unread
+from oddstui.recording.records import FeedMessage, Snapshot
 from tests.backtest.built import ml, snapshot, status, totals, updated, write_recording
 from tests.backtest.test_backtest_command import oddstui
 
@@ -127,28 +126,6 @@ def test_the_manifests_bytes_deal_events_by_size_not_by_messages() -> None:
     # A share made again from what it pickles deals the same (a worker gets it so).
     again = pickle.loads(pickle.dumps(Share(1, 2, counts, sizes)))
     assert _events_of(records, again) == by_bytes[1]
-
-
-def test_a_share_leaves_the_other_shares_messages_unread(tmp_path: Path) -> None:
-    # Each process reads every record's time, but parses only its own share's messages.
-    write_recording(tmp_path, _records(seed=5))
-    recording = open_recording(tmp_path)
-    whole = list(recording.records())
-    messages = [i for i, record in enumerate(whole) if isinstance(record, FeedMessage)]
-    assert len(messages) > 500
-    read_by = {i: 0 for i in messages}
-    for share in shares_of(recording.manifest, 2):
-        seen = list(recording.records(share.unread))
-        assert len(seen) == len(whole)
-        assert sum(isinstance(record, Unread) for record in seen) > len(messages) / 4
-        for i, (record, was) in enumerate(zip(seen, whole, strict=True)):
-            if isinstance(record, Unread):
-                assert record.time == was.time and share.take(was) is None
-            else:
-                assert record == was
-                if i in read_by:
-                    read_by[i] += share.take(record) is not None
-    assert set(read_by.values()) == {1}, "each message is read and taken by one share"
 
 
 def _events_of(records: list[FeedMessage], share: Share) -> set[int]:
