@@ -14,12 +14,14 @@ they follow first, but a score moves a hundred markets, repriced a few at a time
 A withdrawn market comes back when the book requotes it. So a mispricing after a score lasts
 seconds, and no quote stands for minutes against a moved market.
 
-Withdrawals do not wait for the update budget: a follow-up reprices, which a short budget may
-put off, but taking a market down is one small message a real book sends at once. They are
-paid from the budget all the same (it may go into debt, which the next steps' follow-ups and
-nudges repay), so the world's messages a second stay at its rate; a step sends at most
-`_withdrawals_left` of them (set by `step`), and what a move leaves over the bound past that
-goes down first thing the next step.
+The withdrawals at a move do not wait for the update budget: a follow-up reprices, which a
+short budget may put off, but taking a market down is one small message a real book sends at
+once, and it is what keeps the bound. They are paid from the budget all the same (into debt,
+which the next steps' follow-ups and nudges repay), so the world's messages a second stay at
+its rate; a step sends at most `_withdrawals_left` (a quarter second's worth, set by `step`),
+and what a move leaves over the bound past that goes down first thing the next step. The
+withdrawals at a deadline (staleness, not the bound) wait for the budget, and in play leave
+the step's pre-match share of it alone.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class FollowDeadlines(WorldState):
     _follow_by: list[tuple[float, int, str, int]]  # heap of (deadline, event, book, version)
     _follow_armed: set[tuple[int, str]]  # (event, book) pairs with a deadline in the heap
     _withdrawals_left: float  # withdrawal messages this step may still send (set by `step`)
+    _prematch_keep: float  # the step's budget kept for pre-match work (set by `step`)
     _overpriced_owed: dict[tuple[int, str], None]  # (event, book) pairs to check next step
 
     if TYPE_CHECKING:
@@ -62,6 +65,8 @@ class FollowDeadlines(WorldState):
         """Take down each market a book has not followed by its deadline."""
         heap = self._follow_by
         while heap and heap[0][0] <= now and self._withdrawals_left >= 1:
+            if not self._can_withdraw_unfollowed(heap[0][1]):
+                break
             _, event_id, bookie, version = heapq.heappop(heap)
             self._follow_armed.discard((event_id, bookie))
             event = self.events.get(event_id)
@@ -128,6 +133,12 @@ class FollowDeadlines(WorldState):
         behind = [name for name, m in quotes.items() if changed.get(name, 0) > m.version]
         if behind:
             self._withdraw(event.id, bookie, behind)
+
+    def _can_withdraw_unfollowed(self, event_id: int) -> bool:
+        """A deadline's withdrawal, unlike one at a move, keeps no price from going over the
+        bound (the moves do that): it waits for the budget, and in play leaves the step's
+        pre-match share of it alone."""
+        return self._budget >= 1 + (self._prematch_keep if event_id in self._live else 0.0)
 
     def _withdraw(self, event_id: int, bookie: str, names: list[str]) -> None:
         """Take these markets down: one message, paid from the update budget (into debt)."""

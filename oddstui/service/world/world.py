@@ -26,6 +26,7 @@ from oddstui.service.world.history import History
 from oddstui.service.world.journal import Journal, JournalEntry
 from oddstui.service.world.lifecycle import Lifecycle
 from oddstui.service.world.model import CANCELLED, SETTLED, Event
+from oddstui.service.world.prices import PRE_MATCH_SHARE
 from oddstui.service.world.quotes import Quoter
 from oddstui.service.world.reads import Reads, WindowPrices
 from oddstui.service.world.schedule import Scheduler, league_sizes
@@ -94,6 +95,7 @@ class World(Lifecycle, Reads):
         self._follow_by = []
         self._follow_armed = set()
         self._withdrawals_left = 0.0
+        self._prematch_keep = 0.0
         self._overpriced_owed = {}
         self._next_decay = {}
         self._last_bump = {}
@@ -169,7 +171,8 @@ class World(Lifecycle, Reads):
         self._quoter.clear_step_cache()
         self._budget = min(self._budget + self.updates_per_second * dt / self.speed,
                            self.updates_per_second * MOST_OWED_SECONDS)
-        # Withdrawals are not held back by a short budget (world/deadlines.py), only capped.
+        self._prematch_keep = self._budget * PRE_MATCH_SHARE
+        # Withdrawals at a move are not held back by a short budget (world/deadlines.py).
         self._withdrawals_left = self.updates_per_second * MOST_OWED_SECONDS
         self._withdraw_owed()
         self._add_new_events(target)
