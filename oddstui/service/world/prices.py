@@ -31,11 +31,7 @@ from oddstui.service.world.warming import Warming
 
 DECAY_EVERY = 60.0  # simulated seconds between time-decay reprices of a live event
 DECAY_MOVE = 0.01  # a relative change of a true probability that a time-decay reprice announces
-# The update rate (per unit of speed) at which every book can stay in play: less keeps a share
-# of the soft books in play, so that those kept are followed, not withdrawn and left bare. At 50
-# updates a second about 320 of 1,000 book-match pairs stay in play, nearly all showing prices
-# (at 25, all 1,000 stayed and a third showed nothing, the rest 5 markets a book, often behind).
-DEMAND_PER_SPEED = 200.0
+DEMAND_PER_SPEED = 25.0  # in-play follow-ups a live world wants per second, per unit of speed
 MAX_MARKETS_PER_REQUOTE = 5
 LOW_SCORING = 15.0  # sports with fewer expected points suspend their books after a score
 PRE_MATCH_DRIFT, IN_PLAY_DRIFT = 0.05, 0.04  # sd of one move of a true line, in sd of margin
