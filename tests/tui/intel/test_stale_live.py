@@ -40,6 +40,11 @@ def _edges(screen: StaleLinesScreen) -> int:
     return int(found.group(1))
 
 
+def _redrawn_rows(screen: StaleLinesScreen) -> int:
+    screen.redraw()
+    return len(screen.rows)
+
+
 def _quoted(screen: StaleLinesScreen, row: StaleRow) -> bool:
     line = screen.hub.intel.engine.lines.get((row.event_id, row.market, row.line))
     return line is not None and row.book in line.prices
@@ -53,13 +58,14 @@ async def test_rows_are_quoted_prices_whose_ev_follows_from_them(busy_service: S
         table = screen.query_one("#stale", PatchTable)
         await pilot.press("a")  # every row behind a move, those at or under fair too
         assert screen.all_rows
-        await wait_for(lambda: len(screen.rows) >= 20, pilot, timeout=60)
+        # A book takes down what a score leaves over the bound, so rows are fewer than before.
+        await wait_for(lambda: len(screen.rows) >= 10, pilot, timeout=90)
         checked = 0
         for _ in range(4):  # rows come and go as books follow, suspend and withdraw
             await feed_moves_on(app, pilot, 1000)
-            screen.redraw()
+            # The busy world keeps some book behind a sharp move, if not at every moment.
+            await wait_for(lambda: _redrawn_rows(screen), pilot, timeout=60)
             rows = list(screen.rows.values())
-            assert rows, "the busy world keeps some book behind a sharp move"
             unquoted = [row for row in rows if row.price is None or not _quoted(screen, row)]
             assert not unquoted, f"rows whose book no longer quotes the line: {unquoted[:3]}"
             for row in rows:
