@@ -23,6 +23,7 @@ from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.markets import MARKETS_BY_SPORT
 from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event, Scores
+from oddstui.service.world.quotes import CHECK_ALT
 from oddstui.service.world.sight import BookSight
 from oddstui.service.world.sports import SPORT_BY_SLUG
 from oddstui.service.world.truth import Line3, mix, true_lines
@@ -125,13 +126,15 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             self._refresh_view(event, engine)
             return
         defs = [m for m in MARKETS_BY_SPORT[event.sport.slug] if m.tier <= truth.tier_cap]
-        before = {m.name: self._quoter.lines_for(event, m, 0) for m in defs if m.tier > 1}
+        # Every line a book may stand on (CHECK_ALT each side): the centre alone stays put while
+        # the outer lines' outcomes become decided and they go, under books that have not moved.
+        before = {m.name: self._quoter.lines_for(event, m, CHECK_ALT) for m in defs if m.tier > 1}
         if self._refresh_view(event, engine):
             self._reprice_all(event, now)
             return
         view = self._quoter.view(event)
         moved = [m.name for m in defs
-                 if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, 0))]
+                 if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, CHECK_ALT))]
         self._last_bump[event.id] = now
         truth.bump(moved, [])
         self._quoter.keep(event)
