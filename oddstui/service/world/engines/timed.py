@@ -298,10 +298,16 @@ class TimedEngine(Engine):
         if phase.kind != PLAY:
             played = int(self._played_before())
             if self.clocked:
-                # The clock stands where the period ended (its added time included).
+                # The clock stands where the period's runs left it (its added time included):
+                # read from them, not from the period's length, so it never jumps at the whistle
+                # (stoppages of at least MIN_STOPPAGE can make the runs a second or two longer
+                # than the period).
                 last = self.phases[self._index - 1] if self._index else phase
-                played = int(last.game_before + last.game + last.injury * 60.0) \
-                    if last.kind == PLAY else int(phase.game_before)
+                if last.kind == PLAY:
+                    played_here, _ = self._game_clock(last, last.real)
+                    played = int(last.game_before + played_here)
+                else:
+                    played = int(phase.game_before)
             minute = max(phase.minute_end, played // 60) if self.clocked else played // 60
             return Clock(minute, played, phase.period, False, phase.label, 0)
         into = max(0.0, self.elapsed - phase.start)
