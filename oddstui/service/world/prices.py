@@ -43,11 +43,9 @@ PRE_MATCH_SHARE = 0.25  # of a step's update budget, kept from in-play follow-up
 
 class PriceMaking(FollowDeadlines, BookSight, Warming):
     def _refresh_view(self, event: Event, engine: Engine) -> bool:
-        """Bring the prices' view of the match up to date; True when its scores changed.
-
-        The view keeps its own copy of the scores: the true prices move only here, where the
-        caller bumps the markets they move, never silently under a book that has not followed.
-        """
+        """Bring the prices' view of the match up to date; True when its scores changed. The
+        view keeps its own copy of the scores: the true prices move only here, where the caller
+        bumps the markets they move, never silently under a book that has not followed."""
         view = self._quoter.views[event.id]
         scored = view.scores != event.scores
         if scored:
@@ -118,16 +116,15 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
 
     def _reprice_decay(self, event: Event, now: float, engine: Engine) -> None:
         """Time passing in play: the core markets move, and every other market whose true
-        prices the match's progress has moved by more than DECAY_MOVE (a period nearing its
-        end, a count of corners): none moves unannounced under a book that has not followed.
-        Points the budget could not follow one by one move every market at once."""
+        prices (on every line a book may stand on: CHECK_ALT each side, as the outer lines'
+        outcomes become decided and they go) the match's progress has moved by more than
+        DECAY_MOVE: none moves unannounced under a book that has not followed. Points the
+        budget could not follow one by one move every market at once."""
         truth = self._quoter.truths.get(event.id)
         if truth is None:
             self._refresh_view(event, engine)
             return
         defs = [m for m in MARKETS_BY_SPORT[event.sport.slug] if m.tier <= truth.tier_cap]
-        # Every line a book may stand on (CHECK_ALT each side): the centre alone stays put while
-        # the outer lines' outcomes become decided and they go, under books that have not moved.
         before = {m.name: self._quoter.lines_for(event, m, CHECK_ALT) for m in defs if m.tier > 1}
         if self._refresh_view(event, engine):
             self._reprice_all(event, now)
