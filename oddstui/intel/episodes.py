@@ -38,9 +38,10 @@ class EndedEpisode(NamedTuple):
 
 
 def ended(episode: Episode, quoting: Iterable[str], theta: float) -> EndedEpisode:
+    """`episode` as it ended, with `quoting` the books quoting its line then."""
     members = episode.members
     big = []
-    for book, (_, size, points) in members.items():  # (a loop: once an ended episode)
+    for book, (_, size, points) in members.items():
         if size >= theta:
             big.append((book, size, points))
     return EndedEpisode(episode.start, episode.key, episode.direction, episode.leader,
