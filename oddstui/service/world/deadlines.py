@@ -13,15 +13,6 @@ they follow first, but a score moves a hundred markets, repriced a few at a time
   any book would leave a price up.
 A withdrawn market comes back when the book requotes it. So a mispricing after a score lasts
 seconds, and no quote stands for minutes against a moved market.
-
-The withdrawals at a move do not wait for the update budget: a follow-up reprices, which a
-short budget may put off, but taking a market down is one small message a real book sends at
-once, and it is what keeps the bound. They are paid from the budget all the same (into debt,
-which the next steps' follow-ups and nudges repay), so the world's messages a second stay at
-its rate; a step sends at most `_withdrawals_left` (a quarter second's worth, set by `step`),
-and what a move leaves over the bound past that goes down first thing the next step. The
-withdrawals at a deadline (staleness, not the bound) wait for the budget, and in play leave
-the step's pre-match share of it alone.
 """
 
 from __future__ import annotations
@@ -39,9 +30,7 @@ IN_PLAY_FOLLOW, PRE_MATCH_FOLLOW = 8.0, 150.0
 class FollowDeadlines(WorldState):
     _follow_by: list[tuple[float, int, str, int]]  # heap of (deadline, event, book, version)
     _follow_armed: set[tuple[int, str]]  # (event, book) pairs with a deadline in the heap
-    _withdrawals_left: float  # withdrawal messages this step may still send (set by `step`)
     _prematch_keep: float  # the step's budget kept for pre-match work (set by `step`)
-    _overpriced_owed: dict[tuple[int, str], None]  # (event, book) pairs to check next step
 
     if TYPE_CHECKING:
 
@@ -64,8 +53,8 @@ class FollowDeadlines(WorldState):
     def _withdraw_unfollowed(self, now: float) -> None:
         """Take down each market a book has not followed by its deadline."""
         heap = self._follow_by
-        while heap and heap[0][0] <= now and self._withdrawals_left >= 1:
-            if not self._can_withdraw_unfollowed(heap[0][1]):
+        while heap and heap[0][0] <= now and self._budget >= 1:
+            if not self._can_withdraw(heap[0][1]):
                 break
             _, event_id, bookie, version = heapq.heappop(heap)
             self._follow_armed.discard((event_id, bookie))
@@ -89,38 +78,21 @@ class FollowDeadlines(WorldState):
             if behind:
                 self._withdraw(event_id, bookie, behind)
 
-    def _withdraw_overpriced(self, event: Event, book: Bookmaker, moved_only: bool = True) -> None:
+    def _withdraw_overpriced(self, event: Event, book: Bookmaker) -> None:
         """After a move: take down the book's markets the move changed whose prices would now
-        stand more than WITHDRAW_EDGE over the true price, or whose lines are gone.
-        `moved_only=False`: every market still behind (a check put off to the next step)."""
+        stand more than WITHDRAW_EDGE over the true price, or whose lines are gone."""
         truth = self._quoter.truths.get(event.id)
         quotes = event.quotes.get(book.name)
-        if truth is None or not quotes:
-            return
+        if truth is None or not quotes or not self._can_withdraw(event.id):
+            return  # out of budget: the deadline takes it down
         changed, version = truth.changed_at, truth.version
         defs = self._quoter.defs(event)
         # Only the markets this move changed: the others were looked at when they moved.
         down = [name for name, market in quotes.items()
-                if (changed.get(name, 0) == version if moved_only
-                    else changed.get(name, 0) > market.version)
-                and market.version < version
+                if changed.get(name, 0) == version and market.version < version
                 and self._quoter.overpriced(event, defs[name], market.lines)]
-        if not down:
-            return
-        if self._withdrawals_left < 1:
-            self._overpriced_owed[(event.id, book.name)] = None
-        else:
+        if down:
             self._withdraw(event.id, book.name, down)
-
-    def _withdraw_owed(self) -> None:
-        """The checks at a move a step before had no withdrawals left for: first this step."""
-        owed = self._overpriced_owed
-        while owed and self._withdrawals_left >= 1:
-            event_id, bookie = next(iter(owed))
-            del owed[(event_id, bookie)]
-            event = self.events.get(event_id)
-            if event is not None and event.status in (PENDING, LIVE):
-                self._withdraw_overpriced(event, self.bookmakers[bookie], moved_only=False)
 
     def _withdraw_behind(self, event: Event, bookie: str) -> None:
         """Take down every market of the book still behind the true prices (a book back from a
@@ -134,17 +106,14 @@ class FollowDeadlines(WorldState):
         if behind:
             self._withdraw(event.id, bookie, behind)
 
-    def _can_withdraw_unfollowed(self, event_id: int) -> bool:
-        """A deadline's withdrawal, unlike one at a move, keeps no price from going over the
-        bound (the moves do that): it waits for the budget, and in play leaves the step's
-        pre-match share of it alone."""
+    def _can_withdraw(self, event_id: int) -> bool:
+        """In-play withdrawals leave the step's pre-match share of the budget alone."""
         return self._budget >= 1 + (self._prematch_keep if event_id in self._live else 0.0)
 
     def _withdraw(self, event_id: int, bookie: str, names: list[str]) -> None:
-        """Take these markets down: one message, paid from the update budget (into debt)."""
+        """Take these markets down: one message, paid from the update budget."""
         if (event_id, bookie) not in self._changed:
             self._budget -= 1
-            self._withdrawals_left -= 1
         quotes = self.events[event_id].quotes[bookie]
         withdrawn = self._quoter.withdrawn.setdefault(event_id, {})
         for name in names:

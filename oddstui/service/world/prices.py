@@ -23,7 +23,6 @@ from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.markets import MARKETS_BY_SPORT
 from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event, Scores
-from oddstui.service.world.quotes import CHECK_ALT
 from oddstui.service.world.sight import BookSight
 from oddstui.service.world.sports import SPORT_BY_SLUG
 from oddstui.service.world.truth import Line3, mix, true_lines
@@ -43,9 +42,11 @@ PRE_MATCH_SHARE = 0.25  # of a step's update budget, kept from in-play follow-up
 
 class PriceMaking(FollowDeadlines, BookSight, Warming):
     def _refresh_view(self, event: Event, engine: Engine) -> bool:
-        """Bring the prices' view of the match up to date; True when its scores changed. The
-        view keeps its own copy of the scores: the true prices move only here, where the caller
-        bumps the markets they move, never silently under a book that has not followed."""
+        """Bring the prices' view of the match up to date; True when its scores changed.
+
+        The view keeps its own copy of the scores: the true prices move only here, where the
+        caller bumps the markets they move, never silently under a book that has not followed.
+        """
         view = self._quoter.views[event.id]
         scored = view.scores != event.scores
         if scored:
@@ -116,22 +117,21 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
 
     def _reprice_decay(self, event: Event, now: float, engine: Engine) -> None:
         """Time passing in play: the core markets move, and every other market whose true
-        prices (on every line a book may stand on: CHECK_ALT each side, as the outer lines'
-        outcomes become decided and they go) the match's progress has moved by more than
-        DECAY_MOVE: none moves unannounced under a book that has not followed. Points the
-        budget could not follow one by one move every market at once."""
+        prices the match's progress has moved by more than DECAY_MOVE (a period nearing its
+        end, a count of corners): none moves unannounced under a book that has not followed.
+        Points the budget could not follow one by one move every market at once."""
         truth = self._quoter.truths.get(event.id)
         if truth is None:
             self._refresh_view(event, engine)
             return
         defs = [m for m in MARKETS_BY_SPORT[event.sport.slug] if m.tier <= truth.tier_cap]
-        before = {m.name: self._quoter.lines_for(event, m, CHECK_ALT) for m in defs if m.tier > 1}
+        before = {m.name: self._quoter.lines_for(event, m, 0) for m in defs if m.tier > 1}
         if self._refresh_view(event, engine):
             self._reprice_all(event, now)
             return
         view = self._quoter.view(event)
         moved = [m.name for m in defs
-                 if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, CHECK_ALT))]
+                 if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, 0))]
         self._last_bump[event.id] = now
         truth.bump(moved, [])
         self._quoter.keep(event)
