@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from oddstui.api.rest import ApiClient
 from oddstui.config import WatchedEvent, save_watchlist
 from oddstui.tui.app import OddsApp
 from tests.tui.conftest import start_service
-from tests.tui.recorded import DATA, SCREENS, RecordedFeed, encode, request_key
+from tests.tui.recorded import DATA, SCREENS, RecordedFeed, body, encode, request_key
 
 SEED = "42"
 
@@ -59,6 +60,24 @@ async def visit(base_url: str, state: dict[str, Any], folder: Path) -> None:
         print(f"visited {name}")
 
 
+def one_moment(answers: dict[str, Any]) -> None:
+    """Give every listing's live events the status, score and clock of the live listing.
+
+    The screens are visited one after another, so a league's listing was answered seconds
+    before or after the live one, and the two read a match differently (a running 45+2' and a
+    halftime): the snapshots then showed whichever the desk took last, a race."""
+    live = {event["id"]: event for event in body(answers["/events/live"])}
+    for request, answer in answers.items():
+        listing = body(answer) if request.startswith("/events?") else None
+        if isinstance(listing, list):
+            for event in listing:
+                now = live.get(event.get("id"))
+                if now is not None:
+                    for key in ("status", "scores", "clock"):
+                        if key in now:
+                            event[key] = now[key]
+
+
 def frozen_time() -> float:
     """The moment snapshots freeze time at: the recording's own. The service's world runs on
     the wall clock, so a new recording kept at an older moment would date its prices days
@@ -85,6 +104,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             asyncio.run(visit(service.base_url, state, Path(folder)))
         del state["live"]
+        one_moment(state["answers"])
         DATA.write_text(json.dumps(state, indent=None, ensure_ascii=False))
         print(f"recorded {len(state['answers'])} answers into {DATA}")
     finally:
@@ -92,4 +112,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--one-moment"]:  # align the recording in place, without re-recording
+        state = json.loads(DATA.read_text())
+        one_moment(state["answers"])
+        DATA.write_text(json.dumps(state, indent=None, ensure_ascii=False))
+    else:
+        main()
