@@ -114,21 +114,3 @@ def test_no_book_quotes_two_lines_on_one_line_key(seed: int) -> None:
                 assert len(keys) == len(set(keys)), (event.id, name, market.name, keys)
                 markets += 1
     assert markets > 1_000, markets
-
-
-def _hold(book: Bookmaker, live: bool) -> float:
-    """The sum of implied probabilities of the book's back prices on an even two-way line."""
-    mdef = next(m for m in DEFS if m.kind == M.ML2)
-    (line,) = price_lines(book, mdef, [(0.0, None, (0.5, 0.5))], 61_000_001, None, live=live)
-    return sum(1.0 / line.prices[side] for side in M.SIDES[mdef.kind])
-
-
-def test_in_play_only_retail_books_widen_their_margin() -> None:
-    # An exchange's back price is what punters offer: it stays as tight in play as before.
-    sharp = [b for b in BOOKS if b.sharp]
-    retail = [b for b in BOOKS if not b.sharp and not is_exchange(b)]
-    assert EXCHANGES and sharp and retail
-    for book in EXCHANGES + sharp:
-        assert _hold(book, live=True) == _hold(book, live=False), book.name
-    for book in retail:
-        assert _hold(book, live=True) - 1.0 > 1.5 * (_hold(book, live=False) - 1.0), book.name

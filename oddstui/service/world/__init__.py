@@ -50,9 +50,8 @@ Also provided:
   hours off that nothing has moved keep their quotes put away (`event.quotes == {}`) and rebuild
   them, identically, when asked. `quoted_events()` lists the ones whose quotes are in memory.
 - In play only a subset of an event's books quotes (the others show no markets until the end;
-  fewer still when `updates_per_second` is small for the `speed`). Retail books widen margins in
-  play (sharp books and exchanges do not) and follow moves after a latency, so value bets and
-  brief arbitrages appear.
+  fewer still when `updates_per_second` is small for the `speed`). Soft books widen margins in
+  play and follow moves after a latency, so value bets and brief arbitrages appear.
 - The update budget: `updates_per_second` a real second, of which in-play follow-ups leave a
   quarter to pre-match work. A late step owes at most a quarter second of it, so a machine that
   cannot make the rate asked for makes fewer updates, in short steps.

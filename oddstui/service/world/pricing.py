@@ -27,7 +27,7 @@ from oddstui.service.world.model import Bookmaker, Line
 from oddstui.service.world.truth import Line3, mix
 
 MIN_PRICE, MAX_PRICE = 1.01, 501.0
-IN_PLAY_MARGIN = 2.5  # a retail book's margin in play, times its own
+IN_PLAY_MARGIN = 2.5
 MISPRICED_SHARE = 0.02  # of a soft book's lines, at any time
 MISPRICING_EPOCH = 1800.0  # simulated seconds a mispricing lasts at most
 FLOOR_SHARE = 0.5  # the least hold of any line, as a share of the book's margin
@@ -104,21 +104,19 @@ def price_lines(
     book: Bookmaker, mdef: MarketDef, lines: list[Line3], event_id: int,
     rng: random.Random | None, jitter: float = 0.3, live: bool = False, epoch: int = 0,
 ) -> list[Line]:
-    """The book's lines for these true lines; `rng=None` quotes without jitter. In play, retail
-    books widen their margin; sharp books and exchanges (whose price is the punters' own
-    matched back price) do not. `epoch` picks which lines a soft book misprices."""
+    """The book's lines for these true lines; `rng=None` quotes without jitter. In play, soft
+    books widen their margin. `epoch` picks which lines a soft book misprices."""
     sides = M.SIDES[mdef.kind]
     count = len(sides)
     base = mix(book.id, event_id, MARKET_IDS[mdef.name])
-    exchange = is_exchange(book)
-    widens = live and not book.sharp and not exchange
-    scale = 1.0 + book.margin * (IN_PLAY_MARGIN if widens else 1.0)
+    scale = 1.0 + book.margin * (IN_PLAY_MARGIN if live and not book.sharp else 1.0)
     noise = book.noise
     wobble = noise * jitter * _UNIFORM_SD
     factor = 10**book.precision
     stake = book.max_stake if mdef.kind in (M.ML3, M.ML2) else None
     rand = rng.random if rng is not None else None
     floor = 1.0 + book.margin * FLOOR_SHARE
+    exchange = is_exchange(book)
     out: list[Line] = []
     for hdp, label, probs in lines:
         line_hash = _line_hash(base, hdp, label)
