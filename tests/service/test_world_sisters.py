@@ -141,6 +141,6 @@ def test_a_sister_takes_down_a_market_a_move_leaves_over_the_bound() -> None:
     truth.walk["ML"] = truth.walk.get("ML", 0.0) + 1.5  # a steamer
     truth.bump(["ML"], [])
     world._quoter.keep(event)
-    world._budget, world._withdrawals_left = 10.0, 10.0  # a step's, not the warm-up's
+    world._budget, world._prematch_keep = 10.0, 0.0  # a step's budget, not the warm-up's
     world._follow(event.id, world.bookmakers[name], world._sim)
     assert "ML" not in event.quotes[name]

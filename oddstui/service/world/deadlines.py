@@ -13,14 +13,6 @@ they follow first, but a score moves a hundred markets, repriced a few at a time
   any book would leave a price up.
 A withdrawn market comes back when the book requotes it. So a mispricing after a score lasts
 seconds, and no quote stands for minutes against a moved market.
-
-The withdrawals at a move do not wait for the update budget, nor are they paid from it: taking
-a market down is one small message a real book sends at once, and it is what keeps the bound,
-so it has an allowance of its own, a quarter second's worth of updates in each step (set by
-`World.step`), and never delays a requote. What a move leaves over the bound past
-the allowance is owed, and goes down first thing the next step. The withdrawals at a deadline
-(staleness, not the bound) wait for the budget and are paid from it, and in play leave the
-step's pre-match share of it alone.
 """
 
 from __future__ import annotations
@@ -39,8 +31,6 @@ class FollowDeadlines(WorldState):
     _follow_by: list[tuple[float, int, str, int]]  # heap of (deadline, event, book, version)
     _follow_armed: set[tuple[int, str]]  # (event, book) pairs with a deadline in the heap
     _prematch_keep: float  # the step's budget kept for pre-match work (set by `step`)
-    _withdrawals_left: float  # withdrawals at a move still allowed (`_allow_withdrawals`)
-    _overpriced_owed: dict[tuple[int, str], None]  # (event, book) pairs to check next step
 
     if TYPE_CHECKING:
 
@@ -88,40 +78,21 @@ class FollowDeadlines(WorldState):
             if behind:
                 self._withdraw(event_id, bookie, behind)
 
-    def _allow_withdrawals(self, most: float) -> None:
-        """A step's allowance of withdrawals at a move (not the update budget's); then the
-        checks a step before had no allowance left for."""
-        self._withdrawals_left = most
-        owed = self._overpriced_owed
-        while owed and self._withdrawals_left >= 1:
-            event_id, bookie = next(iter(owed))
-            del owed[(event_id, bookie)]
-            event = self.events.get(event_id)
-            if event is not None and event.status in (PENDING, LIVE):
-                self._withdraw_overpriced(event, self.bookmakers[bookie], moved_only=False)
-
-    def _withdraw_overpriced(self, event: Event, book: Bookmaker, moved_only: bool = True) -> None:
+    def _withdraw_overpriced(self, event: Event, book: Bookmaker) -> None:
         """After a move: take down the book's markets the move changed whose prices would now
-        stand more than WITHDRAW_EDGE over the true price, or whose lines are gone.
-        `moved_only=False`: every market still behind (a check put off to the next step)."""
+        stand more than WITHDRAW_EDGE over the true price, or whose lines are gone."""
         truth = self._quoter.truths.get(event.id)
         quotes = event.quotes.get(book.name)
-        if truth is None or not quotes:
-            return
+        if truth is None or not quotes or not self._can_withdraw(event.id):
+            return  # out of budget: the deadline takes it down
         changed, version = truth.changed_at, truth.version
         defs = self._quoter.defs(event)
         # Only the markets this move changed: the others were looked at when they moved.
         down = [name for name, market in quotes.items()
-                if (changed.get(name, 0) == version if moved_only
-                    else changed.get(name, 0) > market.version)
-                and market.version < version
+                if changed.get(name, 0) == version and market.version < version
                 and self._quoter.overpriced(event, defs[name], market.lines)]
-        if not down:
-            return
-        if self._withdrawals_left < 1 and (event.id, book.name) not in self._changed:
-            self._overpriced_owed[(event.id, book.name)] = None
-        else:
-            self._withdraw(event.id, book.name, down, at_move=True)
+        if down:
+            self._withdraw(event.id, book.name, down)
 
     def _withdraw_behind(self, event: Event, bookie: str) -> None:
         """Take down every market of the book still behind the true prices (a book back from a
@@ -139,16 +110,10 @@ class FollowDeadlines(WorldState):
         """In-play withdrawals leave the step's pre-match share of the budget alone."""
         return self._budget >= 1 + (self._prematch_keep if event_id in self._live else 0.0)
 
-    def _withdraw(
-        self, event_id: int, bookie: str, names: list[str], at_move: bool = False,
-    ) -> None:
-        """Take these markets down: one message, paid from the update budget, or at a move from
-        the withdrawals' own allowance."""
+    def _withdraw(self, event_id: int, bookie: str, names: list[str]) -> None:
+        """Take these markets down: one message, paid from the update budget."""
         if (event_id, bookie) not in self._changed:
-            if at_move:
-                self._withdrawals_left -= 1
-            else:
-                self._budget -= 1
+            self._budget -= 1
         quotes = self.events[event_id].quotes[bookie]
         withdrawn = self._quoter.withdrawn.setdefault(event_id, {})
         for name in names:

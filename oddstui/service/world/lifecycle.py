@@ -28,7 +28,6 @@ FORGET_EVERY = 3600.0  # simulated seconds between sweeps of events past the his
 NEAR_BEFORE, NEAR_AFTER = 8 * 3600.0, 6 * 3600.0  # what building lays out first, around now
 BACKFILL_CHUNK = 40  # fixtures laid out between two looks at the clock
 LATE_PUBLISH = 600.0  # a fixture published this close to kick-off (after a jump) is skipped
-DECAY_PHASE_STREAM = 13  # the hash stream of a live match's phase of time-decay reprices
 
 Task = tuple[int, float, float]  # (day, lo, hi): lay out the day's fixtures starting in [lo, hi)
 
@@ -284,12 +283,7 @@ class Lifecycle(PriceMaking):
             # happened to requote.
             if changed:
                 self._after_score(event, now, engine)
-            elif event_id not in self._next_decay:
-                # Live matches reprice for time passing each at a phase of its own: had all
-                # of them done so in one step, a minute's worth of follow-ups fell due at once.
-                phase = mix(self.seed, event_id, DECAY_PHASE_STREAM) / 2**32
-                self._next_decay[event_id] = now + phase * max(DECAY_EVERY, self._reprice_gap)
-            elif now >= self._next_decay[event_id]:
+            elif now >= self._next_decay.get(event_id, 0.0):
                 self._next_decay[event_id] = now + max(DECAY_EVERY, self._reprice_gap)
                 self._reprice_decay(event, now, engine)
 

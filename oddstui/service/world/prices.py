@@ -23,7 +23,6 @@ from oddstui.service.world.deadlines import FollowDeadlines
 from oddstui.service.world.engines.base import Engine
 from oddstui.service.world.markets import MARKETS_BY_SPORT
 from oddstui.service.world.model import LIVE, PENDING, Bookmaker, Event, Scores
-from oddstui.service.world.quotes import CHECK_ALT
 from oddstui.service.world.sight import BookSight
 from oddstui.service.world.sports import SPORT_BY_SLUG
 from oddstui.service.world.truth import Line3, mix, true_lines
@@ -126,14 +125,13 @@ class PriceMaking(FollowDeadlines, BookSight, Warming):
             self._refresh_view(event, engine)
             return
         defs = [m for m in MARKETS_BY_SPORT[event.sport.slug] if m.tier <= truth.tier_cap]
-        # Every line a book may stand on (CHECK_ALT each side), not the centre alone.
-        before = {m.name: self._quoter.lines_for(event, m, CHECK_ALT) for m in defs if m.tier > 1}
+        before = {m.name: self._quoter.lines_for(event, m, 0) for m in defs if m.tier > 1}
         if self._refresh_view(event, engine):
             self._reprice_all(event, now)
             return
         view = self._quoter.view(event)
         moved = [m.name for m in defs
-                 if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, CHECK_ALT))]
+                 if m.tier <= 1 or _moved(before[m.name], true_lines(m, view, truth, 0))]
         self._last_bump[event.id] = now
         truth.bump(moved, [])
         self._quoter.keep(event)
@@ -380,9 +378,11 @@ def _moved(before: list[Line3], after: list[Line3]) -> bool:
     if len(before) != len(after):
         return True
     for (h0, l0, p0), (h1, l1, p1) in zip(before, after, strict=True):
-        if (h0, l0) != (h1, l1) or any(now > 0.0 and abs(was / now - 1.0) > DECAY_MOVE
-                                       for was, now in zip(p0, p1, strict=False)):
+        if h0 != h1 or l0 != l1:
             return True
+        for was, now in zip(p0, p1, strict=False):
+            if now > 0.0 and abs(was / now - 1.0) > DECAY_MOVE:
+                return True
     return False
 
 

@@ -95,8 +95,6 @@ class World(Lifecycle, Reads):
         self._follow_by = []
         self._follow_armed = set()
         self._prematch_keep = 0.0
-        self._withdrawals_left = 0.0
-        self._overpriced_owed = {}
         self._next_decay = {}
         self._last_bump = {}
         self._reprice_gap = 0.0
@@ -172,8 +170,6 @@ class World(Lifecycle, Reads):
         self._budget = min(self._budget + self.updates_per_second * dt / self.speed,
                            self.updates_per_second * MOST_OWED_SECONDS)
         self._prematch_keep = self._budget * PRE_MATCH_SHARE
-        # Withdrawals at a move have an allowance of their own (world/deadlines.py).
-        self._allow_withdrawals(self.updates_per_second * MOST_OWED_SECONDS)
         self._add_new_events(target)
         self._forget_past(target)
         self._cancel_due(target)
