@@ -78,6 +78,10 @@ def one_moment(answers: dict[str, Any]) -> None:
                             event[key] = now[key]
 
 
+def save(state: dict[str, Any]) -> None:
+    DATA.write_text(json.dumps(state, indent=None, ensure_ascii=False))
+
+
 def frozen_time() -> float:
     """The moment snapshots freeze time at: the recording's own. The service's world runs on
     the wall clock, so a new recording kept at an older moment would date its prices days
@@ -105,7 +109,7 @@ def main() -> None:
             asyncio.run(visit(service.base_url, state, Path(folder)))
         del state["live"]
         one_moment(state["answers"])
-        DATA.write_text(json.dumps(state, indent=None, ensure_ascii=False))
+        save(state)
         print(f"recorded {len(state['answers'])} answers into {DATA}")
     finally:
         service.stop()
@@ -115,6 +119,6 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--one-moment"]:  # align the recording in place, without re-recording
         state = json.loads(DATA.read_text())
         one_moment(state["answers"])
-        DATA.write_text(json.dumps(state, indent=None, ensure_ascii=False))
+        save(state)
     else:
         main()

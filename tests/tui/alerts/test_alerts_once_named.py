@@ -29,8 +29,8 @@ pytestmark = pytest.mark.slow  # handed out first (tests/conftest.py)
 @pytest.fixture(scope="module")
 def service() -> Iterator[Service]:
     # 60x: a live football match reaches full time within two minutes. 200 updates a second:
-    # at 60x the default 50 is under one a simulated second, and the books keep the markets a
-    # score leaves over the bound down until they can follow (the price to cross with them).
+    # at 60x the default 50 is under one a simulated second, too few for the books to follow a
+    # score before their deadlines take the markets down (the price to cross with them).
     service = start_service("--speed", "60", "--seed", "7", "--updates-per-second", "200")
     yield service
     service.stop()
